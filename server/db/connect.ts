@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DialectName } from './dialect';
+import type { Database } from './schema';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// pg returns int8 (COUNT, SUM) and numeric as strings; every figure here fits a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/panel.sqlite';
+
+export interface ConnectOptions {
+  /** PostgreSQL only: the schema to work in (tests use one of their own per run). */
+  schema?: string;
+  poolSize?: number;
+}
+
+export function connect(url: string = DEFAULT_DATABASE_URL, options: ConnectOptions = {}): Db {
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  }
+  if (!url.startsWith('sqlite:')) throw new Error(`Unsupported DATABASE_URL: ${url} (use sqlite:PATH or postgres://...)`);
+  const file = url.slice('sqlite:'.length) || ':memory:';
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const database = new SQLite(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  database.pragma('synchronous = NORMAL');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './0001_initial';
+
+/** Every migration, in order. Add a file and list it here; names sort in apply order. */
+export const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+};

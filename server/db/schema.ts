@@ -1,0 +1,281 @@
+/**
+ * Table types for Kysely. Portable choices: timestamps are ISO-8601 UTC text, booleans are 0/1
+ * integers, JSON is text. Both SQLite and PostgreSQL store and compare these the same way.
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Id = Generated<number>;
+type Flag = number; // 0 or 1
+type Timestamp = string; // ISO-8601 UTC
+
+export interface UsersTable {
+  id: Id;
+  role: string;
+  parent_id: number | null;
+  /** Ancestor path '/1/5/12/' ending with the user's own id: subtree = path LIKE prefix%. */
+  path: string;
+  name: string;
+  username: string;
+  password_hash: string;
+  phone: string | null;
+  /** Total balance: paid plus bonus. */
+  credits: number;
+  /** The part of `credits` that is bonus (promo) credit; recovery never returns it. */
+  bonus_credits: number;
+  status: string; // active | inactive | suspended
+  server_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AuthTokensTable {
+  id: Id;
+  user_id: number;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: number; // epoch ms
+  hits: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string; // JSON
+  updated_at: Timestamp;
+}
+
+export interface ServersTable {
+  id: Id;
+  name: string;
+  db_host: string;
+  db_username: string;
+  db_password_enc: string | null;
+  db_port: string;
+  db_name: string;
+  status: string; // active | inactive
+  connection_status: string; // online | offline
+  last_checked_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccountsTable {
+  id: Id;
+  owner_id: number;
+  /** Copy of the owner's path, so accounts scope by the same prefix rule as users. */
+  owner_path: string;
+  server_id: number | null;
+  login: string;
+  full_name: string;
+  pwd_txt: string;
+  mac_address: string; // 12 uppercase hex digits
+  expiry_date: Timestamp | null;
+  validity_months: number;
+  status: string; // active | inactive | suspended
+  is_promo: Flag;
+  bonus_months: number;
+  is_trial: Flag;
+  auto_renew_months: number | null;
+  auto_renew_end_date: Timestamp | null;
+  auto_renew_failed_at: Timestamp | null;
+  auto_renew_error: string | null;
+  state: string; // online | offline
+  last_active: Timestamp | null;
+  ip_address: string | null;
+  connection_status: string;
+  device_info: string | null; // JSON
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CreditTransactionsTable {
+  id: Id;
+  transaction_number: string;
+  /** Whose balance this entry changes. */
+  user_id: number;
+  type: string; // PURCHASED | USED | RECOVERED | TRIAL
+  /** Signed change of the total balance. */
+  credits: number;
+  /** Signed change of the bonus part of the balance. */
+  bonus_credits: number;
+  balance_before: number;
+  balance_after: number;
+  /** The other side of the move: a user id, or null for the system (minting, spending). */
+  counterparty_id: number | null;
+  actor_id: number | null;
+  account_id: number | null;
+  /** Entries written by one operation share it. */
+  operation_id: string;
+  coverage_start: Timestamp | null;
+  coverage_end: Timestamp | null;
+  remarks: string | null;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  id: Id;
+  actor_id: number;
+  key: string;
+  request_hash: string;
+  status_code: number;
+  response_body: string;
+  created_at: Timestamp;
+}
+
+export interface TicketCategoriesTable {
+  id: Id;
+  name: string;
+  description: string | null;
+  is_active: Flag;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TicketsTable {
+  id: Id;
+  user_id: number;
+  owner_path: string;
+  category_id: number | null;
+  subject: string;
+  message: string;
+  priority: string; // low | medium | high | urgent
+  status: string; // open | closed
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  closed_at: Timestamp | null;
+}
+
+export interface TicketRepliesTable {
+  id: Id;
+  ticket_id: number;
+  user_id: number;
+  message: string;
+  created_at: Timestamp;
+}
+
+export interface AnnouncementsTable {
+  id: Id;
+  title: string;
+  content: string; // sanitised HTML
+  type: string; // info | warning | success | error
+  priority: string; // low | medium | high | urgent
+  target_roles: string; // JSON array
+  target_users: string; // JSON array of ids
+  is_active: Flag;
+  starts_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AnnouncementReadsTable {
+  announcement_id: number;
+  user_id: number;
+  read_at: Timestamp;
+}
+
+export interface AuditLogsTable {
+  id: Id;
+  module: string;
+  action: string;
+  user_id: number | null;
+  username: string | null;
+  target_username: string | null;
+  entity_id: number | null;
+  description: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  old_values: string | null; // JSON
+  new_values: string | null; // JSON
+  created_at: Timestamp;
+}
+
+export interface ThemesTable {
+  id: Id;
+  name: string;
+  slug: string;
+  description: string | null;
+  is_active: Flag;
+  tokens: string | null; // JSON: Ant Design theme tokens
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UserPromosTable {
+  id: Id;
+  name: string;
+  description: string | null;
+  server_id: number | null;
+  credits_required: number;
+  bonus_credits: number;
+  is_active: Flag;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface GlobalDiscountsTable {
+  id: Id;
+  name: string;
+  description: string | null;
+  server_id: number | null;
+  validity_months: number;
+  credits_required: number;
+  discount_percentage: number;
+  is_active: Flag;
+  valid_from: Timestamp | null;
+  valid_until: Timestamp | null;
+  max_uses: number | null;
+  current_uses: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccountMessagesTable {
+  id: Id;
+  account_id: number;
+  sender_id: number;
+  message: string;
+  created_at: Timestamp;
+}
+
+export interface JobLocksTable {
+  name: string;
+  owner: string;
+  locked_until: number; // epoch ms
+}
+
+export interface Database {
+  users: UsersTable;
+  auth_tokens: AuthTokensTable;
+  rate_limits: RateLimitsTable;
+  settings: SettingsTable;
+  servers: ServersTable;
+  accounts: AccountsTable;
+  credit_transactions: CreditTransactionsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  ticket_categories: TicketCategoriesTable;
+  tickets: TicketsTable;
+  ticket_replies: TicketRepliesTable;
+  announcements: AnnouncementsTable;
+  announcement_reads: AnnouncementReadsTable;
+  audit_logs: AuditLogsTable;
+  themes: ThemesTable;
+  user_promos: UserPromosTable;
+  global_discounts: GlobalDiscountsTable;
+  account_messages: AccountMessagesTable;
+  job_locks: JobLocksTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type AccountRow = Selectable<AccountsTable>;
+export type ServerRow = Selectable<ServersTable>;
+export type TransactionRow = Selectable<CreditTransactionsTable>;
+export type { ColumnType };

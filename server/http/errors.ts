@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ACCESS, AUTH, GENERAL } from '../../src/contract';
+
+/** An answer the API gives on purpose: status, message and, for 422, per-field messages. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly errors?: Record<string, string[]>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+/** Laravel's summary line: the first message, and how many more there are. */
+function summary(errors: Record<string, string[]>): string {
+  const all = Object.values(errors).flat();
+  if (all.length === 0) return GENERAL.validationFailed;
+  const more = all.length - 1;
+  return more > 0 ? `${all[0]} (and ${more} more error${more > 1 ? 's' : ''})` : all[0];
+}
+
+export const validationError = (errors: Record<string, string | string[]>): ApiError => {
+  const normalised = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, Array.isArray(v) ? v : [v]]));
+  return new ApiError(422, summary(normalised), normalised);
+};
+export const fieldError = (field: string, message: string) => validationError({ [field]: message });
+export const notFound = (message: string = ACCESS.notFoundEntity) => new ApiError(404, message);
+export const forbidden = (message: string = ACCESS.forbidden) => new ApiError(403, message);
+export const unauthenticated = () => new ApiError(401, AUTH.unauthenticated);
+export const conflict = (message: string) => new ApiError(409, message);
+export const badRequest = (message: string) => new ApiError(400, message);
+
+export function errorHandler(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ApiError) {
+    if (error.headers) reply.headers(error.headers);
+    return reply.code(error.statusCode).send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) });
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of error.validation) {
+      const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || (error.validationContext ?? 'body');
+      (errors[field] ??= []).push(issue.message ?? GENERAL.validationFailed);
+    }
+    return reply.code(422).send({ message: summary(errors), errors });
+  }
+  const code = (error as FastifyError).code;
+  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+    return reply.code(400).send({ message: GENERAL.malformedJson });
+  }
+  const status = (error as FastifyError).statusCode;
+  if (status && status >= 400 && status < 500) {
+    return reply.code(status).send({ message: error.message });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.code(500).send({ message: GENERAL.serverError });
+}

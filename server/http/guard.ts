@@ -1,0 +1,68 @@
+/**
+ * Authentication, the role matrix and maintenance mode for every API route, before validation.
+ * Each route states `config.access` ([resource, action] of the contract's PERMISSIONS) or
+ * `config.public`; a route with neither is refused at start-up, so none is left open by mistake.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ACCESS, can } from '../../src/contract';
+import { resolveToken } from '../auth/tokens';
+import type { UserRow } from '../db/schema';
+import { getSystemSettings } from '../settings';
+import { ApiError, forbidden, unauthenticated } from './errors';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: readonly [resource: string, action: string];
+    public?: boolean;
+    /** Reachable by non-admins during maintenance (sign-in, sign-out, who am I). */
+    duringMaintenance?: boolean;
+  }
+  interface FastifyRequest {
+    user: UserRow | null;
+    tokenHash: string | null;
+  }
+}
+
+/** The signed-in user of a route that is not public (the guard has already checked it). */
+export function actorOf(request: FastifyRequest): UserRow {
+  if (!request.user) throw unauthenticated();
+  return request.user;
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+export const guard = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('user', null);
+  app.decorateRequest('tokenHash', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) return;
+    if (route.url.startsWith('/api/docs')) return;
+    const config = route.config as { access?: unknown; public?: boolean } | undefined;
+    if (!config?.access && !config?.public) {
+      throw new Error(`Route ${route.method} ${route.url} declares neither config.access nor config.public`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    if (!request.url.startsWith('/api/') || config.public || !config.access) return;
+    const token = bearerToken(request);
+    const session = token ? await resolveToken(app.db.kysely, token) : null;
+    if (!session || session.user.status !== 'active') throw unauthenticated();
+    request.user = session.user;
+    request.tokenHash = session.tokenHash;
+    const [resource, action] = config.access;
+    if (!can(session.user.role, resource, action)) throw forbidden();
+    if (session.user.role !== 'admin' && !config.duringMaintenance) {
+      const settings = await getSystemSettings(app.db.kysely);
+      if (settings.maintenance_mode) throw new ApiError(503, ACCESS.maintenance);
+    }
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * The list conventions of spec section 7 in one place: page, per_page, filter[search] (or search),
+ * filter[field], sort / order (also sort=-field, sort_by / sort_direction, sort_order), checked against
+ * a per-resource whitelist and answered as { data, meta: { total, current_page, per_page, last_page } }.
+ */
+import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListMeta, type Paginated } from '../../src/contract';
+import { badRequest, validationError } from './errors';
+
+type AnyQuery = SelectQueryBuilder<any, any, any>;
+
+export type FilterDef =
+  | { column: string; type: 'text' | 'int' | 'boolean' | 'before' | 'after' }
+  | { column: string; type: 'enum'; values: readonly string[]; aliases?: Record<string, string> }
+  | { apply: (qb: AnyQuery, value: string) => AnyQuery; validate?: (value: string) => string | null };
+
+export interface ListSpec {
+  /** Columns that filter[search] matches, case-insensitively, anywhere in the text. */
+  search?: string[];
+  filters?: Record<string, FilterDef>;
+  /** Public sort key -> column. */
+  sorts: Record<string, string>;
+  /** Default sort, '-key' for descending. */
+  defaultSort: string;
+  /** Tie-breaker column so pages never overlap. */
+  idColumn: string;
+  defaultPerPage?: number;
+}
+
+export interface ListParams {
+  page: number;
+  perPage: number;
+  search: string | null;
+  filters: Record<string, string>;
+  sortKey: string;
+  direction: 'asc' | 'desc';
+}
+
+const single = (v: unknown): string | undefined => {
+  if (Array.isArray(v)) return single(v[v.length - 1]);
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+};
+
+const TRUE = ['1', 'true', 'yes'];
+const BOOLEAN_VALUES = [...TRUE, '0', 'false', 'no'];
+
+function checkFilterValue(name: string, def: FilterDef, value: string): string | null {
+  if ('apply' in def) return def.validate?.(value) ?? null;
+  switch (def.type) {
+    case 'int':
+      return /^\d+$/.test(value) ? null : `The ${name} filter must be an integer.`;
+    case 'boolean':
+      return BOOLEAN_VALUES.includes(value.toLowerCase()) ? null : `The ${name} filter must be true or false.`;
+    case 'before':
+    case 'after':
+      return Number.isNaN(Date.parse(value)) ? `The ${name} filter must be a date.` : null;
+    case 'enum': {
+      const v = def.aliases?.[value.toUpperCase()] ?? value;
+      return def.values.includes(v) ? null : `The ${name} filter must be one of: ${def.values.join(', ')}.`;
+    }
+    default:
+      return null;
+  }
+}
+
+export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): ListParams {
+  const errors: Record<string, string> = {};
+  const int = (key: string, fallback: number, max: number) => {
+    const raw = single(query[key]);
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+      errors[key] = `The ${key.replace('_', ' ')} must be a positive integer.`;
+      return fallback;
+    }
+    return Math.min(Number(raw), max);
+  };
+  const page = int('page', 1, 1_000_000);
+  const perPage = int('per_page', spec.defaultPerPage ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+
+  const filters: Record<string, string> = {};
+  let search: string | null = single(query.search)?.trim() || null;
+  const unknown: string[] = [];
+  for (const [key, raw] of Object.entries(query)) {
+    const match = /^filter\[([^\]]+)\]$/.exec(key);
+    if (!match) continue;
+    const name = match[1];
+    const value = single(raw)?.trim() ?? '';
+    if (name === 'search') {
+      if (!spec.search) unknown.push(name);
+      else search = value || search;
+      continue;
+    }
+    const def = spec.filters?.[name];
+    if (!def) {
+      unknown.push(name);
+      continue;
+    }
+    if (value === '') continue;
+    const problem = checkFilterValue(name, def, value);
+    if (problem) errors[`filter.${name}`] = problem;
+    else filters[name] = value;
+  }
+  if (unknown.length) {
+    const allowed = [...(spec.search ? ['search'] : []), ...Object.keys(spec.filters ?? {})];
+    throw badRequest(
+      `Requested filter(s) \`${unknown.join(', ')}\` are not allowed. Allowed filter(s) are \`${allowed.join(', ')}\`.`,
+    );
+  }
+
+  // sort=-field | sort=field&order=desc | sort_by=field&sort_direction=desc | sort_by=field&sort_order=desc
+  let sortRaw = single(query.sort) ?? single(query.sort_by) ?? spec.defaultSort;
+  let direction: 'asc' | 'desc' = 'asc';
+  if (sortRaw.startsWith('-')) {
+    direction = 'desc';
+    sortRaw = sortRaw.slice(1);
+  }
+  const order = (single(query.order) ?? single(query.sort_direction) ?? single(query.sort_order))?.toLowerCase();
+  if (order === 'desc' || order === 'asc') direction = order;
+  else if (order) errors.order = 'The order must be asc or desc.';
+  if (!(sortRaw in spec.sorts)) {
+    throw badRequest(
+      `Requested sort(s) \`${sortRaw}\` is not allowed. Allowed sort(s) are \`${Object.keys(spec.sorts).join(', ')}\`.`,
+    );
+  }
+  if (Object.keys(errors).length) throw validationError(errors);
+  return { page, perPage, search, filters, sortKey: sortRaw, direction };
+}
+
+const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Case-insensitive "contains" on several columns, portable across SQLite and PostgreSQL. */
+export function searchAny(eb: ExpressionBuilder<any, any>, columns: string[], term: string) {
+  const pattern = `%${escapeLike(term.toLowerCase())}%`;
+  return eb.or(columns.map((c) => sql<SqlBool>`lower(${sql.ref(c)}) like ${pattern} escape '\\'`));
+}
+
+export function applyFilters<Q extends AnyQuery>(qb: Q, params: ListParams, spec: ListSpec): Q {
+  let q: AnyQuery = qb;
+  if (params.search && spec.search) {
+    const term = params.search;
+    q = q.where((eb) => searchAny(eb, spec.search!, term));
+  }
+  for (const [name, value] of Object.entries(params.filters)) {
+    const def = spec.filters![name];
+    if ('apply' in def) {
+      q = def.apply(q, value);
+      continue;
+    }
+    switch (def.type) {
+      case 'int':
+        q = q.where(def.column, '=', Number(value));
+        break;
+      case 'boolean':
+        q = q.where(def.column, '=', TRUE.includes(value.toLowerCase()) ? 1 : 0);
+        break;
+      case 'before':
+        q = q.where(def.column, '<=', new Date(value).toISOString());
+        break;
+      case 'after':
+        q = q.where(def.column, '>=', new Date(value).toISOString());
+        break;
+      case 'enum':
+        q = q.where(def.column, '=', def.aliases?.[value.toUpperCase()] ?? value);
+        break;
+      default:
+        q = q.where(def.column, '=', value);
+    }
+  }
+  return q as Q;
+}
+
+export function listMeta(total: number, params: Pick<ListParams, 'page' | 'perPage'>): ListMeta {
+  const lastPage = Math.max(1, Math.ceil(total / params.perPage));
+  const from = total === 0 ? null : (params.page - 1) * params.perPage + 1;
+  const to = from === null ? null : Math.min(total, from + params.perPage - 1);
+  return { total, current_page: params.page, per_page: params.perPage, last_page: lastPage, from: from && from <= total ? from : null, to: from && from <= total ? to : null };
+}
+
+/**
+ * Runs a list: `base` has the FROM, joins and scoping; `select` adds the columns. Filters, search,
+ * sort and paging come from the query string, checked against `spec`.
+ */
+export async function paginate<Row, Out = Row>(
+  base: AnyQuery,
+  query: Record<string, unknown>,
+  spec: ListSpec,
+  select: (qb: AnyQuery) => AnyQuery,
+  toApi: (row: Row) => Out = (row) => row as unknown as Out,
+): Promise<Paginated<Out>> {
+  const params = parseListQuery(query, spec);
+  const filtered = applyFilters(base, params, spec);
+  const counted = await filtered
+    .clearSelect()
+    .select(sql<number>`count(*)`.as('total'))
+    .executeTakeFirst();
+  const total = Number((counted as { total?: number } | undefined)?.total ?? 0);
+  const rows = (await select(filtered)
+    .orderBy(spec.sorts[params.sortKey], params.direction)
+    .orderBy(spec.idColumn, params.direction)
+    .limit(params.perPage)
+    .offset((params.page - 1) * params.perPage)
+    .execute()) as Row[];
+  return { data: rows.map(toApi), meta: listMeta(total, params) };
+}

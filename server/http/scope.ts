@@ -1,0 +1,55 @@
+/**
+ * Hierarchy scoping (DESIGN.md): admin sees everything; everyone else sees its own subtree.
+ * Paths end with the owner's id ('/1/5/12/'), so a subtree is a prefix match.
+ * Anything outside the caller's subtree answers 404, never 403, so ids cannot be probed.
+ */
+import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import type { Role } from '../../src/contract';
+import type { Database, UserRow } from '../db/schema';
+import { notFound } from './errors';
+
+type Actor = Pick<UserRow, 'id' | 'role' | 'path'>;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Rows whose path column lies strictly below the actor (not the actor itself). */
+export function below(actor: Actor, pathColumn: string) {
+  return (eb: ExpressionBuilder<any, any>) =>
+    actor.role === 'admin'
+      ? eb.val(true)
+      : eb.and([
+          sql<SqlBool>`${sql.ref(pathColumn)} like ${`${escapeLike(actor.path)}%`} escape '\\'`,
+          eb(pathColumn, '!=', actor.path),
+        ]);
+}
+
+/** Rows whose path column is the actor's own path or lies below it (accounts, tickets). */
+export function within(actor: Actor, pathColumn: string) {
+  return (eb: ExpressionBuilder<any, any>) =>
+    actor.role === 'admin'
+      ? eb.val(true)
+      : sql<SqlBool>`${sql.ref(pathColumn)} like ${`${escapeLike(actor.path)}%`} escape '\\'`;
+}
+
+export const childPath = (parent: Pick<UserRow, 'path'>, childId: number) => `${parent.path}${childId}/`;
+
+/** A user of the given role inside the actor's subtree, or 404. */
+export async function findUserBelow(
+  db: Kysely<Database>,
+  actor: Actor,
+  id: number,
+  role: Role,
+): Promise<UserRow> {
+  const user = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', id)
+    .where('role', '=', role)
+    .where(below(actor, 'path'))
+    .executeTakeFirst();
+  if (!user) throw notFound();
+  return user;
+}
+
+/** The ids on a path, root first: '/1/5/12/' -> [1, 5, 12]. */
+export const pathIds = (path: string): number[] => path.split('/').filter(Boolean).map(Number);

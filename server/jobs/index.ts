@@ -1,0 +1,7 @@
+import { pruneExpiredTokens } from '../auth/tokens';
+import type { Job } from './scheduler';
+
+/** Every background job of the API. */
+export const jobs: Job[] = [
+  { name: 'prune-expired-tokens', everyMs: 60 * 60_000, run: async (db) => void (await pruneExpiredTokens(db)) },
+];

@@ -1,0 +1,29 @@
+/** Builds the panel with Vite when dist/ is missing or older than its sources. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PANEL_DIR } from './app';
+
+const ROOT = path.resolve(PANEL_DIR, '..');
+const SOURCES = ['src', 'index.html', 'vite.config.ts', 'package.json'];
+
+function newestMtime(target: string): number {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+export function panelIsStale(): boolean {
+  const built = fs.statSync(path.join(PANEL_DIR, 'index.html'), { throwIfNoEntry: false });
+  if (!built) return true;
+  return SOURCES.some((s) => newestMtime(path.join(ROOT, s)) > built.mtimeMs);
+}
+
+export async function ensurePanelBuilt(log: (message: string) => void): Promise<void> {
+  if (!panelIsStale()) return;
+  log('Building the panel (vite build)...');
+  const { build } = await import('vite');
+  await build({ root: ROOT, configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+}

@@ -1,0 +1,30 @@
+/** Public endpoints: health for load balancers and what the panel needs before sign-in. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { DEMO_USERNAMES, type PublicConfig, type ThemeTokens } from '../../src/contract';
+import { parseJson } from '../db/values';
+import { getSystemSettings } from '../settings';
+
+const systemRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/health', { config: { public: true }, schema: { tags: ['system'] } }, async () => {
+    await app.db.kysely.selectFrom('settings').select('key').limit(1).execute();
+    return { status: 'ok', database: app.db.dialect };
+  });
+
+  app.get('/config', { config: { public: true }, schema: { tags: ['system'] } }, async (): Promise<PublicConfig> => {
+    const settings = await getSystemSettings(app.db.kysely);
+    const theme = await app.db.kysely
+      .selectFrom('themes')
+      .select(['name', 'slug', 'tokens'])
+      .where('is_active', '=', 1)
+      .orderBy('updated_at', 'desc')
+      .executeTakeFirst();
+    return {
+      demo_mode: app.config.demoMode,
+      demo_users: app.config.demoMode ? [...DEMO_USERNAMES] : [],
+      maintenance_mode: settings.maintenance_mode,
+      theme: theme ? { name: theme.name, slug: theme.slug, ...parseJson<Partial<ThemeTokens>>(theme.tokens, {}) } : null,
+    };
+  });
+};
+
+export default systemRoutes;

@@ -1,0 +1,54 @@
+/** How a user row is shown through the API. Password hashes never leave the server. */
+import type { CurrentUser } from '../src/contract';
+import type { UserRow } from './db/schema';
+
+export function toCurrentUser(row: UserRow): CurrentUser {
+  const admin = row.role === 'admin';
+  return {
+    id: row.id,
+    name: row.name,
+    username: row.username,
+    phone: row.phone,
+    role: row.role as CurrentUser['role'],
+    credits: admin ? null : row.credits,
+    bonus_credits: admin ? null : row.bonus_credits,
+    server_id: row.server_id,
+    is_active: row.status === 'active',
+    created_at: row.created_at,
+  };
+}
+
+/** Inserts a user below `parent` (or at the root for an admin) and sets its ancestor path. */
+export async function insertUser(
+  db: import('kysely').Kysely<import('./db/schema').Database>,
+  parent: Pick<UserRow, 'id' | 'path'> | null,
+  fields: Pick<UserRow, 'role' | 'name' | 'username' | 'password_hash'> &
+    Partial<Pick<UserRow, 'phone' | 'status' | 'server_id'>>,
+): Promise<UserRow> {
+  const now = new Date().toISOString();
+  const { id } = await db
+    .insertInto('users')
+    .values({
+      role: fields.role,
+      name: fields.name,
+      username: fields.username,
+      password_hash: fields.password_hash,
+      phone: fields.phone ?? null,
+      status: fields.status ?? 'active',
+      server_id: fields.server_id ?? null,
+      parent_id: parent?.id ?? null,
+      path: '/',
+      credits: 0,
+      bonus_credits: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return db
+    .updateTable('users')
+    .set({ path: `${parent?.path ?? '/'}${id}/` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

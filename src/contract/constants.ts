@@ -1,0 +1,105 @@
+/** Business constants and limits (spec section 9). */
+export const PASSWORD_MIN_LENGTH = 8;
+
+export const RENEW_MONTHS = { min: 1, max: 50 } as const;
+export const CREDITS_PER_MONTH = 1;
+
+export const PAGE_SIZES = [10, 15, 25, 50] as const;
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+export const AUDIT_PAGE_SIZES = [10, 15, 25, 50, 100] as const;
+export const AUDIT_DEFAULT_PAGE_SIZE = 15;
+export const MAX_PAGE_BUTTONS = 5;
+
+export const ANNOUNCEMENT_PAGE_SIZE = { admin: 15, user: 10 } as const;
+export const BANNER = { maxItems: 3, contentCut: 150 } as const;
+export const LIST_PREVIEW_CUT = 200;
+export const EXPIRING_SOON_HOURS = 24;
+
+export const SEARCH_DEBOUNCE_MS = 500;
+export const REFETCH_DELAY_MS = 300;
+
+export const TOAST_MS = { default: 3000, error: 4000 } as const;
+export const POPUP_AUTO_CLOSE_MS = 3000;
+
+export const DATE_PRESETS = [
+  'today',
+  'yesterday',
+  'last_7_days',
+  'last_30_days',
+  'last_90_days',
+  'this_month',
+  'last_month',
+  'this_year',
+  'custom',
+] as const;
+export const DEFAULT_DATE_PRESET = 'last_30_days';
+
+/** Fallback credit options: 10 in steps of 5 up to 2000 (admin) or the user's balance. */
+export const FALLBACK_CREDIT_OPTIONS = { start: 10, step: 5, adminMax: 2000 } as const;
+export const CREDIT_RANGE_HINT = { min: 10, max: 10000 } as const;
+export const MANAGER_ALLOCATION_MAX = 10000;
+
+export const EXPIRY_FILTERS = ['expired', '7', '30', '60', '90', '365'] as const;
+export const EXPIRY_WARNING_DAYS = 7;
+export const MONTHS_LEFT_AFTER_DAYS = 31;
+
+export const SYSTEM_SETTING_DEFAULTS = {
+  trial_days: 7,
+  default_credits: 1,
+  minimum_credit_limit: 0,
+  minimum_credits_reseller_creation: 0,
+  minimum_credits_dealer_creation: 0,
+  minimum_credits_trial_user_creation: 0,
+  enable_trials: true,
+  enable_promos: true,
+  enable_reseller_dealer_promos: true,
+  global_discounts_enabled: true,
+  maintenance_mode: false,
+} as const;
+
+export const SERVER_DEFAULTS = { db_port: '3306', status: 'active', connection_status: 'online' } as const;
+
+export const GLOBAL_DISCOUNT_DEFAULTS = {
+  validity_months: 12,
+  credits_required: 9,
+  discount_percentage: 0,
+  is_active: true,
+} as const;
+
+export const CREDIT_LEVELS_DEFAULTS = {
+  minimum: 1,
+  maximum: 10000,
+  step: 1,
+  promo_enabled: true,
+  promo_ratio: 0.2,
+} as const;
+export const CREDIT_LEVELS_PREVIEW_MAX = 21;
+
+export const CREDIT_OPTIONS_DEFAULTS = {
+  min_credits: 10,
+  max_credits: 10000,
+  increment_step: 1,
+  preset_amounts: [10, 25, 50, 100, 200, 500, 1000, 2000, 5000],
+  enable_percentage_options: true,
+  percentage_options: [25, 50, 75, 100],
+  enable_all_available_option: true,
+  is_active: true,
+} as const;
+export const CREDIT_OPTIONS_TEST_DEFAULT = 1000;
+
+export const TIME_FORMAT = 'HH:mm';
+export const DATETIME_FORMAT = 'YYYY-MM-DD HH:mm';
+export const DATE_FORMAT = 'YYYY-MM-DD';
+
+/** Browser storage keys (spec 3). */
+export const STORAGE_KEYS = {
+  token: 'token',
+  dismissedAnnouncements: 'dismissed-announcements',
+  userRole: 'userRole',
+} as const;
+
+/** Demo users (DESIGN.md): seeded in demo mode, where they accept any password. */
+export const DEMO_USERNAMES = ['admin', 'manager', 'reseller', 'dealer'] as const;
+
+export const API_PREFIX = '/api/v1';

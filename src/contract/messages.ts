@@ -1,0 +1,232 @@
+/**
+ * Every user-facing message of the spec (sections 5 and 8), written once. The API answers with these
+ * texts in its 422 field errors so the panel can show them under the fields unchanged.
+ * A toast that the spec writes as 'Title: description' is a { title, description } pair.
+ */
+export interface ToastText {
+  title: string;
+  description: string;
+}
+
+export const AUTH = {
+  welcome: 'Welcome Back',
+  signingIn: 'Signing in...',
+  fillAllFields: 'Please fill in all fields',
+  invalidCredentials: 'Invalid credentials. Please try again.',
+  loginSuccess: 'Login successful. Redirecting...',
+  unauthenticated: 'Unauthenticated.',
+  tooManyAttempts: 'Too Many Attempts.',
+  accountDisabled: 'This account is disabled.',
+  authRequired: { title: 'Authentication Required', description: 'Please log in to continue' },
+} as const;
+
+export const ACCESS = {
+  denied: 'Access Denied',
+  deniedBody:
+    "You don't have permission to access this resource. Please contact your administrator if you believe this is an error.",
+  returnToLogin: 'Return to Login',
+  adminOnly: 'You need admin privileges to access this page.',
+  currentRole: 'Current user role:',
+  notFound: 'Page Not Found',
+  returnToDashboard: 'Return to Dashboard',
+  forbidden: "You don't have permission to perform this action.",
+  notFoundEntity: 'Entity Not Found',
+  maintenance: 'The system is under maintenance. Please try again later.',
+} as const;
+
+export const PROFILE = {
+  usernameLocked: 'Username cannot be changed',
+  nameRequired: 'Name is required',
+  allPasswordFields: 'All password fields are required',
+  passwordsMismatch: 'New passwords do not match',
+  passwordTooShort: 'New password must be at least 8 characters long',
+  currentPasswordWrong: 'The current password is incorrect.',
+  updateFailed: { title: 'Update Failed', description: 'Failed to update profile' },
+  passwordFailed: {
+    title: 'Password Change Failed',
+    description: 'Failed to change password. Please check your current password.',
+  },
+  loginToUpdate: 'You must be logged in to update your profile',
+  loginToChangePassword: 'You must be logged in to change your password',
+  updated: 'Profile updated successfully.',
+  passwordChanged: 'Password changed successfully.',
+  loadUserFailed: 'Failed to load user information',
+} as const;
+
+export const GENERAL = {
+  apiError: 'API Error',
+  error: 'Error',
+  noData: 'No data found',
+  somethingWrong: { title: 'Something went wrong', description: 'Please try refreshing the page' },
+  loadFailed: 'Load Failed',
+  comingSoon: 'coming soon',
+  malformedJson: 'The request body is not valid JSON.',
+  validationFailed: 'The given data was invalid.',
+  serverError: 'Server Error',
+  fieldRequired: 'This field is required.',
+} as const;
+
+export const ENTITY_FORM = {
+  nameRequired: 'Name is required',
+  usernameRequired: 'Username is required',
+  passwordRequiredAccounts: 'Password is required for new accounts',
+  macRequired: 'STB MAC address is required for users',
+  managerNameRequired: 'Manager name is required',
+  passwordRequiredManagers: 'Password is required for new managers',
+  creditsPositive: 'Credits must be a positive number',
+  passwordRequiredResellers: 'Password is required for new resellers',
+  fixErrors: 'Please fix the following errors:',
+  usernameTaken: 'The username has already been taken.',
+  expiryInPast: 'Expiry date cannot be in the past',
+  invalidMac: 'MAC address must be exactly 12 hexadecimal digits',
+} as const;
+
+export const CREDITS = {
+  selectAmount: 'Please select a valid amount',
+  adminAllocationCap: 'Admin allocation cannot exceed 10,000 credits',
+  cannotRecover: (available: number) => `Cannot recover more than available credits (${available})`,
+  rateLimit: { title: 'Rate Limit Exceeded', description: 'Too many credit operations. Please wait before trying again.' },
+  paidCredits: 'Insufficient Credits',
+  promoCredits: 'Invalid Promo Credits',
+  recipient: 'Invalid Recipient',
+  validation: { title: 'Validation Failed', description: 'Please check your input and try again.' },
+  unauthorized: { title: 'Unauthorized', description: "You don't have permission to perform this action." },
+  addFailed: 'Failed to Add Credits',
+  recoveryOptionsFailed: 'Failed to load recovery options',
+  insufficientCredits: (needed: number, available: number) =>
+    `Insufficient credits: You need ${needed} credits but only have ${available}`,
+} as const;
+
+export const RENEWAL = {
+  failed: 'Renewal Failed',
+  invalidMonths: { title: 'Invalid months', description: 'Please enter a value between 1 and 50 months' },
+  insufficientTitle: 'Insufficient credits',
+  monthsLeft: (n: number) => `${n} months left`,
+  expiringSoon: 'Expiring Soon',
+  quickRenew: 'Quick Renew',
+  bulkRenew: 'Bulk Renew',
+} as const;
+
+export const STATUS = {
+  updateFailed: { title: 'Update Failed', description: 'Failed to update status' },
+  activate: 'Activate',
+  deactivate: 'Deactivate',
+} as const;
+
+export const MANAGERS = {
+  loadDataFailed: 'Failed to load manager data',
+  deleteFailed: 'Failed to delete manager(s)',
+  loadFailed: { title: 'Load Failed', description: 'Failed to load managers' },
+} as const;
+
+export const RESELLERS = {
+  title: 'Resellers Management',
+  add: 'Add Reseller',
+  deleted: 'Reseller Deleted Successfully!',
+  createFailed: 'Failed to create reseller',
+  updateFailed: 'Failed to update reseller',
+  deleteFailed: 'Failed to delete reseller(s)',
+  suspendFailed: 'Failed to suspend resellers',
+  activateFailed: 'Failed to activate resellers',
+  created: 'Reseller created successfully.',
+  updated: 'Reseller updated successfully.',
+  bulkDone: (n: number, verb: 'deleted' | 'suspended' | 'activated') => `${n} reseller(s) ${verb} successfully.`,
+} as const;
+
+export const SETTINGS = {
+  title: 'System Settings',
+  trialCard: 'Trial & Account Configuration',
+  featureCard: 'Feature Management',
+  controlCard: 'System Control',
+  summaryCard: 'Current Configuration Summary',
+  fetchFailed: 'Failed to fetch system settings',
+  updateFailed: 'Failed to update setting',
+  unknownKey: 'Unknown setting key',
+  updated: 'Setting updated successfully',
+} as const;
+
+export const SERVERS = {
+  loadFailed: 'Failed to load servers',
+  createFailed: 'Failed to create server',
+  updateFailed: 'Failed to update server',
+  deleteFailed: 'Failed to delete server',
+  bulkDeleteFailed: 'Failed to delete servers',
+} as const;
+
+export const THEMES = {
+  createFailed: 'Failed to create theme',
+  updateFailed: 'Failed to update theme',
+  deleteFailed: 'Failed to delete theme',
+  slugRequired: 'Slug is required',
+  slugInvalid: 'Slug must be lowercase letters, numbers, hyphens, underscores, and colons only',
+} as const;
+
+export const PROMOS = {
+  createFailed: 'Failed to create promo',
+  updateFailed: 'Failed to update promo',
+  deleteFailed: 'Failed to delete promo',
+  serverRequired: 'Server is required',
+  creditsRequiredMin: 'Credits required must be at least 1',
+  bonusCreditsMin: 'Bonus credits must be at least 1',
+} as const;
+
+export const GLOBAL_DISCOUNTS = {
+  fetchFailed: 'Failed to fetch global discounts',
+  fetchServersFailed: 'Failed to fetch servers',
+  saveFailed: 'Failed to save global discount',
+  deleteFailed: 'Failed to delete global discount',
+  selectServer: 'Please select a server',
+} as const;
+
+export const ANNOUNCEMENTS = {
+  fetchFailed: 'Failed to fetch announcements',
+  createFailed: 'Failed to create announcement',
+  updateFailed: 'Failed to update announcement',
+  toggleFailed: 'Failed to toggle announcement status',
+  deleteFailed: 'Failed to delete announcement',
+} as const;
+
+export const CREDIT_LEVELS = {
+  loadFailed: 'Failed to load credit levels configuration.',
+  updateFailed: 'Failed to update credit levels configuration.',
+} as const;
+
+export const CREDIT_OPTIONS = {
+  loadFailed: 'Failed to load credit options settings',
+  saveFailed: 'Failed to save credit options settings',
+  resetFailed: 'Failed to reset settings',
+  testFailed: 'Failed to test credit options',
+} as const;
+
+export const DASHBOARD_LABELS = {
+  totalUsers: 'Total Users',
+  activeUsers: 'Active Users',
+  expiredUsers: 'Expired Users',
+  totalManagers: 'Total Managers',
+  totalResellers: 'Total Resellers',
+  totalDealers: 'Total Dealers',
+  monthlyRevenue: 'Monthly Revenue',
+  creditsSold: 'Credits Sold',
+  systemHealth: 'System Health',
+  performance: 'Performance',
+  recentTransactions: 'Recent Transactions',
+} as const;
+
+export const AUDIT_LABELS = {
+  totalLogs: 'Total Logs',
+  modules: 'Modules',
+  actions: 'Actions',
+  recentActivity: 'Recent Activity',
+} as const;
+
+export const ANNOUNCEMENT_SECTIONS = {
+  urgent: 'Urgent',
+  high: 'High Priority',
+  general: 'General',
+} as const;
+
+export const DIALOGS = {
+  addCredits: 'Add Credits',
+  recoverCredits: 'Recover Credits',
+  confirmDelete: 'Confirm Delete',
+} as const;

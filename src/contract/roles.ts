@@ -1,0 +1,111 @@
+/**
+ * The role matrix: one declaration read by the panel's access-control provider and menus, and by the
+ * API's per-route guard. A resource/action pair not listed here is allowed to nobody.
+ */
+export const ROLES = ['admin', 'manager', 'reseller', 'dealer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const isRole = (value: unknown): value is Role =>
+  typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+
+/** The role a user of each role creates below itself. */
+export const CHILD_ROLE: Record<Role, Role | null> = {
+  admin: 'manager',
+  manager: 'reseller',
+  reseller: 'dealer',
+  dealer: null,
+};
+
+export const PANEL_NAMES: Record<Role, string> = {
+  admin: 'ADMIN PANEL',
+  manager: 'MANAGER PANEL',
+  reseller: 'RESELLER PANEL',
+  dealer: 'DEALER PANEL',
+};
+
+/** Role badge colour (spec 6): red for admin, default for manager, muted for others. */
+export const ROLE_BADGE_COLOR: Record<Role, string | undefined> = {
+  admin: 'red',
+  manager: 'default',
+  reseller: 'default',
+  dealer: 'default',
+};
+
+const ALL: readonly Role[] = ROLES;
+const ADMIN: readonly Role[] = ['admin'];
+const UP_TO_MANAGER: readonly Role[] = ['admin', 'manager'];
+const UP_TO_RESELLER: readonly Role[] = ['admin', 'manager', 'reseller'];
+const BELOW_ADMIN: readonly Role[] = ['manager', 'reseller', 'dealer'];
+
+const adminOnly = (...actions: string[]) => Object.fromEntries(actions.map((a) => [a, ADMIN]));
+const CRUD = ['list', 'show', 'create', 'edit', 'delete'];
+
+export const PERMISSIONS = {
+  dashboard: { list: ALL },
+  profile: { list: ALL, edit: ALL },
+  managers: {
+    ...adminOnly(...CRUD, 'credits', 'transactions', 'status'),
+  },
+  resellers: {
+    list: UP_TO_MANAGER,
+    show: UP_TO_MANAGER,
+    create: UP_TO_MANAGER,
+    edit: UP_TO_MANAGER,
+    delete: UP_TO_MANAGER,
+    status: UP_TO_MANAGER,
+    credits: UP_TO_MANAGER,
+    transactions: UP_TO_MANAGER,
+  },
+  dealers: {
+    list: UP_TO_RESELLER,
+    show: UP_TO_RESELLER,
+    create: UP_TO_RESELLER,
+    edit: UP_TO_RESELLER,
+    delete: UP_TO_RESELLER,
+    status: UP_TO_RESELLER,
+    credits: UP_TO_RESELLER,
+    transactions: UP_TO_RESELLER,
+    promote: UP_TO_MANAGER,
+  },
+  accounts: {
+    list: ALL,
+    show: ALL,
+    create: ALL,
+    edit: ALL,
+    delete: ALL,
+    status: ALL,
+    credits: ALL,
+    transactions: ALL,
+    message: ALL,
+  },
+  transactions: { list: ALL },
+  'mac-search': { list: ALL, delete: ALL },
+  'user-search': { list: ['reseller'] as readonly Role[] },
+  tickets: { list: ALL, show: ALL, create: ALL, edit: ALL, reply: ALL, delete: ADMIN },
+  'ticket-categories': { ...adminOnly(...CRUD), pick: ALL },
+  servers: { ...adminOnly(...CRUD, 'check'), pick: ALL },
+  themes: { ...adminOnly(...CRUD, 'status') },
+  'user-promos': { ...adminOnly(...CRUD) },
+  promos: { ...adminOnly(...CRUD) },
+  'global-discounts': { ...adminOnly(...CRUD), pick: ALL },
+  announcements: { ...adminOnly(...CRUD, 'status') },
+  'user-announcements': { list: BELOW_ADMIN, show: BELOW_ADMIN },
+  'audit-logs': { ...adminOnly('list', 'show') },
+  'credit-levels': { ...adminOnly('list', 'edit') },
+  'credit-options-settings': { ...adminOnly('list', 'edit') },
+  'credit-options': { list: ALL },
+  settings: { ...adminOnly('list', 'edit') },
+  analytics: { ...adminOnly('list') },
+} satisfies Record<string, Record<string, readonly Role[]>>;
+
+export type ResourceName = keyof typeof PERMISSIONS;
+export type Permission = { resource: ResourceName; action: string };
+
+/** The one access rule: may this role do this action on this resource? */
+export function can(role: string | null | undefined, resource: string, action: string): boolean {
+  const byAction = (PERMISSIONS as Record<string, Record<string, readonly Role[]>>)[resource];
+  if (!byAction) return false;
+  // Unknown roles get only the dashboard and MAC check (spec 2).
+  if (!isRole(role)) return (resource === 'dashboard' || resource === 'mac-search') && action === 'list';
+  return byAction[action]?.includes(role) ?? false;
+}
