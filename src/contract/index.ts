@@ -4,3 +4,4 @@ export * from './constants';
 export * from './mac';
 export * from './entities';
 export * from './schemas';
+export * from './creditOptions';
