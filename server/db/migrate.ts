@@ -1,8 +1,14 @@
-import { type Kysely, Migrator } from 'kysely';
+import { type Kysely, Migrator, PostgresAdapter, sql } from 'kysely';
 import { migrations } from './migrations';
 
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Kysely looks for its migration tables in every schema unless told which one; with several schemas
+  // in one database (parallel test runs) it would find another schema's and fail. Use ours.
+  const migrationTableSchema =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
