@@ -15,6 +15,8 @@ export interface Config {
   /** Run the background jobs (auto-renew, server checks) in this process. */
   schedulers: boolean;
   logLevel: string;
+  /** Credit operations (add, recover) one user may make per minute. */
+  creditOpsPerMinute: number;
 }
 
 const flag = (value: string | undefined): boolean | undefined =>
@@ -36,5 +38,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     schedulers: flag(env.SCHEDULERS) ?? true,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    creditOpsPerMinute: Number(env.CREDIT_OPS_PER_MINUTE ?? 30),
   };
 }

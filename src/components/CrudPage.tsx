@@ -1,0 +1,144 @@
+/**
+ * A whole list screen from a declaration: the shared data table, an Add button, create/edit in a
+ * modal form built from field declarations, delete with confirmation, bulk delete, and the spec's
+ * failure messages. Simple resources are this plus their columns and fields.
+ */
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { useModalForm } from '@refinedev/antd';
+import { type BaseRecord, type HttpError, useDelete, useInvalidate } from '@refinedev/core';
+import { Button, Form, Modal } from 'antd';
+import type { ReactNode } from 'react';
+import { GENERAL } from '../contract';
+import { useCan } from '../hooks/useRole';
+import { type DataColumn, DataTable, type RowAction, type SelectFilter } from './DataTable';
+import { useConfirm, useNotify } from './feedback';
+import { type FieldDef, FieldList, initialValues } from './form/fields';
+
+export interface CrudMessages {
+  createFailed: string;
+  updateFailed: string;
+  deleteFailed: string;
+  bulkDeleteFailed?: string;
+  loadFailed?: string;
+  created?: string;
+  updated?: string;
+  deleted?: string;
+}
+
+export interface CrudDeclaration<T extends BaseRecord> {
+  /** Resource name: the contract's PERMISSIONS key and the API path. */
+  resource: string;
+  title: ReactNode;
+  /** One record in words, for dialogs: 'category', 'server'. */
+  singular: string;
+  /** How a record is named in dialogs. */
+  describe?: (record: T) => string;
+  columns: Array<DataColumn<T>>;
+  fields: FieldDef[];
+  selectFilters?: SelectFilter[];
+  searchPlaceholder?: string;
+  messages: CrudMessages;
+  /** Turns form values into the request body. */
+  toPayload?: (values: Record<string, unknown>, mode: 'create' | 'edit') => Record<string, unknown>;
+  bulkDelete?: boolean;
+  extraRowActions?: (record: T) => Array<RowAction<T>>;
+  extraButtons?: ReactNode;
+  /** Content above the table (breadcrumbs, cards). */
+  header?: ReactNode;
+  modalWidth?: number;
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
+  const notify = useNotify();
+  const invalidate = useInvalidate();
+  const { confirmDelete } = useConfirm();
+  const canCreate = useCan(decl.resource, 'create');
+  const canEdit = useCan(decl.resource, 'edit');
+  const canDelete = useCan(decl.resource, 'delete');
+  const { mutateAsync: deleteOne } = useDelete();
+  const describe = decl.describe ?? ((r: T) => `${decl.singular} "${(r as { name?: string }).name ?? r.id}"`);
+  const failure = (fallback: string) => (error?: HttpError) => ({
+    type: 'error' as const,
+    message: GENERAL.error,
+    description: error?.errors ? fallback : (error?.message ?? fallback),
+  });
+
+  const formFor = (action: 'create' | 'edit') =>
+    // eslint-disable-next-line react-hooks/rules-of-hooks
+    useModalForm<T, HttpError>({
+      resource: decl.resource,
+      action,
+      redirect: false,
+      autoResetForm: true,
+      successNotification: () => ({
+        type: 'success',
+        message: (action === 'create' ? decl.messages.created : decl.messages.updated) ?? `${capitalise(decl.singular)} ${action === 'create' ? 'created' : 'updated'} successfully.`,
+      }),
+      errorNotification: failure(action === 'create' ? decl.messages.createFailed : decl.messages.updateFailed),
+    });
+  const createForm = formFor('create');
+  const editForm = formFor('edit');
+
+  const submit = (form: typeof createForm, mode: 'create' | 'edit') => (values: Record<string, unknown>) =>
+    form.formProps.onFinish?.((decl.toPayload ? decl.toPayload(values, mode) : values) as never);
+
+  const remove = (ids: Array<string | number>, clear?: () => void) => {
+    const many = ids.length > 1;
+    return Promise.all(ids.map((id) => deleteOne({ resource: decl.resource, id, successNotification: false, errorNotification: false })))
+      .then(() => {
+        notify.success(decl.messages.deleted ?? `${many ? `${ids.length} ${decl.singular}(s)` : capitalise(decl.singular)} deleted successfully.`);
+        clear?.();
+      })
+      .catch((error) => notify.httpError(error, many ? (decl.messages.bulkDeleteFailed ?? decl.messages.deleteFailed) : decl.messages.deleteFailed))
+      .finally(() => invalidate({ resource: decl.resource, invalidates: ['list'] }));
+  };
+
+  const rowActions = (record: T): Array<RowAction<T>> => [
+    ...(decl.extraRowActions?.(record) ?? []),
+    { key: 'edit', label: 'Edit', icon: <EditOutlined />, hidden: !canEdit, onClick: (r) => editForm.show(r.id) },
+    { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, hidden: !canDelete, onClick: (r) => confirmDelete(describe(r), () => remove([r.id!])) },
+  ];
+
+  const modal = (form: typeof createForm, mode: 'create' | 'edit') => (
+    <Modal {...form.modalProps} title={`${mode === 'create' ? 'Create' : 'Edit'} ${decl.singular}`} width={decl.modalWidth ?? 560} forceRender>
+      <Form
+        {...form.formProps}
+        layout="vertical"
+        initialValues={mode === 'create' ? initialValues(decl.fields) : form.formProps.initialValues}
+        onFinish={submit(form, mode)}
+      >
+        <FieldList fields={decl.fields} mode={mode} />
+      </Form>
+    </Modal>
+  );
+
+  return (
+    <>
+      {decl.header}
+      <DataTable<T>
+        resource={decl.resource}
+        title={decl.title}
+        columns={decl.columns}
+        selectFilters={decl.selectFilters}
+        searchPlaceholder={decl.searchPlaceholder}
+        loadErrorMessage={decl.messages.loadFailed}
+        extra={
+          <>
+            {decl.extraButtons}
+            {canCreate && (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.show()}>
+                Add {capitalise(decl.singular)}
+              </Button>
+            )}
+          </>
+        }
+        rowActions={rowActions}
+        bulkActions={decl.bulkDelete && canDelete ? [{ key: 'delete', label: 'Delete selected', danger: true, onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} ${decl.singular}(s)`, () => remove(ids, clear)) }] : undefined}
+      />
+      {modal(createForm, 'create')}
+      {modal(editForm, 'edit')}
+    </>
+  );
+}

@@ -1,0 +1,3 @@
+export * from './StatusPopup';
+export * from './notify';
+export * from './confirm';

@@ -1,0 +1,26 @@
+/**
+ * Toasts through Refine's notification provider (antd, one at a time: the App is configured with
+ * maxCount 1). Titles and descriptions come from the contract's messages.
+ */
+import { type HttpError, useNotification } from '@refinedev/core';
+import { useMemo } from 'react';
+import { GENERAL, TOAST_MS } from '../../contract';
+
+export function useNotify() {
+  const { open } = useNotification();
+  return useMemo(
+    () => ({
+      success: (message: string, description?: string) => open?.({ type: 'success', message, description }),
+      error: (message: string, description?: string) =>
+        open?.({ type: 'error', message, description }),
+      /** The server's message when it sent one, else the fallback (spec 8). */
+      httpError: (error: unknown, fallback: string, title: string = GENERAL.error) => {
+        const e = error as HttpError | undefined;
+        open?.({ type: 'error', message: title, description: e?.message && e.message !== GENERAL.apiError ? e.message : fallback });
+      },
+    }),
+    [open],
+  );
+}
+
+export const toastSeconds = (ms: number = TOAST_MS.default) => ms / 1000;

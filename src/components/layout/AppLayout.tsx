@@ -1,0 +1,52 @@
+/** The signed-in frame: side menu (a drawer on small screens), header, and the page. */
+import { Drawer, Grid, Layout, Typography } from 'antd';
+import { useState } from 'react';
+import { Outlet } from 'react-router';
+import { useCurrentUser } from '../../hooks/useRole';
+import { MaintenancePage } from '../../pages/Maintenance';
+import { useAppConfig } from '../../providers/appConfig';
+import { AppHeader } from './AppHeader';
+import { AppMenu } from './AppMenu';
+
+const Brand = () => (
+  <Typography.Title level={4} style={{ color: '#fff', margin: 0, padding: '16px 24px', whiteSpace: 'nowrap' }}>
+    Credit Panel
+  </Typography.Title>
+);
+
+export function AppLayout() {
+  const screens = Grid.useBreakpoint();
+  const mobile = !screens.lg;
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const { role } = useCurrentUser();
+  const { config } = useAppConfig();
+  const underMaintenance = config.maintenance_mode && role !== 'admin';
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      {mobile ? (
+        <Drawer
+          open={drawerOpen}
+          placement="left"
+          onClose={() => setDrawerOpen(false)}
+          width={260}
+          styles={{ body: { padding: 0, background: '#001529' }, header: { display: 'none' } }}
+        >
+          <Brand />
+          <AppMenu role={role} onNavigate={() => setDrawerOpen(false)} />
+        </Drawer>
+      ) : (
+        <Layout.Sider width={240} breakpoint="lg" style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}>
+          <Brand />
+          <AppMenu role={role} />
+        </Layout.Sider>
+      )}
+      <Layout>
+        <AppHeader mobile={mobile} onOpenMenu={() => setDrawerOpen(true)} />
+        <Layout.Content style={{ padding: mobile ? 12 : 24 }}>
+          {underMaintenance ? <MaintenancePage /> : <Outlet />}
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

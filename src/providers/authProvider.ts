@@ -1,0 +1,93 @@
+/**
+ * Sign-in, session checks and sign-out (spec section 4): token and userRole in localStorage; a 401,
+ * or a session-load failure mentioning Unauthenticated/401/Unauthorized, clears the session.
+ */
+import type { AuthProvider, HttpError } from '@refinedev/core';
+import type { AxiosInstance } from 'axios';
+import { AUTH, type CurrentUser, type LoginResponse } from '../contract';
+import { http as defaultHttp } from './http';
+import { session } from './session';
+
+const SESSION_ERROR = /Unauthenticated|401|Unauthorized/i;
+
+/** The first per-field message of a 422, else the spec's default failure text. */
+export function loginErrorMessage(error: HttpError): string {
+  if (error.statusCode === 422 && error.errors) {
+    for (const value of Object.values(error.errors)) {
+      const first = Array.isArray(value) ? value[0] : typeof value === 'string' ? value : undefined;
+      if (first) return first;
+    }
+  }
+  if (error.statusCode === 429) return error.message;
+  return AUTH.invalidCredentials;
+}
+
+export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvider {
+  return {
+    async login({ username, password }: { username?: string; password?: string }) {
+      if (!username?.trim() || !password) {
+        return { success: false, error: { name: 'Error', message: AUTH.fillAllFields } };
+      }
+      try {
+        const { data } = await http.post<LoginResponse>('login', { username: username.trim(), password });
+        session.save(data.token, data.user.role);
+        return {
+          success: true,
+          redirectTo: '/',
+          successNotification: { message: AUTH.loginSuccess },
+        };
+      } catch (error) {
+        return { success: false, error: { name: 'Error', message: loginErrorMessage(error as HttpError) } };
+      }
+    },
+
+    async logout() {
+      if (session.token()) await http.post('logout').catch(() => undefined);
+      session.clear();
+      return { success: true, redirectTo: '/login' };
+    },
+
+    async check() {
+      if (!session.token()) return { authenticated: false, logout: true, redirectTo: '/login' };
+      try {
+        const { data } = await http.get<CurrentUser>('user');
+        session.setRole(data.role);
+        return { authenticated: true };
+      } catch (error) {
+        const e = error as HttpError;
+        if (e.statusCode === 401 || SESSION_ERROR.test(e.message ?? '')) {
+          session.clear();
+          return { authenticated: false, logout: true, redirectTo: '/login', error: { name: 'Error', message: e.message } };
+        }
+        // A passing network failure is not a reason to sign the user out.
+        return { authenticated: true };
+      }
+    },
+
+    async onError(error: HttpError) {
+      if (error?.statusCode === 401) {
+        session.clear();
+        return { logout: true, redirectTo: '/login' };
+      }
+      return {};
+    },
+
+    async getIdentity() {
+      if (!session.token()) return null;
+      try {
+        const { data } = await http.get<CurrentUser>('user');
+        session.setRole(data.role);
+        return data;
+      } catch (error) {
+        if (SESSION_ERROR.test((error as HttpError).message ?? '')) session.clear();
+        return null;
+      }
+    },
+
+    async getPermissions() {
+      return session.role();
+    },
+  };
+}
+
+export const authProvider = createAuthProvider();

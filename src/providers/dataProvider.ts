@@ -1,0 +1,138 @@
+/**
+ * The data provider for our API: maps Refine's pagination, sorters and filters onto the query
+ * conventions of spec section 7 and reads each list shape back as { data, total }.
+ */
+import type { CrudFilter, CrudSort, DataProvider } from '@refinedev/core';
+import type { AxiosInstance } from 'axios';
+import { API_PREFIX } from '../contract';
+import { type ListConvention, conventionOf, pathOf } from './apiConventions';
+import { http as defaultHttp } from './http';
+
+type Query = Record<string, string | number>;
+
+/** Filter operators onto query keys: eq/contains as filter[field]; lte/gte as filter[field_before/_after]. */
+export function filterParams(filters: CrudFilter[] | undefined, convention: ListConvention): Query {
+  const query: Query = {};
+  const put = (key: string, value: unknown) => {
+    if (value === undefined || value === null || value === '') return;
+    const text = Array.isArray(value) ? value.join(',') : String(value);
+    if (text === '') return;
+    if (key === 'search') query[convention.search === 'plain' ? 'search' : 'filter[search]'] = text;
+    else query[convention.plainFilters ? key : `filter[${key}]`] = text;
+  };
+  for (const filter of filters ?? []) {
+    if (!('field' in filter)) {
+      // Logical groups are not part of this API: flatten their plain conditions.
+      Object.assign(query, filterParams(filter.value as CrudFilter[], convention));
+      continue;
+    }
+    switch (filter.operator) {
+      case 'lte':
+      case 'lt':
+        put(`${filter.field}_before`, filter.value);
+        break;
+      case 'gte':
+      case 'gt':
+        put(`${filter.field}_after`, filter.value);
+        break;
+      default:
+        put(filter.field, filter.value);
+    }
+  }
+  return query;
+}
+
+export function sortParams(sorters: CrudSort[] | undefined, convention: ListConvention): Query {
+  const sorter = sorters?.[0];
+  if (!sorter) return {};
+  switch (convention.sort) {
+    case 'dash':
+      return { sort: sorter.order === 'desc' ? `-${sorter.field}` : sorter.field };
+    case 'sort_by-direction':
+      return { sort_by: sorter.field, sort_direction: sorter.order };
+    case 'sort_by-order':
+      return { sort_by: sorter.field, sort_order: sorter.order };
+    default:
+      return { sort: sorter.field, order: sorter.order };
+  }
+}
+
+/** Reads rows and the total from each of the API's list shapes. */
+export function readList(body: any, convention: ListConvention): { data: any[]; total: number } {
+  switch (convention.shape.kind) {
+    case 'key': {
+      const rows = body?.[convention.shape.key] ?? body?.data ?? [];
+      return { data: rows, total: body?.meta?.total ?? rows.length };
+    }
+    case 'nested': {
+      const inner = body?.data ?? {};
+      const rows = Array.isArray(inner) ? inner : (inner.data ?? []);
+      return { data: rows, total: inner.total ?? rows.length };
+    }
+    case 'pagination': {
+      const rows = body?.data ?? [];
+      return { data: rows, total: body?.pagination?.total ?? rows.length };
+    }
+    default: {
+      const rows = Array.isArray(body) ? body : (body?.data ?? []);
+      return { data: rows, total: body?.meta?.total ?? rows.length };
+    }
+  }
+}
+
+/** A single record: { data: record } or the record itself. */
+const one = (body: any) => (body && typeof body === 'object' && 'data' in body && !Array.isArray(body.data) ? body.data : body);
+
+export function createDataProvider(http: AxiosInstance = defaultHttp): DataProvider {
+  return {
+    getApiUrl: () => API_PREFIX,
+
+    async getList({ resource, pagination, sorters, filters, meta }) {
+      const convention = conventionOf(resource);
+      const params: Query = {
+        ...filterParams(filters, convention),
+        ...sortParams(sorters, convention),
+        ...(meta?.query as Query | undefined),
+      };
+      if (pagination?.mode !== 'off') {
+        params.page = pagination?.currentPage ?? 1;
+        params.per_page = pagination?.pageSize ?? 10;
+      }
+      const { data } = await http.get(meta?.path ?? pathOf(resource), { params });
+      return readList(data, convention);
+    },
+
+    async getMany({ resource, ids, meta }) {
+      const records = await Promise.all(ids.map((id) => http.get(`${meta?.path ?? pathOf(resource)}/${id}`)));
+      return { data: records.map((r) => one(r.data)) };
+    },
+
+    async getOne({ resource, id, meta }) {
+      const { data } = await http.get(`${meta?.path ?? pathOf(resource)}/${id}`);
+      return { data: one(data) };
+    },
+
+    async create({ resource, variables, meta }) {
+      const { data } = await http.post(meta?.path ?? pathOf(resource), variables);
+      return { data: one(data) ?? {} };
+    },
+
+    async update({ resource, id, variables, meta }) {
+      const method = (meta?.method as 'put' | 'patch' | undefined) ?? 'put';
+      const { data } = await http[method](`${meta?.path ?? pathOf(resource)}/${id}`, variables);
+      return { data: one(data) ?? {} };
+    },
+
+    async deleteOne({ resource, id, meta }) {
+      const { data } = await http.delete(`${meta?.path ?? pathOf(resource)}/${id}`);
+      return { data: one(data) ?? { id } };
+    },
+
+    async custom({ url, method, payload, query, headers }) {
+      const { data } = await http.request({ url, method, data: payload, params: query, headers });
+      return { data };
+    },
+  };
+}
+
+export const dataProvider = createDataProvider();

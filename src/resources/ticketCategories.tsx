@@ -1,0 +1,36 @@
+import { TagsOutlined } from '@ant-design/icons';
+import { ENTITY_FORM, type TicketCategory } from '../contract';
+import { CrudPage } from '../components/CrudPage';
+import { ActiveTag, activeOptions, dateTime } from '../components/display';
+import type { PanelResource } from './types';
+
+function TicketCategoriesPage() {
+  return (
+    <CrudPage<TicketCategory>
+      resource="ticket-categories"
+      title="Ticket Categories"
+      singular="category"
+      searchPlaceholder="Search categories..."
+      messages={{ createFailed: 'Failed to create category', updateFailed: 'Failed to update category', deleteFailed: 'Failed to delete category' }}
+      bulkDelete
+      selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }]}
+      columns={[
+        { dataIndex: 'name', title: 'Name', sortable: true },
+        { dataIndex: 'description', title: 'Description', width: 240, responsive: ['md'] },
+        { dataIndex: 'tickets_count', title: 'Tickets' },
+        { dataIndex: 'is_active', title: 'Status', render: (v: boolean) => <ActiveTag active={v} /> },
+        { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
+      ]}
+      fields={[
+        { name: 'name', label: 'Name', type: 'text', required: ENTITY_FORM.nameRequired },
+        { name: 'description', label: 'Description', type: 'textarea' },
+        { name: 'is_active', label: 'Active', type: 'switch', initial: true },
+      ]}
+    />
+  );
+}
+
+export const ticketCategories: PanelResource = {
+  resource: { name: 'ticket-categories', list: '/ticket-categories', meta: { label: 'Ticket Categories', icon: <TagsOutlined /> } },
+  routes: [{ path: '/ticket-categories', element: <TicketCategoriesPage />, access: ['ticket-categories', 'list'] }],
+};
