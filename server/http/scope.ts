@@ -16,7 +16,7 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 export function below(actor: Actor, pathColumn: string) {
   return (eb: ExpressionBuilder<any, any>) =>
     actor.role === 'admin'
-      ? eb.val(true)
+      ? sql<SqlBool>`1 = 1`
       : eb.and([
           sql<SqlBool>`${sql.ref(pathColumn)} like ${`${escapeLike(actor.path)}%`} escape '\\'`,
           eb(pathColumn, '!=', actor.path),
@@ -27,7 +27,7 @@ export function below(actor: Actor, pathColumn: string) {
 export function within(actor: Actor, pathColumn: string) {
   return (eb: ExpressionBuilder<any, any>) =>
     actor.role === 'admin'
-      ? eb.val(true)
+      ? sql<SqlBool>`1 = 1`
       : sql<SqlBool>`${sql.ref(pathColumn)} like ${`${escapeLike(actor.path)}%`} escape '\\'`;
 }
 
