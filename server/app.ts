@@ -13,6 +13,7 @@ import type { Db } from './db/connect';
 import { ApiError, errorHandler } from './http/errors';
 import { guard } from './http/guard';
 import { apiModules } from './routes';
+import { legacyTransactionRoutes } from './routes/transactions';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -88,6 +89,8 @@ export async function buildApp({ db, config, servePanel = true }: BuildOptions):
     },
     { prefix: API_PREFIX },
   );
+  // The spec's legacy path /api/transactions, outside /api/v1.
+  await app.register(legacyTransactionRoutes);
 
   const panelBuilt = servePanel && fs.existsSync(path.join(PANEL_DIR, 'index.html'));
   if (panelBuilt) {

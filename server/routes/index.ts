@@ -3,6 +3,13 @@ import authRoutes from './auth';
 import dashboardRoutes from './dashboard';
 import systemRoutes from './system';
 import ticketCategoryRoutes from './ticketCategories';
+import managerRoutes from './managers';
+import resellerRoutes from './resellers';
+import dealerRoutes from './dealers';
+import creditOptionRoutes from './creditOptions';
+import transactionRoutes from './transactions';
 
 /** Every API module, mounted under /api/v1. One file per module. */
 export const apiModules: FastifyPluginAsyncZod[] = [systemRoutes, authRoutes, dashboardRoutes, ticketCategoryRoutes];
+// Hierarchy and credits (issue 3).
+apiModules.push(managerRoutes, resellerRoutes, dealerRoutes, creditOptionRoutes, transactionRoutes);

@@ -71,3 +71,114 @@ export interface UserRef {
   username: string;
   role: Role;
 }
+
+export interface NamedRef {
+  id: number;
+  name: string;
+}
+
+/** A manager, reseller or dealer as the API shows it. Panel users' passwords are never returned. */
+export interface HierarchyUser {
+  id: number;
+  name: string;
+  username: string;
+  phone: string | null;
+  role: Role;
+  /** Total balance (paid plus bonus). */
+  credits: number;
+  bonus_credits: number;
+  paid_credits: number;
+  is_active: boolean;
+  status: 'active' | 'inactive' | 'suspended';
+  /** The server of the branch: a manager's own, else its manager's. */
+  server_id: number | null;
+  server: NamedRef | null;
+  parent_id: number | null;
+  /** The user it sits under: a reseller's manager, a dealer's reseller (null for a manager). */
+  parent: NamedRef | null;
+  manager: NamedRef | null;
+  reseller: NamedRef | null;
+  /** Direct children: resellers of a manager, dealers of a reseller. */
+  total_children: number;
+  /** End-user accounts anywhere in its subtree. */
+  total_accounts: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One ledger entry as the transaction lists show it (spec 3, Transaction). */
+export interface TransactionEntry {
+  id: number;
+  transaction_number: string;
+  type: 'PURCHASED' | 'USED' | 'RECOVERED' | 'TRIAL';
+  credits: number;
+  bonus_credits: number;
+  account: string | null;
+  account_id: number | null;
+  coverage_start: string | null;
+  coverage_end: string | null;
+  remarks: string | null;
+  date: string;
+  created_at: string;
+  balance_before: number;
+  balance_after: number;
+  user: UserRef;
+  counterparty: UserRef | null;
+  manager: NamedRef | null;
+  reseller: NamedRef | null;
+  dealer: NamedRef | null;
+}
+
+/** GET /credit-options/allocation: { data: CreditOptionsResponse }. */
+export interface CreditOptionsResponse {
+  options: Array<{ value: number; display_text: string; bonus_credits: number; total_credits: number }>;
+  /** The giver's balance (null for admin, who holds none). */
+  user_credits: number | null;
+  min_credits: number;
+  max_credits: number;
+}
+
+/** GET .../credits/recovery-options and /credit-options/recovery/{id}: { data: RecoveryOptionsResponse }. */
+export interface RecoveryOptionsResponse {
+  options: Array<{ value: number; display_text: string; bonus_credits: number; total_credits: number }>;
+  message: string;
+  /** credits - bonus_credits: what a recovery may take. */
+  available_paid_credits: number;
+  /** The bonus removed when every paid credit is recovered. */
+  bonus_credits_to_zero: number;
+  user_credits: number;
+  bonus_credits: number;
+}
+
+/** POST .../credits answer: { message, data: CreditMoveResult }. */
+export interface CreditMoveResult {
+  user: HierarchyUser;
+  /** The caller's balance after the move (null for admin). */
+  actor_credits: number | null;
+  credits: number;
+  bonus_credits: number;
+  transactions: Array<{
+    id: number;
+    transaction_number: string;
+    user_id: number;
+    type: TransactionEntry['type'];
+    credits: number;
+    bonus_credits: number;
+    balance_before: number;
+    balance_after: number;
+  }>;
+}
+
+/** GET /dealers/{id}/credits/recovery-history rows: allocations the dealer received. */
+export interface RecoveryHistoryItem {
+  id: number;
+  transaction_number: string;
+  credits: number;
+  date: string;
+  remarks: string | null;
+  from: UserRef | null;
+  recovered: boolean;
+  recovered_at: string | null;
+  /** What recover-from-history would take now (0 when recovered or nothing is left). */
+  recoverable_credits: number;
+}

@@ -1,0 +1,83 @@
+/**
+ * Bonus (promo) credits of an allocation (decisions file):
+ * - admin -> manager: the credit levels, round(amount x promo_ratio) when the levels' promo is on;
+ * - every other allocation: the active user promo of the recipient's server with the largest
+ *   credits_required <= amount, when reseller/dealer promos are on.
+ * Both need the system's enable_promos master switch.
+ */
+import type { Kysely } from 'kysely';
+import { levelOption } from '../../src/contract';
+import type { Database, UserRow } from '../db/schema';
+import { pathIds } from '../http/scope';
+import { getSystemSettings } from '../settings';
+import { getCreditLevels } from './settings';
+
+export interface Bonus {
+  bonus: number;
+  /** Names the level or promo on the bonus ledger entry. */
+  remarks: string | null;
+}
+
+const NONE: Bonus = { bonus: 0, remarks: null };
+
+/** The server a user's branch works on: a manager's own, a reseller's or dealer's manager's. */
+export async function branchServerId(db: Kysely<Database>, user: Pick<UserRow, 'role' | 'path' | 'server_id'>): Promise<number | null> {
+  if (user.role === 'manager') return user.server_id;
+  const managerId = pathIds(user.path)[1];
+  if (!managerId) return null;
+  const manager = await db
+    .selectFrom('users')
+    .select('server_id')
+    .where('id', '=', managerId)
+    .where('role', '=', 'manager')
+    .executeTakeFirst();
+  return manager?.server_id ?? null;
+}
+
+export type BonusCalculator = (amount: number) => Bonus;
+
+/**
+ * Loads what the bonus of allocations from `giverRole` to `recipientRole` on `serverId` depends on,
+ * once, and returns the per-amount rule (the option lists price many amounts at a time).
+ */
+export async function bonusCalculator(
+  db: Kysely<Database>,
+  giverRole: string,
+  recipientRole: string | null,
+  serverId: number | null,
+): Promise<BonusCalculator> {
+  const system = await getSystemSettings(db);
+  if (!system.enable_promos) return () => NONE;
+  if (giverRole === 'admin' && recipientRole === 'manager') {
+    const levels = await getCreditLevels(db);
+    return (amount) => {
+      const { bonus_credits } = levelOption(levels, amount);
+      return bonus_credits > 0 ? { bonus: bonus_credits, remarks: `Credit level bonus for ${amount} credits` } : NONE;
+    };
+  }
+  if (!system.enable_reseller_dealer_promos || serverId === null || recipientRole === 'manager') return () => NONE;
+  const promos = await db
+    .selectFrom('user_promos')
+    .select(['id', 'name', 'credits_required', 'bonus_credits'])
+    .where('is_active', '=', 1)
+    .where('server_id', '=', serverId)
+    .orderBy('credits_required', 'desc')
+    .orderBy('id', 'asc')
+    .execute();
+  return (amount) => {
+    const promo = promos.find((p) => p.credits_required <= amount && p.bonus_credits > 0);
+    return promo ? { bonus: promo.bonus_credits, remarks: `Promo bonus: ${promo.name}` } : NONE;
+  };
+}
+
+/** The bonus of one allocation from `giver` to `recipient`. */
+export async function bonusFor(
+  db: Kysely<Database>,
+  giver: Pick<UserRow, 'role'>,
+  recipient: Pick<UserRow, 'role' | 'path' | 'server_id'>,
+  amount: number,
+): Promise<Bonus> {
+  const serverId = await branchServerId(db, recipient);
+  const calc = await bonusCalculator(db, giver.role, recipient.role, serverId);
+  return calc(amount);
+}

@@ -1,0 +1,152 @@
+/**
+ * Credit moves between users (decisions file, ledger):
+ * - admin holds nothing: adding mints (PURCHASED on the recipient), recovering burns (RECOVERED);
+ * - anyone else gives PAID credits to a direct child (giver USED, receiver PURCHASED) and recovers
+ *   paid credits from it (child RECOVERED -, parent RECOVERED +);
+ * - bonus credits are their own PURCHASED entry minted by the system and never move between users;
+ *   a recovery that leaves no paid credits also removes the remaining bonus.
+ * The rows of both sides are locked in id order first, then checked, then posted through postChanges.
+ */
+import { type Transaction } from 'kysely';
+import { CREDITS, HIERARCHY, MANAGER_ALLOCATION_MAX } from '../../src/contract';
+import { isPostgres } from '../db/dialect';
+import type { Database, UserRow } from '../db/schema';
+import { fieldError, notFound } from '../http/errors';
+import { type BalanceChange, InsufficientBalance, type PostedEntry, postChanges } from '../ledger/post';
+import { getSystemSettings } from '../settings';
+import { bonusFor } from './bonus';
+import { DELETED } from '../hierarchy/members';
+
+type Trx = Transaction<Database>;
+
+export const paidOf = (user: Pick<UserRow, 'credits' | 'bonus_credits'>) => user.credits - user.bonus_credits;
+
+/** Reads (and on PostgreSQL row-locks, in ascending id order) the given users. */
+export async function lockUsers(trx: Trx, ids: number[]): Promise<Map<number, UserRow>> {
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  let q = trx.selectFrom('users').selectAll().where('id', 'in', unique).orderBy('id');
+  // FOR NO KEY UPDATE: blocks other balance changes but not the key-share locks of foreign keys.
+  if (isPostgres(trx)) q = q.forNoKeyUpdate();
+  const rows = await q.execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export interface MoveResult {
+  entries: PostedEntry[];
+  /** The amount moved and the bonus minted (or removed) with it. */
+  credits: number;
+  bonus: number;
+  target: UserRow;
+  actor: UserRow;
+}
+
+async function post(trx: Trx, changes: BalanceChange[], actorId: number, onShort: (e: InsufficientBalance) => Error) {
+  try {
+    return await postChanges(trx, changes, { actorId });
+  } catch (error) {
+    if (error instanceof InsufficientBalance) throw onShort(error);
+    throw error;
+  }
+}
+
+async function reload(trx: Trx, id: number): Promise<UserRow> {
+  return trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+export interface GiveOptions {
+  /** 'add': the Add Credits call; 'create': the initial credits of a user being created. */
+  purpose: 'add' | 'create';
+  /** The bonus the client showed; a different server bonus is refused. */
+  bonusClaim?: number | null;
+}
+
+/** Adds `amount` paid credits (plus any bonus) to `targetId`: minted by admin, else moved from the actor. */
+export async function giveCredits(trx: Trx, actorId: number, targetId: number, amount: number, options: GiveOptions): Promise<MoveResult> {
+  const locked = await lockUsers(trx, [actorId, targetId]);
+  const actor = locked.get(actorId);
+  const target = locked.get(targetId);
+  if (!actor || !target || target.status === DELETED) throw notFound();
+  const admin = actor.role === 'admin';
+
+  if (options.purpose === 'add') {
+    if (target.status !== 'active') throw fieldError('recipient', CREDITS.recipient);
+    if (!admin && target.parent_id !== actor.id) throw fieldError('recipient', CREDITS.recipient);
+  }
+  if (admin && target.role === 'manager' && amount > MANAGER_ALLOCATION_MAX) {
+    throw fieldError('credits', CREDITS.adminAllocationCap);
+  }
+  if (!admin && options.purpose === 'add') {
+    const { minimum_credit_limit } = await getSystemSettings(trx);
+    if (minimum_credit_limit > 0 && amount < minimum_credit_limit) {
+      throw fieldError('credits', HIERARCHY.minimumCreditLimit(minimum_credit_limit));
+    }
+  }
+
+  const bonus = await bonusFor(trx, actor, target, amount);
+  if (options.bonusClaim !== undefined && options.bonusClaim !== null && options.bonusClaim !== bonus.bonus) {
+    throw fieldError('promo_credits', CREDITS.promoCredits);
+  }
+
+  const short = (available: number) =>
+    options.purpose === 'add'
+      ? fieldError('paid_credits', CREDITS.paidCredits)
+      : fieldError('credits', CREDITS.insufficientCredits(amount, available));
+  if (!admin && paidOf(actor) < amount) throw short(paidOf(actor));
+
+  const changes: BalanceChange[] = [];
+  if (!admin) {
+    changes.push({ userId: actor.id, type: 'USED', credits: -amount, counterpartyId: target.id, remarks: `Credits added to ${target.username}` });
+  }
+  changes.push({ userId: target.id, type: 'PURCHASED', credits: amount, counterpartyId: actor.id, remarks: `Credits from ${actor.username}` });
+  if (bonus.bonus > 0) {
+    changes.push({ userId: target.id, type: 'PURCHASED', credits: bonus.bonus, bonusCredits: bonus.bonus, counterpartyId: null, remarks: bonus.remarks });
+  }
+  const entries = await post(trx, changes, actor.id, (e) => short(e.available));
+  return { entries, credits: amount, bonus: bonus.bonus, target: await reload(trx, target.id), actor: await reload(trx, actor.id) };
+}
+
+export interface RecoverOptions {
+  /** Remarks of the child's RECOVERED entry (recover-from-history names the allocation). */
+  remarks?: string;
+}
+
+/** Takes `amount` paid credits back from `targetId`: burned by admin, else returned to the actor. */
+export async function recoverCredits(trx: Trx, actorId: number, targetId: number, amount: number, options: RecoverOptions = {}): Promise<MoveResult> {
+  const locked = await lockUsers(trx, [actorId, targetId]);
+  const actor = locked.get(actorId);
+  const target = locked.get(targetId);
+  if (!actor || !target || target.status === DELETED) throw notFound();
+  const admin = actor.role === 'admin';
+  if (!admin && target.parent_id !== actor.id) throw fieldError('recipient', CREDITS.recipient);
+
+  const paid = paidOf(target);
+  const short = (available: number) => fieldError('paid_credits', CREDITS.cannotRecover(available));
+  if (amount > paid) throw short(paid);
+
+  const changes: BalanceChange[] = [
+    {
+      userId: target.id,
+      type: 'RECOVERED',
+      credits: -amount,
+      counterpartyId: actor.id,
+      remarks: options.remarks ?? `Credits recovered by ${actor.username}`,
+    },
+  ];
+  if (!admin) {
+    changes.push({ userId: actor.id, type: 'RECOVERED', credits: amount, counterpartyId: target.id, remarks: `Credits recovered from ${target.username}` });
+  }
+  // Bonus credits live only with paid ones: no paid credits left, no bonus either.
+  const bonusToZero = paid - amount === 0 ? target.bonus_credits : 0;
+  if (bonusToZero > 0) {
+    changes.push({
+      userId: target.id,
+      type: 'RECOVERED',
+      credits: -bonusToZero,
+      bonusCredits: -bonusToZero,
+      counterpartyId: null,
+      remarks: 'Bonus credits removed: no paid credits left',
+    });
+  }
+  const entries = await post(trx, changes, actor.id, (e) => short(e.available));
+  return { entries, credits: amount, bonus: bonusToZero, target: await reload(trx, target.id), actor: await reload(trx, actor.id) };
+}

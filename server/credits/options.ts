@@ -1,0 +1,106 @@
+/**
+ * The amounts the Add Credits and Recover Credits dialogs offer (decisions file):
+ * admin -> manager: the credit levels; everything else: the credit options settings (inactive
+ * settings: 10 in steps of 5 up to 2000 for admin, up to the balance for others). Each option carries
+ * the bonus the same allocation would get, from the same rule the move applies.
+ */
+import type { Kysely } from 'kysely';
+import {
+  CHILD_ROLE,
+  type CreditOption,
+  type CreditOptionsResponse,
+  FALLBACK_CREDIT_OPTIONS,
+  HIERARCHY,
+  MANAGER_ALLOCATION_MAX,
+  type RecoveryOptionsResponse,
+  creditLevels,
+  generateCreditOptions,
+  isRole,
+} from '../../src/contract';
+import type { Database, UserRow } from '../db/schema';
+import { getSystemSettings } from '../settings';
+import { type BonusCalculator, bonusCalculator, branchServerId } from './bonus';
+import { paidOf } from './moves';
+import { getCreditLevels, getCreditOptionsSettings } from './settings';
+
+const option = (value: number, bonus: number): CreditOption => ({
+  value,
+  display_text: bonus > 0 ? `${value} credits + ${bonus} bonus` : `${value} credits`,
+  bonus_credits: bonus,
+  total_credits: value + bonus,
+});
+
+const priced = (values: number[], calc: BonusCalculator) => values.map((v) => option(v, calc(v).bonus));
+
+/**
+ * Options for `actor` giving credits to `recipient` (or to a child of its own level when none is
+ * named); `serverId` picks the promos when no recipient says which server it is on.
+ */
+export async function allocationOptions(
+  db: Kysely<Database>,
+  actor: UserRow,
+  recipient: UserRow | null,
+  serverId: number | null,
+): Promise<CreditOptionsResponse> {
+  const admin = actor.role === 'admin';
+  const recipientRole = recipient?.role ?? (isRole(actor.role) ? CHILD_ROLE[actor.role] : null);
+  const server = recipient ? await branchServerId(db, recipient) : (serverId ?? (admin ? null : await branchServerId(db, actor)));
+  const calc = await bonusCalculator(db, actor.role, recipientRole, server);
+
+  if (admin && recipientRole === 'manager') {
+    const levels = await getCreditLevels(db);
+    return {
+      options: priced(creditLevels(levels).map((l) => l.value), calc),
+      user_credits: null,
+      min_credits: levels.minimum,
+      max_credits: Math.min(levels.maximum, MANAGER_ALLOCATION_MAX),
+    };
+  }
+
+  const settings = await getCreditOptionsSettings(db);
+  const paid = admin ? null : paidOf(actor);
+  let values = generateCreditOptions(settings, paid);
+  const { minimum_credit_limit } = await getSystemSettings(db);
+  if (!admin && minimum_credit_limit > 0) values = values.filter((v) => v >= minimum_credit_limit);
+  const fallback = !settings.is_active;
+  const minCredits = Math.max(fallback ? FALLBACK_CREDIT_OPTIONS.start : settings.min_credits, admin ? 0 : minimum_credit_limit);
+  const ceiling = fallback ? FALLBACK_CREDIT_OPTIONS.adminMax : settings.max_credits;
+  return {
+    options: priced(values, calc),
+    user_credits: admin ? null : actor.credits,
+    min_credits: minCredits,
+    max_credits: paid === null ? ceiling : fallback ? paid : Math.min(ceiling, paid),
+  };
+}
+
+/** What can be taken back from `target`: paid credits only; taking them all also removes the bonus. */
+export async function recoveryOptions(db: Kysely<Database>, target: UserRow): Promise<RecoveryOptionsResponse> {
+  const paid = paidOf(target);
+  const settings = await getCreditOptionsSettings(db);
+  const values = new Set(paid > 0 ? generateCreditOptions({ ...settings, min_credits: 1 }, paid) : []);
+  if (paid > 0) values.add(paid);
+  const bonusToZero = target.bonus_credits;
+  const options = [...values]
+    .sort((a, b) => a - b)
+    .map((v) => {
+      const removed = v === paid ? bonusToZero : 0;
+      return {
+        value: v,
+        display_text: removed > 0 ? `${v} credits (also removes ${removed} bonus)` : `${v} credits`,
+        bonus_credits: removed,
+        total_credits: v + removed,
+      };
+    });
+  const message =
+    paid === 0
+      ? HIERARCHY.recoveryNone
+      : [HIERARCHY.recoveryAvailable(paid), bonusToZero > 0 ? HIERARCHY.recoveryBonusWarning(bonusToZero) : null].filter(Boolean).join(' ');
+  return {
+    options,
+    message,
+    available_paid_credits: paid,
+    bonus_credits_to_zero: bonusToZero,
+    user_credits: target.credits,
+    bonus_credits: target.bonus_credits,
+  };
+}

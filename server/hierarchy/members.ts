@@ -1,0 +1,108 @@
+/**
+ * Managers, resellers and dealers as rows and as the API shows them. A deleted user (status
+ * 'deleted', kept because the ledger still names it) is invisible to every lookup here.
+ */
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { HierarchyUser, NamedRef, Role } from '../../src/contract';
+import type { Database, UserRow } from '../db/schema';
+import { notFound } from '../http/errors';
+import { below, pathIds } from '../http/scope';
+
+export const DELETED = 'deleted';
+
+type Actor = Pick<UserRow, 'id' | 'role' | 'path'>;
+
+/** A live user of `role` strictly below the actor (any role when null), or 404. */
+export async function findMember(db: Kysely<Database>, actor: Actor, id: number, role: Role | null): Promise<UserRow> {
+  let q = db.selectFrom('users').selectAll().where('id', '=', id).where('status', '!=', DELETED).where(below(actor, 'path'));
+  if (role) q = q.where('role', '=', role);
+  const user = await q.executeTakeFirst();
+  if (!user) throw notFound();
+  return user;
+}
+
+export type MemberRow = UserRow & { total_children: number; total_accounts: number };
+
+/** FROM users u, live rows only, with the counts the lists show (select them with withCounts). */
+export const memberBase = (db: Kysely<Database>) => db.selectFrom('users as u').where('u.status', '!=', DELETED);
+
+export function withCounts<QB extends SelectQueryBuilder<any, any, any>>(qb: QB) {
+  return qb
+    .selectAll('u')
+    .select((eb: ExpressionBuilder<any, any>) => [
+      eb
+        .selectFrom('users as c')
+        .select(sql<number>`count(*)`.as('n'))
+        .whereRef('c.parent_id', '=', 'u.id')
+        .where('c.status', '!=', DELETED)
+        .as('total_children'),
+      eb
+        .selectFrom('accounts as a')
+        .select(sql<number>`count(*)`.as('n'))
+        .where(sql<boolean>`a.owner_path like (u.path || '%')`)
+        .where('a.deleted_at', 'is', null)
+        .as('total_accounts'),
+    ]);
+}
+
+export async function loadMember(db: Kysely<Database>, id: number): Promise<MemberRow> {
+  const row = await withCounts(memberBase(db).where('u.id', '=', id)).executeTakeFirst();
+  if (!row) throw notFound();
+  return row as MemberRow;
+}
+
+const ref = (u: { id: number; name: string } | undefined): NamedRef | null => (u ? { id: u.id, name: u.name } : null);
+
+/**
+ * Turns rows into API objects: parent, manager and reseller references and the branch's server,
+ * read in two queries for the whole page.
+ */
+export async function present(db: Kysely<Database>, rows: MemberRow[]): Promise<HierarchyUser[]> {
+  if (rows.length === 0) return [];
+  const ancestorIds = [...new Set(rows.flatMap((r) => pathIds(r.path)))];
+  const ancestors = await db
+    .selectFrom('users')
+    .select(['id', 'name', 'role', 'server_id'])
+    .where('id', 'in', ancestorIds)
+    .execute();
+  const byId = new Map(ancestors.map((a) => [a.id, a]));
+  const serverIds = [...new Set(ancestors.map((a) => a.server_id).concat(rows.map((r) => r.server_id)).filter((v): v is number => v !== null))];
+  const servers = serverIds.length
+    ? await db.selectFrom('servers').select(['id', 'name']).where('id', 'in', serverIds).execute()
+    : [];
+  const serverById = new Map(servers.map((s) => [s.id, s]));
+  return rows.map((row) => {
+    const chain = pathIds(row.path).map((id) => byId.get(id)).filter((u) => u !== undefined);
+    const manager = row.role === 'manager' ? undefined : chain.find((u) => u.role === 'manager');
+    const reseller = row.role === 'dealer' ? chain.find((u) => u.role === 'reseller') : undefined;
+    const serverId = row.role === 'manager' ? row.server_id : (manager?.server_id ?? null);
+    const parent = row.parent_id ? byId.get(row.parent_id) : undefined;
+    return {
+      id: row.id,
+      name: row.name,
+      username: row.username,
+      phone: row.phone,
+      role: row.role as Role,
+      credits: row.credits,
+      bonus_credits: row.bonus_credits,
+      paid_credits: row.credits - row.bonus_credits,
+      is_active: row.status === 'active',
+      status: row.status as HierarchyUser['status'],
+      server_id: serverId,
+      server: serverId !== null ? ref(serverById.get(serverId)) : null,
+      parent_id: row.parent_id,
+      parent: parent && parent.role !== 'admin' ? ref(parent) : null,
+      manager: ref(manager),
+      reseller: ref(reseller),
+      total_children: Number(row.total_children ?? 0),
+      total_accounts: Number(row.total_accounts ?? 0),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  });
+}
+
+export async function presentOne(db: Kysely<Database>, id: number): Promise<HierarchyUser> {
+  const [user] = await present(db, [await loadMember(db, id)]);
+  return user;
+}

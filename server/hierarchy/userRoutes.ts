@@ -1,0 +1,413 @@
+/**
+ * The routes of one user level (managers, resellers, dealers), registered from a declaration: list,
+ * show, create, update, status, delete, credits and recovery options. The three route modules only
+ * say what differs: who the parent is and which payload fields choose it.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { type Kysely, type Transaction, sql } from 'kysely';
+import type { ZodType } from 'zod';
+import {
+  CREDITS,
+  ENTITY_FORM,
+  HIERARCHY,
+  type HierarchyUser,
+  type Role,
+  USER_STATUSES,
+  type UserStatus,
+  creditMoveBody,
+  idParam,
+  userStatusBody,
+} from '../../src/contract';
+import { recordAudit } from '../audit';
+import { hashPassword } from '../auth/passwords';
+import { revokeAllTokens } from '../auth/tokens';
+import type { Database, UserRow } from '../db/schema';
+import { inTransaction } from '../db/transaction';
+import { nowIso } from '../db/values';
+import { conflict, fieldError, notFound } from '../http/errors';
+import { actorOf } from '../http/guard';
+import { type FilterDef, type ListSpec, paginate } from '../http/list';
+import { below } from '../http/scope';
+import { type SystemSettings, getSystemSettings } from '../settings';
+import { insertUser } from '../users';
+import { giveCredits, lockUsers, recoverCredits } from '../credits/moves';
+import { runCreditOperation } from '../credits/operation';
+import { recoveryOptions } from '../credits/options';
+import { DELETED, type MemberRow, findMember, memberBase, present, presentOne, withCounts } from './members';
+import { moveSubtree } from './paths';
+
+type Db = Kysely<Database>;
+type LevelRole = 'manager' | 'reseller' | 'dealer';
+
+/** The fields every create/update payload may carry (each level's schema picks its own). */
+export interface CreateInput {
+  name: string;
+  username: string;
+  password: string;
+  credits: number;
+  is_active: boolean;
+  status?: UserStatus;
+  phone?: string | null;
+  server_id?: number | null;
+  manager?: number | null;
+  reseller?: number | null;
+}
+export type UpdateInput = Partial<Omit<CreateInput, 'password' | 'credits' | 'is_active'>> & {
+  password: string | null;
+  is_active?: boolean;
+};
+
+export interface LevelDef {
+  role: LevelRole;
+  resource: 'managers' | 'resellers' | 'dealers';
+  /** 'Manager', used in messages. */
+  label: string;
+  /** What its direct children are called in the delete refusal ('resellers'), or null. */
+  childrenLabel: string | null;
+  createBody: ZodType;
+  updateBody: ZodType;
+  statuses: readonly UserStatus[];
+  /** The system setting a non-admin creator's balance must reach to create one. */
+  creationMinimum?: keyof SystemSettings;
+  /** The user a new one goes under, from the caller and the payload (422 on a bad choice). */
+  parentForCreate(db: Db, actor: UserRow, body: CreateInput): Promise<UserRow>;
+  /** A different parent chosen on update (moves the subtree), or null to stay. */
+  parentForUpdate?(db: Db, actor: UserRow, target: UserRow, body: UpdateInput): Promise<UserRow | null>;
+  /** Extra list filters of this level. */
+  filters?: Record<string, FilterDef>;
+  /** Extra routes (dealers: promote, recovery history). */
+  extraRoutes?: (app: Parameters<FastifyPluginAsyncZod>[0], tools: LevelTools) => void;
+}
+
+export interface LevelTools {
+  db: Db;
+  audit: (db: Db, request: FastifyRequest, action: string, target: Pick<UserRow, 'id' | 'username'>, oldValues?: unknown, newValues?: unknown) => Promise<void>;
+  creditResponse: (trx: Db, result: Awaited<ReturnType<typeof giveCredits>>, message: string) => Promise<{ status: number; body: unknown }>;
+}
+
+/** A user of `role` that is not deleted, by id, or null. */
+export async function liveUser(db: Db, id: number, role: Role): Promise<UserRow | null> {
+  return (
+    (await db.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', role).where('status', '!=', DELETED).executeTakeFirst()) ??
+    null
+  );
+}
+
+const statusFilter: FilterDef = {
+  validate: (v) => (USER_STATUSES.includes(v as UserStatus) ? null : HIERARCHY.statusInvalid),
+  apply: (qb, v) => qb.where('u.status', '=', v),
+};
+const isActiveFilter: FilterDef = {
+  validate: (v) => (['1', '0', 'true', 'false'].includes(v.toLowerCase()) ? null : 'The is_active filter must be true or false.'),
+  apply: (qb, v) => (['1', 'true'].includes(v.toLowerCase()) ? qb.where('u.status', '=', 'active') : qb.where('u.status', '!=', 'active')),
+};
+/** Users below a manager (by id), wherever they sit in its branch. */
+export const underManagerFilter: FilterDef = {
+  validate: (v) => (/^\d+$/.test(v) ? null : 'The manager filter must be an integer.'),
+  apply: (qb, v) =>
+    qb.where(sql<boolean>`u.path like ((select m.path from users m where m.id = ${Number(v)} and m.role = 'manager') || '%')`),
+};
+
+function listSpec(level: LevelDef): ListSpec {
+  return {
+    search: ['u.name', 'u.username'],
+    filters: {
+      is_active: isActiveFilter,
+      status: statusFilter,
+      parent_id: { column: 'u.parent_id', type: 'int' },
+      ...level.filters,
+    },
+    sorts: {
+      id: 'u.id',
+      name: 'u.name',
+      username: 'u.username',
+      credits: 'u.credits',
+      is_active: 'u.status',
+      status: 'u.status',
+      created_at: 'u.created_at',
+      updated_at: 'u.updated_at',
+      total_children: 'total_children',
+      total_accounts: 'total_accounts',
+    },
+    defaultSort: '-created_at',
+    idColumn: 'u.id',
+  };
+}
+
+async function usernameTaken(db: Db, username: string, exceptId?: number): Promise<boolean> {
+  let q = db.selectFrom('users').select('id').where(sql`lower(username)`, '=', username.toLowerCase());
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  return Boolean(await q.executeTakeFirst());
+}
+
+async function checkServer(db: Db, serverId: number | null | undefined): Promise<void> {
+  if (serverId === undefined || serverId === null) return;
+  const server = await db.selectFrom('servers').select('id').where('id', '=', serverId).executeTakeFirst();
+  if (!server) throw fieldError('server_id', HIERARCHY.serverInvalid);
+}
+
+const isUniqueViolation = (error: unknown) => {
+  const code = (error as { code?: string })?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+};
+const isForeignKeyViolation = (error: unknown) => {
+  const code = (error as { code?: string })?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+};
+
+/** The status an update asks for: an explicit status wins; is_active=false keeps a non-active one. */
+function requestedStatus(current: string, body: { status?: UserStatus; is_active?: boolean }): UserStatus | undefined {
+  if (body.status) return body.status;
+  if (body.is_active === undefined) return undefined;
+  if (body.is_active) return 'active';
+  return current === 'active' ? 'inactive' : (current as UserStatus);
+}
+
+const snapshot = (u: UserRow) => ({
+  name: u.name,
+  username: u.username,
+  phone: u.phone,
+  status: u.status,
+  server_id: u.server_id,
+  parent_id: u.parent_id,
+  role: u.role,
+  credits: u.credits,
+  bonus_credits: u.bonus_credits,
+});
+
+export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
+  const { resource, role, label } = level;
+  const spec = listSpec(level);
+
+  return async (app) => {
+    const db = app.db.kysely;
+
+    const audit: LevelTools['audit'] = (conn, request, action, target, oldValues, newValues) =>
+      recordAudit(conn, request, { module: resource, action, entityId: target.id, targetUsername: target.username, oldValues, newValues });
+
+    const creditResponse: LevelTools['creditResponse'] = async (trx, result, message) => {
+      const [user] = await present(trx, [(await withCounts(memberBase(trx).where('u.id', '=', result.target.id)).executeTakeFirstOrThrow()) as MemberRow]);
+      return {
+        status: 200,
+        body: {
+          message,
+          data: {
+            user,
+            actor_credits: result.actor.role === 'admin' ? null : result.actor.credits,
+            credits: result.credits,
+            bonus_credits: result.bonus,
+            transactions: result.entries,
+          },
+        },
+      };
+    };
+    const tools: LevelTools = { db, audit, creditResponse };
+
+    const tags = [resource];
+
+    app.get(`/${resource}`, { config: { access: [resource, 'list'] }, schema: { tags } }, async (request) => {
+      const actor = actorOf(request);
+      const base = memberBase(db).where('u.role', '=', role).where(below(actor, 'u.path'));
+      const page = await paginate<MemberRow>(base, request.query as Record<string, unknown>, spec, (qb) => withCounts(qb));
+      return { data: await present(db, page.data), meta: page.meta };
+    });
+
+    app.get(`/${resource}/:id`, { config: { access: [resource, 'show'] }, schema: { params: idParam, tags } }, async (request) => {
+      const target = await findMember(db, actorOf(request), request.params.id, role);
+      return { data: await presentOne(db, target.id) };
+    });
+
+    app.post(`/${resource}`, { config: { access: [resource, 'create'] }, schema: { body: level.createBody, tags } }, async (request, reply) => {
+      const actor = actorOf(request);
+      const body = request.body as CreateInput;
+      const parent = await level.parentForCreate(db, actor, body);
+      await checkServer(db, body.server_id);
+      if (await usernameTaken(db, body.username)) throw fieldError('username', ENTITY_FORM.usernameTaken);
+      if (actor.role !== 'admin' && level.creationMinimum) {
+        const minimum = Number((await getSystemSettings(db))[level.creationMinimum]);
+        if (minimum > 0 && actor.credits < minimum) throw fieldError('credits', HIERARCHY.minimumToCreate(minimum, role));
+      }
+      const status: UserStatus = body.status ?? (body.is_active ? 'active' : 'inactive');
+      const password_hash = await hashPassword(body.password);
+
+      let created: HierarchyUser;
+      try {
+        created = await inTransaction(db, async (trx) => {
+          const user = await insertUser(trx, parent, {
+            role,
+            name: body.name,
+            username: body.username,
+            password_hash,
+            phone: body.phone ?? null,
+            status,
+            server_id: role === 'manager' ? (body.server_id ?? null) : null,
+          });
+          let moved: { credits: number; bonus: number } | null = null;
+          if (body.credits > 0) moved = await giveCredits(trx, actor.id, user.id, body.credits, { purpose: 'create' });
+          const shown = await presentOne(trx, user.id);
+          await audit(trx, request, 'create', user, null, {
+            ...snapshot({ ...user, credits: shown.credits, bonus_credits: shown.bonus_credits }),
+            initial_credits: moved?.credits ?? 0,
+            initial_bonus_credits: moved?.bonus ?? 0,
+          });
+          return shown;
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw fieldError('username', ENTITY_FORM.usernameTaken);
+        throw error;
+      }
+      return reply.code(201).send({ message: HIERARCHY.created(label), data: created });
+    });
+
+    const update = async (request: FastifyRequest, id: number, body: UpdateInput) => {
+      const actor = actorOf(request);
+      const target = await findMember(db, actor, id, role);
+      if (body.username !== undefined && body.username !== target.username && (await usernameTaken(db, body.username, target.id))) {
+        throw fieldError('username', ENTITY_FORM.usernameTaken);
+      }
+      if (role === 'manager') await checkServer(db, body.server_id);
+      const newParent = level.parentForUpdate ? await level.parentForUpdate(db, actor, target, body) : null;
+      const status = requestedStatus(target.status, body);
+      const password_hash = body.password ? await hashPassword(body.password) : undefined;
+
+      try {
+        await inTransaction(db, async (trx) => {
+          await trx
+            .updateTable('users')
+            .set({
+              ...(body.name !== undefined ? { name: body.name } : {}),
+              ...(body.username !== undefined ? { username: body.username } : {}),
+              ...(body.phone !== undefined ? { phone: body.phone } : {}),
+              ...(role === 'manager' && body.server_id !== undefined ? { server_id: body.server_id } : {}),
+              ...(status ? { status } : {}),
+              ...(password_hash ? { password_hash } : {}),
+              updated_at: nowIso(),
+            })
+            .where('id', '=', target.id)
+            .execute();
+          if (newParent) await moveSubtree(trx, target, newParent);
+          // A disabled user, or one whose password an admin reset, signs in again (or not at all).
+          if ((status && status !== 'active') || password_hash) await revokeAllTokens(trx, target.id);
+          const after = await trx.selectFrom('users').selectAll().where('id', '=', target.id).executeTakeFirstOrThrow();
+          await audit(trx, request, newParent ? 'move' : 'update', target, snapshot(target), {
+            ...snapshot(after),
+            ...(password_hash ? { password_changed: true } : {}),
+          });
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw fieldError('username', ENTITY_FORM.usernameTaken);
+        throw error;
+      }
+      return { message: HIERARCHY.updated(label), data: await presentOne(db, target.id) };
+    };
+
+    app.put(
+      `/${resource}/:id`,
+      { config: { access: [resource, 'edit'] }, schema: { params: idParam, body: level.updateBody, tags } },
+      async (request) => update(request, request.params.id, request.body as UpdateInput),
+    );
+
+    app.patch(
+      `/${resource}/:id`,
+      { config: { access: [resource, 'status'] }, schema: { params: idParam, body: userStatusBody, tags } },
+      async (request) => {
+        const actor = actorOf(request);
+        const target = await findMember(db, actor, request.params.id, role);
+        const status = requestedStatus(target.status, request.body)!;
+        if (!level.statuses.includes(status)) throw fieldError('status', HIERARCHY.statusInvalid);
+        await inTransaction(db, async (trx) => {
+          await trx.updateTable('users').set({ status, updated_at: nowIso() }).where('id', '=', target.id).execute();
+          if (status !== 'active') await revokeAllTokens(trx, target.id);
+          await audit(trx, request, 'status', target, { status: target.status }, { status });
+        });
+        return { message: HIERARCHY.statusUpdated, data: await presentOne(db, target.id) };
+      },
+    );
+
+    app.delete(
+      `/${resource}/:id`,
+      { config: { access: [resource, 'delete'] }, schema: { params: idParam, tags } },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const target = await findMember(db, actor, request.params.id, role);
+        await inTransaction(db, async (trx) => {
+          const locked = (await lockUsers(trx, [target.id])).get(target.id);
+          if (!locked || locked.status === DELETED) throw notFound();
+          await refuseDeleteWhileHolding(trx, locked, level);
+          await revokeAllTokens(trx, target.id);
+          // The ledger and other history keep naming the user: then it is only marked deleted.
+          await sql`savepoint delete_user`.execute(trx);
+          try {
+            await trx.deleteFrom('users').where('id', '=', target.id).execute();
+            await sql`release savepoint delete_user`.execute(trx);
+          } catch (error) {
+            if (!isForeignKeyViolation(error)) throw error;
+            await sql`rollback to savepoint delete_user`.execute(trx);
+            await trx.updateTable('users').set({ status: DELETED, updated_at: nowIso() }).where('id', '=', target.id).execute();
+          }
+          await audit(trx, request, 'delete', target, snapshot(locked), null);
+        });
+        return reply.code(204).send();
+      },
+    );
+
+    app.post(
+      `/${resource}/:id/credits`,
+      { config: { access: [resource, 'credits'] }, schema: { params: idParam, body: creditMoveBody, tags } },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const target = await findMember(db, actor, request.params.id, role);
+        const body = request.body;
+        return runCreditOperation(app, request, reply, actor, async (trx) => {
+          const result =
+            body.action === 'renew'
+              ? await giveCredits(trx, actor.id, target.id, body.credits, { purpose: 'add', bonusClaim: body.bonus_credits })
+              : await recoverCredits(trx, actor.id, target.id, body.credits);
+          await recordAudit(trx, request, {
+            module: 'credits',
+            action: body.action === 'renew' ? 'add' : 'recover',
+            entityId: target.id,
+            targetUsername: target.username,
+            description: `${body.action === 'renew' ? 'Added' : 'Recovered'} ${result.credits} credits${result.bonus ? ` (bonus ${body.action === 'renew' ? '+' : '-'}${result.bonus})` : ''}`,
+            oldValues: { credits: result.entries.find((e) => e.user_id === target.id)?.balance_before ?? target.credits },
+            newValues: { credits: result.target.credits, bonus_credits: result.target.bonus_credits, transactions: result.entries.map((e) => e.transaction_number) },
+          });
+          return creditResponse(trx, result, body.action === 'renew' ? HIERARCHY.creditsAdded : HIERARCHY.creditsRecovered);
+        });
+      },
+    );
+
+    app.get(
+      `/${resource}/:id/credits/recovery-options`,
+      { config: { access: [resource, 'credits'] }, schema: { params: idParam, tags } },
+      async (request) => {
+        const actor = actorOf(request);
+        const target = await findMember(db, actor, request.params.id, role);
+        if (actor.role !== 'admin' && target.parent_id !== actor.id) throw fieldError('recipient', CREDITS.recipient);
+        return { data: await recoveryOptions(db, target) };
+      },
+    );
+
+    level.extraRoutes?.(app, tools);
+  };
+}
+
+/** Nothing orphans credits or accounts (DESIGN.md): 409 while the user still holds any. */
+async function refuseDeleteWhileHolding(trx: Transaction<Database>, user: UserRow, level: LevelDef): Promise<void> {
+  if (user.credits > 0) throw conflict(HIERARCHY.deleteHasCredits(user.credits));
+  const children = await trx
+    .selectFrom('users')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('parent_id', '=', user.id)
+    .where('status', '!=', DELETED)
+    .executeTakeFirstOrThrow();
+  if (Number(children.n) > 0) throw conflict(HIERARCHY.deleteHasChildren(Number(children.n), level.childrenLabel ?? 'users'));
+  const accounts = await trx
+    .selectFrom('accounts')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('owner_id', '=', user.id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  if (Number(accounts.n) > 0) throw conflict(HIERARCHY.deleteHasAccounts(Number(accounts.n)));
+}

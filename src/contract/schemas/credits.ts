@@ -1,0 +1,30 @@
+/** Payloads of the credit calls: add/recover, recover-from-history, and the option lookups. */
+import { z } from 'zod';
+import { CREDITS, HIERARCHY } from '../messages';
+
+export const CREDIT_ACTIONS = ['renew', 'recover'] as const;
+export type CreditAction = (typeof CREDIT_ACTIONS)[number];
+
+/** POST /{managers|resellers|dealers}/{id}/credits: renew adds credits, recover takes them back. */
+export const creditMoveBody = z.object({
+  action: z.enum(CREDIT_ACTIONS, { error: HIERARCHY.actionInvalid }),
+  credits: z.coerce
+    .number({ error: CREDITS.selectAmount })
+    .int(CREDITS.selectAmount)
+    .positive(CREDITS.selectAmount)
+    .max(1_000_000, CREDITS.selectAmount),
+  /** The bonus the dialog showed; refused when it differs from the server's. */
+  bonus_credits: z.coerce.number({ error: CREDITS.promoCredits }).int(CREDITS.promoCredits).min(0, CREDITS.promoCredits).nullish(),
+});
+export type CreditMoveBody = z.infer<typeof creditMoveBody>;
+
+export const recoverFromHistoryBody = z.object({
+  transaction_id: z.coerce.number({ error: HIERARCHY.historyInvalid }).int(HIERARCHY.historyInvalid).positive(HIERARCHY.historyInvalid),
+});
+export type RecoverFromHistoryBody = z.infer<typeof recoverFromHistoryBody>;
+
+const optionalQueryId = z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional());
+
+/** GET /credit-options/allocation?server_id=&user_id= */
+export const allocationQuery = z.object({ server_id: optionalQueryId, user_id: optionalQueryId });
+export type AllocationQuery = z.infer<typeof allocationQuery>;

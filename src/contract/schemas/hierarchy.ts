@@ -1,0 +1,145 @@
+/**
+ * Payloads of the managers, resellers and dealers calls (spec section 7). One builder per payload,
+ * parameterised by the level's messages, so the three levels share their rules.
+ */
+import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from '../constants';
+import { ENTITY_FORM, HIERARCHY } from '../messages';
+import { looseBoolean, requiredText } from './common';
+
+export const USER_STATUSES = ['active', 'inactive', 'suspended'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/** An optional id picked in a form: empty string and null mean none. */
+const optionalId = (message: string) =>
+  z.preprocess(
+    (v) => (v === '' ? null : v),
+    z.coerce.number({ error: message }).int(message).positive(message).nullish(),
+  );
+
+const credits = (message: string) =>
+  z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.coerce.number({ error: message }).int(message).min(0, message).max(1_000_000, message).default(0),
+  );
+
+const newPassword = (required: string) =>
+  z
+    .string({ error: required })
+    .min(1, required)
+    .max(1000)
+    .refine((v) => v.length >= PASSWORD_MIN_LENGTH, HIERARCHY.passwordTooShort);
+
+/** Empty keeps the current password (spec 5). */
+const editPassword = z
+  .string()
+  .max(1000)
+  .nullish()
+  .transform((v) => (v ? v : null))
+  .refine((v) => v === null || v.length >= PASSWORD_MIN_LENGTH, HIERARCHY.passwordTooShort);
+
+const username = z
+  .string({ error: ENTITY_FORM.usernameRequired })
+  .trim()
+  .min(1, ENTITY_FORM.usernameRequired)
+  .max(100)
+  .refine((v) => /^[A-Za-z0-9._@-]+$/.test(v), HIERARCHY.usernameFormat);
+
+const status = (allowed: readonly UserStatus[]) =>
+  z.enum(allowed as [UserStatus, ...UserStatus[]], { error: HIERARCHY.statusInvalid }).optional();
+
+interface LevelMessages {
+  name: string;
+  password: string;
+  credits: string;
+  statuses: readonly UserStatus[];
+}
+
+const LEVELS = {
+  manager: {
+    name: ENTITY_FORM.managerNameRequired,
+    password: ENTITY_FORM.passwordRequiredManagers,
+    credits: ENTITY_FORM.creditsPositive,
+    // Suspended is not offered for managers (spec 4).
+    statuses: ['active', 'inactive'],
+  },
+  reseller: {
+    name: ENTITY_FORM.nameRequired,
+    password: ENTITY_FORM.passwordRequiredResellers,
+    credits: ENTITY_FORM.creditsPositive,
+    statuses: USER_STATUSES,
+  },
+  dealer: {
+    name: ENTITY_FORM.nameRequired,
+    password: ENTITY_FORM.passwordRequiredAccounts,
+    credits: ENTITY_FORM.creditsPositive,
+    statuses: USER_STATUSES,
+  },
+} satisfies Record<string, LevelMessages>;
+
+const baseCreate = (m: LevelMessages) => ({
+  name: requiredText(m.name),
+  username,
+  password: newPassword(m.password),
+  credits: credits(m.credits),
+  is_active: looseBoolean.default(true),
+  status: status(m.statuses),
+  phone: z.string().trim().max(32).nullish(),
+});
+
+const baseUpdate = (m: LevelMessages) => ({
+  name: requiredText(m.name).optional(),
+  username: username.optional(),
+  password: editPassword,
+  is_active: looseBoolean.optional(),
+  status: status(m.statuses),
+  phone: z.string().trim().max(32).nullish(),
+});
+
+export const managerCreateBody = z.object({
+  ...baseCreate(LEVELS.manager),
+  server_id: optionalId(HIERARCHY.serverInvalid),
+});
+export const managerUpdateBody = z.object({
+  ...baseUpdate(LEVELS.manager),
+  server_id: optionalId(HIERARCHY.serverInvalid),
+});
+
+export const resellerCreateBody = z.object({
+  ...baseCreate(LEVELS.reseller),
+  /** Admin only: the manager to put the reseller under. */
+  manager: optionalId(HIERARCHY.managerInvalid),
+});
+export const resellerUpdateBody = z.object({
+  ...baseUpdate(LEVELS.reseller),
+  /** Admin only: moving a reseller moves its whole subtree. */
+  manager: optionalId(HIERARCHY.managerInvalid),
+});
+
+export const dealerCreateBody = z.object({
+  ...baseCreate(LEVELS.dealer),
+  /** The reseller to put the dealer under (a reseller creating one: itself). */
+  reseller: optionalId(HIERARCHY.resellerInvalid),
+});
+export const dealerUpdateBody = z.object({ ...baseUpdate(LEVELS.dealer) });
+
+export type ManagerCreateBody = z.infer<typeof managerCreateBody>;
+export type ManagerUpdateBody = z.infer<typeof managerUpdateBody>;
+export type ResellerCreateBody = z.infer<typeof resellerCreateBody>;
+export type ResellerUpdateBody = z.infer<typeof resellerUpdateBody>;
+export type DealerCreateBody = z.infer<typeof dealerCreateBody>;
+export type DealerUpdateBody = z.infer<typeof dealerUpdateBody>;
+
+/** PATCH {is_active} (or an explicit status) for the Activate/Deactivate toggle and bulk Suspend/Activate. */
+export const userStatusBody = z
+  .object({ is_active: looseBoolean.optional(), status: status(USER_STATUSES) })
+  .refine((b) => b.is_active !== undefined || b.status !== undefined, {
+    message: HIERARCHY.statusRequired,
+    path: ['is_active'],
+  });
+export type UserStatusBody = z.infer<typeof userStatusBody>;
+
+export const promoteDealerBody = z.object({
+  manager_id: z.coerce.number({ error: HIERARCHY.managerRequired }).int(HIERARCHY.managerInvalid).positive(HIERARCHY.managerInvalid),
+});
+export type PromoteDealerBody = z.infer<typeof promoteDealerBody>;
