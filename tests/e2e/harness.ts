@@ -1,0 +1,129 @@
+/**
+ * Browser tests against the real product: `npm start` (tsx server/main.ts) on a temporary SQLite
+ * database in demo mode, driven by playwright-core in Debian's Chromium.
+ *
+ * Chromium missing: the suite is skipped with a printed reason, unless REQUIRE_BROWSER=true (CI),
+ * where it fails.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe } from 'vitest';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const browserAvailable = fs.existsSync(CHROMIUM);
+if (!browserAvailable) {
+  if (process.env.REQUIRE_BROWSER === 'true') throw new Error(`Chromium is required but missing at ${CHROMIUM} (apt-get install -y chromium)`);
+  console.warn(`Skipping the browser layer: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+}
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface Product {
+  baseUrl: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the product as `npm start` would, on a free loopback port and a temporary database. */
+export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'panel-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${path.join(dataDir, 'panel.sqlite')}`,
+      DEMO_MODE: 'true',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 180_000; // the first start may build the panel
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The product exited (${child.exitCode}):\n${output}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/v1/health`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`The product did not answer in time:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    baseUrl,
+    dataDir,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface E2EContext {
+  product: Product;
+  browser: Browser;
+  /** A fresh page (own storage) signed in as the given demo user. */
+  signIn(username: string, password?: string): Promise<Page>;
+  newPage(): Promise<Page>;
+}
+
+/** A suite with one running product and one browser; skipped when Chromium is missing. */
+export function describeBrowser(name: string, suite: (ctx: E2EContext) => void, env: Record<string, string> = {}) {
+  (browserAvailable ? describe : describe.skip)(name, () => {
+    const ctx = {} as E2EContext;
+    beforeAll(async () => {
+      ctx.product = await startProduct(env);
+      ctx.browser = await launchBrowser();
+      ctx.newPage = async () => {
+        const context = await ctx.browser.newContext({ viewport: { width: 1366, height: 900 }, baseURL: ctx.product.baseUrl });
+        return context.newPage();
+      };
+      ctx.signIn = async (username, password = 'demo-password') => {
+        const page = await ctx.newPage();
+        await page.goto('/login');
+        await page.getByLabel('Username').fill(username);
+        await page.getByLabel('Password').fill(password);
+        await page.getByRole('button', { name: 'Sign In' }).click();
+        await page.getByTestId('panel-name').waitFor();
+        return page;
+      };
+    });
+    afterAll(async () => {
+      await ctx.browser?.close();
+      await ctx.product?.stop();
+    });
+    suite(ctx);
+  });
+}
