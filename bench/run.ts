@@ -1,0 +1,87 @@
+/**
+ * `npm run bench`: throughput of the product's hot paths, each printed as a ratio against a baseline
+ * measured in the same run on the same database (raw SQL doing the same work), so figures compare
+ * across machines. Runs on a temporary SQLite database, and on PostgreSQL when one is reachable
+ * (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, in a schema of its own).
+ * Traffic stays on loopback; every loop is bounded in count.
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { type Kysely, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from '../server/db/schema';
+import { inTransaction } from '../server/db/transaction';
+import { postChanges } from '../server/ledger/post';
+import { startTestServer } from '../tests/server/harness';
+
+const N = Number(process.env.BENCH_OPS ?? 400);
+
+async function timeIt(label: string, ops: number, fn: (i: number) => Promise<unknown>, concurrency = 1): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < ops) await fn(next++);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const rate = ops / seconds;
+  console.log(`  ${label.padEnd(52)} ${rate.toFixed(0).padStart(8)} ops/s`);
+  return rate;
+}
+
+async function ids(db: Kysely<Database>, ...usernames: string[]) {
+  const rows = await db.selectFrom('users').select(['id', 'username']).where('username', 'in', usernames).execute();
+  return Object.fromEntries(rows.map((r) => [r.username, r.id]));
+}
+
+async function benchOn(kind: 'sqlite' | 'postgres') {
+  const { ctx, stop } = await startTestServer(kind);
+  const db = ctx.db.kysely;
+  console.log(`\n${kind}`);
+  try {
+    const u = await ids(db, 'manager', 'reseller');
+
+    // 1. One credit move: the ledger (conditional debit + credit + two entries) vs the same SQL by hand.
+    const raw = await timeIt('baseline: raw SQL transfer (2 updates, 2 inserts)', N, (i) =>
+      db.transaction().execute(async (trx) => {
+        await sql`update users set credits = credits - 1 where id = ${u.manager} and credits >= 1`.execute(trx);
+        await sql`update users set credits = credits + 1 where id = ${u.reseller}`.execute(trx);
+        for (const [user, delta] of [[u.manager, -1], [u.reseller, 1]] as const) {
+          await sql`insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, operation_id, created_at)
+            values (${`RAW-${i}-${user}-${randomBytes(3).toString('hex')}`}, ${user}, 'USED', ${delta}, 0, 1, ${1 + delta}, 'raw', ${new Date().toISOString()})`.execute(trx);
+        }
+      }),
+    );
+    const ledger = await timeIt('ledger: postChanges transfer', N, () =>
+      inTransaction(db, (trx) =>
+        postChanges(trx, [
+          { userId: u.manager, type: 'USED', credits: -1, counterpartyId: u.reseller },
+          { userId: u.reseller, type: 'PURCHASED', credits: 1, counterpartyId: u.manager },
+        ], { actorId: u.manager }),
+      ),
+    );
+    console.log(`  ratio ledger / raw: ${(ledger / raw).toFixed(2)}`);
+
+    // 2. A list page through the whole API (HTTP, auth, scoping, paging) vs the same query in SQL.
+    const admin = await ctx.as('admin');
+    const rawList = await timeIt('baseline: raw SQL page of categories + count', N, () =>
+      Promise.all([
+        sql`select * from ticket_categories order by name limit 10`.execute(db),
+        sql`select count(*) from ticket_categories`.execute(db),
+      ]),
+    );
+    const apiList = await timeIt('API: GET /ticket-categories (4 clients)', N, () => admin.get('/ticket-categories?per_page=10'), 4);
+    console.log(`  ratio API / raw: ${(apiList / rawList).toFixed(2)}`);
+  } finally {
+    await stop();
+  }
+}
+
+await benchOn('sqlite');
+const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const probe = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 });
+const reachable = await probe.connect().then(() => true, () => false);
+await probe.end().catch(() => {});
+if (reachable) await benchOn('postgres');
+else console.log(`\npostgres: skipped (no server at ${pgUrl})`);
