@@ -1,6 +1,16 @@
 /** System settings: defaults from the contract, stored values in the settings table (JSON per key). */
 import type { Kysely } from 'kysely';
-import { SYSTEM_SETTING_DEFAULTS } from '../src/contract';
+import {
+  SYSTEM_SETTING_DEFAULTS,
+  CREDIT_LEVELS_SETTING,
+  CREDIT_OPTIONS_SETTING,
+  type CreditLevelsConfig,
+  type CreditOptionsSettings,
+  defaultCreditLevels,
+  defaultCreditOptionsSettings,
+} from '../src/contract';
+import { isPostgres } from './db/dialect';
+import { inTransaction } from './db/transaction';
 import type { Database } from './db/schema';
 import { nowIso, parseJson } from './db/values';
 
@@ -32,4 +42,33 @@ export async function updateSystemSettings(db: Kysely<Database>, patch: Partial<
   const next = { ...(await getSystemSettings(db)), ...patch };
   await putSetting(db, SYSTEM_KEY, next);
   return next;
+}
+
+/**
+ * Read-modify-write of one settings key in one transaction (the row locked on PostgreSQL), so two
+ * admins saving different fields at once both keep their change. Returns the stored value.
+ */
+export async function patchSetting<T extends object>(db: Kysely<Database>, key: string, defaults: T, change: (current: T) => T): Promise<T> {
+  return inTransaction(db, async (trx) => {
+    const updated_at = nowIso();
+    await trx.insertInto('settings').values({ key, value: '{}', updated_at }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    let read = trx.selectFrom('settings').select('value').where('key', '=', key);
+    if (isPostgres(trx)) read = read.forUpdate();
+    const row = await read.executeTakeFirstOrThrow();
+    const next = change({ ...defaults, ...parseJson<Partial<T>>(row.value, {}) });
+    await trx.updateTable('settings').set({ value: JSON.stringify(next), updated_at }).where('key', '=', key).execute();
+    return next;
+  });
+}
+
+export const SYSTEM_SETTINGS_KEY = SYSTEM_KEY;
+
+/** The credit levels of admin allocations to managers (settings key 'credit_levels'), defaults merged. */
+export async function getCreditLevels(db: Kysely<Database>): Promise<CreditLevelsConfig> {
+  return { ...defaultCreditLevels(), ...(await getSetting<Partial<CreditLevelsConfig>>(db, CREDIT_LEVELS_SETTING, {})) };
+}
+
+/** The credit options settings (settings key 'credit_options'), defaults merged. */
+export async function getCreditOptionsSettings(db: Kysely<Database>): Promise<CreditOptionsSettings> {
+  return { ...defaultCreditOptionsSettings(), ...(await getSetting<Partial<CreditOptionsSettings>>(db, CREDIT_OPTIONS_SETTING, {})) };
 }

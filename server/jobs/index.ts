@@ -1,7 +1,9 @@
 import { pruneExpiredTokens } from '../auth/tokens';
+import { serverChecksJob } from '../servers/check';
 import type { Job } from './scheduler';
 
 /** Every background job of the API. */
 export const jobs: Job[] = [
   { name: 'prune-expired-tokens', everyMs: 60 * 60_000, run: async (db) => void (await pruneExpiredTokens(db)) },
+  serverChecksJob,
 ];

@@ -3,6 +3,13 @@ import authRoutes from './auth';
 import dashboardRoutes from './dashboard';
 import systemRoutes from './system';
 import ticketCategoryRoutes from './ticketCategories';
+import creditLevelRoutes from './creditLevels';
+import creditOptionsSettingsRoutes from './creditOptionsSettings';
+import globalDiscountRoutes from './globalDiscounts';
+import serverRoutes from './servers';
+import systemSettingsRoutes from './systemSettings';
+import themeRoutes from './themes';
+import userPromoRoutes from './userPromos';
 import managerRoutes from './managers';
 import resellerRoutes from './resellers';
 import dealerRoutes from './dealers';
@@ -11,5 +18,7 @@ import transactionRoutes from './transactions';
 
 /** Every API module, mounted under /api/v1. One file per module. */
 export const apiModules: FastifyPluginAsyncZod[] = [systemRoutes, authRoutes, dashboardRoutes, ticketCategoryRoutes];
+// Admin configuration (issue 5).
+apiModules.push(serverRoutes, themeRoutes, userPromoRoutes, globalDiscountRoutes, systemSettingsRoutes, creditLevelRoutes, creditOptionsSettingsRoutes);
 // Hierarchy and credits (issue 3).
 apiModules.push(managerRoutes, resellerRoutes, dealerRoutes, creditOptionRoutes, transactionRoutes);

@@ -111,5 +111,15 @@ export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
   for (const [title, content, type, priority, roles, expires_at] of announcements) {
     await db.insertInto('announcements').values({ title, content, type, priority, target_roles: JSON.stringify(roles), target_users: '[]', is_active: 1, starts_at: at(-1), expires_at, created_by: admin.id, created_at: now, updated_at: now }).execute();
   }
+
+  // Themes: one active for everyone; the others are a click away in the Themes screen.
+  const themes: Array<[string, string, string, boolean, Record<string, unknown>]> = [
+    ['Classic', 'classic', 'Ant Design blue on a light layout', true, { colorPrimary: '#1677ff', colorBgLayout: '#f5f5f5', borderRadius: 6, algorithm: 'default' }],
+    ['Midnight', 'midnight', 'Dark layout with a violet accent', false, { colorPrimary: '#722ed1', borderRadius: 8, algorithm: 'dark' }],
+    ['Compact Green', 'compact-green', 'Dense tables with a green accent', false, { colorPrimary: '#389e0d', colorBgLayout: '#f6ffed', borderRadius: 4, algorithm: 'compact' }],
+  ];
+  for (const [name, slug, description, active, tokens] of themes) {
+    await db.insertInto('themes').values({ name, slug, description, is_active: active ? 1 : 0, tokens: JSON.stringify(tokens), created_at: now, updated_at: now }).execute();
+  }
   return true;
 }

@@ -182,3 +182,87 @@ export interface RecoveryHistoryItem {
   /** What recover-from-history would take now (0 when recovered or nothing is left). */
   recoverable_credits: number;
 }
+
+/** A middleware database server. Its password is write-only: only has_password is ever sent. */
+export interface Server {
+  id: number;
+  name: string;
+  db_host: string;
+  db_username: string;
+  db_port: string;
+  db_name: string;
+  status: 'active' | 'inactive';
+  connection_status: 'online' | 'offline';
+  has_password: boolean;
+  last_checked_at: string | null;
+  accounts_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What every role's server pickers read (GET /servers/public). */
+export interface ServerOption {
+  id: number;
+  name: string;
+  status: 'active' | 'inactive';
+}
+
+export interface Theme {
+  id: number;
+  name: string;
+  slug: string;
+  description: string | null;
+  is_active: boolean;
+  tokens: Omit<ThemeTokens, 'name' | 'slug'> | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ServerRef {
+  id: number;
+  name: string;
+}
+
+export interface UserPromo {
+  id: number;
+  name: string;
+  description: string | null;
+  server_id: number | null;
+  server: ServerRef | null;
+  credits_required: number;
+  bonus_credits: number;
+  /** credits_required + bonus_credits */
+  total_credits: number;
+  is_active: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GlobalDiscount {
+  id: number;
+  name: string;
+  description: string | null;
+  server_id: number | null;
+  server: ServerRef | null;
+  validity_months: number;
+  credits_required: number;
+  discount_percentage: number;
+  is_active: boolean;
+  valid_from: string | null;
+  valid_until: string | null;
+  /** null means unlimited. */
+  max_uses: number | null;
+  current_uses: number;
+  /** validity_months - credits_required */
+  savings: number;
+  /** savings as a percentage of validity_months, to one decimal. */
+  savings_percentage: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CreditOptionsTestResult {
+  options_count: number;
+  user_credits: number;
+  generated_options: number[];
+}

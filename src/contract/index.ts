@@ -5,3 +5,5 @@ export * from './mac';
 export * from './entities';
 export * from './schemas';
 export * from './creditOptions';
+export * from './settings';
+export * from './slug';

@@ -231,6 +231,42 @@ export const DIALOGS = {
   confirmDelete: 'Confirm Delete',
 } as const;
 
+/** Rules of the admin configuration forms (spec 5) as templates, so each message is written once. */
+export const FIELD_RULES = {
+  between: (label: string, min: number, max: number) => `${label} must be between ${min} and ${max}`,
+  atLeast: (label: string, min: number) => `${label} must be at least ${min}`,
+  boolean: (label: string) => `${label} must be true or false`,
+  notBelow: (label: string, other: string) => `${label} must be greater than or equal to ${other}`,
+  positiveIntegers: (label: string) => `${label} must be comma-separated positive integers`,
+  validDate: 'Please enter a valid date',
+} as const;
+
+export const SERVER_FORM = {
+  hostRequired: 'Database host is required',
+  hostInvalid: 'Database host must be a host name or an IP address',
+  usernameRequired: 'Database username is required',
+  dbNameRequired: 'Database name is required',
+  portInvalid: 'Port must be a number between 1 and 65535',
+  statusInvalid: 'Status must be active or inactive',
+  connectionStatusInvalid: 'Connection status must be online or offline',
+  nameTaken: 'A server with this name already exists',
+  appKeyRequired:
+    'Database passwords are stored encrypted with APP_KEY: set the APP_KEY environment variable on the server to save one.',
+  selectedInvalid: 'The selected server is invalid.',
+  usedByAccounts: (n: number) => `This server is still used by ${n} account(s). Move or delete them first.`,
+  usedByManagers: (n: number) => `This server is still assigned to ${n} manager(s). Assign them another server first.`,
+} as const;
+
+export const THEME_FORM = {
+  slugTaken: 'The slug has already been taken.',
+  colorInvalid: 'Colours must be hex values such as #1677ff',
+  algorithmInvalid: 'Algorithm must be default, dark or compact',
+} as const;
+
+export const DISCOUNT_FORM = {
+  validUntilAfterFrom: 'Valid until must be after valid from',
+} as const;
+
 /** Managers, resellers and dealers: form, delete and credit-move messages the spec leaves to us. */
 export const HIERARCHY = {
   passwordTooShort: 'The password must be at least 8 characters.',

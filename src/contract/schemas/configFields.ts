@@ -1,0 +1,60 @@
+/** Field types of the admin configuration forms: bounded numbers, switches and integer lists. */
+import { z } from 'zod';
+
+/** Numbers typed into forms often arrive as text: '12' is 12, '' and 'abc' are not numbers. */
+const numeric = (value: unknown) => {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  return text !== '' && Number.isFinite(Number(text)) ? Number(text) : value;
+};
+
+/**
+ * An integer within [min, max]; every failure (missing, wrong type, out of range) reads `message`,
+ * except above `max` when `maxMessage` is given. The default max fits a 32-bit integer column.
+ */
+export const boundedInt = (message: string, min: number, max: number = 2_147_483_647, maxMessage: string = message) =>
+  z.preprocess(
+    numeric,
+    // One check, so one message per field even when several rules fail.
+    z.number({ error: message }).superRefine((n, ctx) => {
+      if (!Number.isInteger(n) || n < min) ctx.addIssue({ code: 'custom', message });
+      else if (n > max) ctx.addIssue({ code: 'custom', message: maxMessage });
+    }),
+  );
+
+/** A number within [min, max]; every failure reads `message`. */
+export const boundedNumber = (message: string, min: number, max: number) =>
+  z.preprocess(numeric, z.number({ error: message }).refine((n) => n >= min && n <= max, message));
+
+/** true/false, 1/0 or their text forms; anything else reads `message`. */
+export const switchField = (message: string) =>
+  z.preprocess((value) => {
+    if (value === 1 || value === '1' || value === 'true') return true;
+    if (value === 0 || value === '0' || value === 'false') return false;
+    return value;
+  }, z.boolean({ error: message }));
+
+/**
+ * A list of integers within [min, max], sent as an array or as comma-separated text ('10, 25, 50');
+ * answered ascending without duplicates. Errors name the field, not an item of it.
+ */
+export const intList = (message: string, min: number, max: number) =>
+  z.unknown().transform((value, ctx): number[] => {
+    const items =
+      typeof value === 'string'
+        ? value.trim() === ''
+          ? []
+          : value.split(',').map((part) => numeric(part.trim()))
+        : Array.isArray(value)
+          ? value.map(numeric)
+          : null;
+    const valid =
+      items !== null &&
+      items.length <= 100 &&
+      items.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max);
+    if (!valid) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return [...new Set(items as number[])].sort((a, b) => a - b);
+  });

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { GLOBAL_DISCOUNT_DEFAULTS } from '../constants';
+import { DISCOUNT_FORM, ENTITY_FORM, FIELD_RULES, GLOBAL_DISCOUNTS, PROMOS } from '../messages';
+import { boundedInt, boundedNumber, switchField } from './configFields';
+import { optionalText, requiredText } from './common';
+
+export const DISCOUNT_VALIDITY_MONTHS = { min: 1, max: 120 } as const;
+const CREDITS_MAX = 1_000_000;
+
+const DATE_TEXT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * An optional date or date-time ('' and null mean none), stored as ISO text. A bare date bounds the
+ * whole day: valid_from starts at its first moment, valid_until ends at its last.
+ */
+const boundaryDate = (edge: 'start' | 'end') =>
+  z
+    .union([z.string(), z.null()], { error: FIELD_RULES.validDate })
+    .optional()
+    .transform((value, ctx): string | null => {
+      const text = value?.trim();
+      if (!text) return null;
+      const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
+      const ms = DATE_TEXT.test(text) ? Date.parse(dateOnly ? `${text}T00:00:00Z` : text) : Number.NaN;
+      if (Number.isNaN(ms)) {
+        ctx.addIssue({ code: 'custom', message: FIELD_RULES.validDate });
+        return z.NEVER;
+      }
+      return new Date(dateOnly && edge === 'end' ? ms + 86_400_000 - 1 : ms).toISOString();
+    });
+
+export const globalDiscountBody = z
+  .object({
+    name: requiredText(ENTITY_FORM.nameRequired, 100),
+    description: optionalText(500),
+    server_id: boundedInt(GLOBAL_DISCOUNTS.selectServer, 1),
+    validity_months: boundedInt(
+      FIELD_RULES.between('Validity months', DISCOUNT_VALIDITY_MONTHS.min, DISCOUNT_VALIDITY_MONTHS.max),
+      DISCOUNT_VALIDITY_MONTHS.min,
+      DISCOUNT_VALIDITY_MONTHS.max,
+    ),
+    credits_required: boundedInt(PROMOS.creditsRequiredMin, 1, CREDITS_MAX, FIELD_RULES.between('Credits required', 1, CREDITS_MAX)),
+    discount_percentage: z
+      .union([z.null(), z.literal(''), boundedNumber(FIELD_RULES.between('Discount percentage', 0, 100), 0, 100)], {
+        error: FIELD_RULES.between('Discount percentage', 0, 100),
+      })
+      .optional()
+      .transform((v) => (typeof v === 'number' ? Math.round(v * 100) / 100 : GLOBAL_DISCOUNT_DEFAULTS.discount_percentage)),
+    is_active: switchField(FIELD_RULES.boolean('Active')).default(GLOBAL_DISCOUNT_DEFAULTS.is_active),
+    valid_from: boundaryDate('start'),
+    valid_until: boundaryDate('end'),
+    // Empty means unlimited.
+    max_uses: z
+      .union([z.null(), z.literal(''), boundedInt(FIELD_RULES.atLeast('Max uses', 1), 1)], {
+        error: FIELD_RULES.atLeast('Max uses', 1),
+      })
+      .optional()
+      .transform((v) => (typeof v === 'number' ? v : null)),
+  })
+  .superRefine((body, ctx) => {
+    if (body.valid_from && body.valid_until && body.valid_until <= body.valid_from) {
+      ctx.addIssue({ code: 'custom', message: DISCOUNT_FORM.validUntilAfterFrom, path: ['valid_until'] });
+    }
+  });
+export type GlobalDiscountBody = z.infer<typeof globalDiscountBody>;

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { CREDIT_OPTIONS_TEST_DEFAULT } from '../constants';
+import { FIELD_RULES, SETTINGS } from '../messages';
+import { type SettingDef, type SettingKey, SETTING_KEYS } from '../settings';
+import { boundedInt, boundedNumber, intList, switchField } from './configFields';
+
+/** PUT /system-settings/{key}: the key must be one of spec section 7's eleven. */
+export const settingKeyParam = z.object({
+  key: z.enum(Object.keys(SETTING_KEYS) as [SettingKey, ...SettingKey[]], { error: SETTINGS.unknownKey }),
+});
+
+/** The one body field of a per-key PUT, with the bounds of spec section 5. */
+export function systemSettingBody(key: SettingKey) {
+  const def: SettingDef = SETTING_KEYS[key];
+  const field =
+    def.type === 'int'
+      ? boundedInt(FIELD_RULES.between(def.label, def.min, def.max), def.min, def.max)
+      : switchField(FIELD_RULES.boolean(def.label));
+  return z.object({ [def.field]: field });
+}
+
+const LEVELS_MAX = 1_000_000;
+
+/** The credit levels configuration (admin allocations to managers). */
+export const creditLevelsConfigSchema = z
+  .object({
+    minimum: boundedInt(FIELD_RULES.atLeast('Minimum', 1), 1, LEVELS_MAX, FIELD_RULES.between('Minimum', 1, LEVELS_MAX)),
+    maximum: boundedInt(FIELD_RULES.atLeast('Maximum', 1), 1, LEVELS_MAX, FIELD_RULES.between('Maximum', 1, LEVELS_MAX)),
+    step: boundedInt(FIELD_RULES.atLeast('Step', 1), 1, LEVELS_MAX, FIELD_RULES.between('Step', 1, LEVELS_MAX)),
+    promo_enabled: switchField(FIELD_RULES.boolean('Promo enabled')),
+    promo_ratio: boundedNumber(FIELD_RULES.between('Promo ratio', 0, 1), 0, 1),
+  })
+  .superRefine((c, ctx) => {
+    if (c.maximum < c.minimum) {
+      ctx.addIssue({ code: 'custom', message: FIELD_RULES.notBelow('Maximum', 'minimum'), path: ['maximum'] });
+    }
+  });
+
+/** PUT /credit-levels: any subset of the configuration; the rest keeps its stored value. */
+export const creditLevelsBody = z.record(z.string(), z.unknown());
+
+/** The credit options settings (amounts offered to non-admin givers and admin to resellers/dealers). */
+export const creditOptionsSettingsSchema = z
+  .object({
+    min_credits: boundedInt(FIELD_RULES.between('Min credits', 1, 100_000), 1, 100_000),
+    max_credits: boundedInt(FIELD_RULES.between('Max credits', 1, 1_000_000), 1, 1_000_000),
+    increment_step: boundedInt(FIELD_RULES.between('Increment step', 1, 10_000), 1, 10_000),
+    preset_amounts: intList(FIELD_RULES.positiveIntegers('Preset amounts'), 1, 1_000_000),
+    enable_percentage_options: switchField(FIELD_RULES.boolean('Percentage options')),
+    percentage_options: intList(FIELD_RULES.between('Percentages', 1, 100), 1, 100),
+    enable_all_available_option: switchField(FIELD_RULES.boolean('All available option')),
+    is_active: switchField(FIELD_RULES.boolean('Active')),
+  })
+  .superRefine((s, ctx) => {
+    if (s.max_credits < s.min_credits) {
+      ctx.addIssue({ code: 'custom', message: FIELD_RULES.notBelow('Max credits', 'min credits'), path: ['max_credits'] });
+    }
+  });
+
+/** PUT /credit-options-settings: any subset of the settings; the rest keeps its stored value. */
+export const creditOptionsSettingsBody = z.record(z.string(), z.unknown());
+
+export const creditOptionsTestBody = z.object({
+  user_credits: boundedInt(FIELD_RULES.between('Test credits', 1, 1_000_000), 1, 1_000_000).default(CREDIT_OPTIONS_TEST_DEFAULT),
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { ENTITY_FORM, FIELD_RULES, THEME_FORM, THEMES } from '../messages';
+import { SLUG_PATTERN } from '../slug';
+import { boundedInt, switchField } from './configFields';
+import { optionalText, requiredText } from './common';
+
+export const THEME_ALGORITHMS = ['default', 'dark', 'compact'] as const;
+
+const hexColour = z
+  .string({ error: THEME_FORM.colorInvalid })
+  .trim()
+  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, THEME_FORM.colorInvalid);
+
+/** The Ant Design tokens a theme sets for everyone (GET /config hands them to the panel). */
+export const themeTokens = z.object({
+  colorPrimary: hexColour.optional(),
+  colorBgLayout: hexColour.optional(),
+  borderRadius: boundedInt(FIELD_RULES.between('Border radius', 0, 32), 0, 32).optional(),
+  algorithm: z.enum(THEME_ALGORITHMS, { error: THEME_FORM.algorithmInvalid }).optional(),
+});
+export type ThemeTokensBody = z.infer<typeof themeTokens>;
+
+/** Create and update. Absent tokens keep the stored ones on update; null clears them. */
+export const themeBody = z.object({
+  name: requiredText(ENTITY_FORM.nameRequired, 100),
+  slug: requiredText(THEMES.slugRequired, 100).regex(SLUG_PATTERN, THEMES.slugInvalid),
+  description: optionalText(500),
+  is_active: switchField(FIELD_RULES.boolean('Active')).default(false),
+  tokens: themeTokens.nullish(),
+});
+export type ThemeBody = z.infer<typeof themeBody>;

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { ENTITY_FORM, FIELD_RULES, PROMOS } from '../messages';
+import { boundedInt, switchField } from './configFields';
+import { optionalText, requiredText } from './common';
+
+const CREDITS_MAX = 1_000_000;
+
+/** User promos (menu 'Dealer Promo'): buy credits_required on a server, get bonus_credits more. */
+export const userPromoBody = z.object({
+  name: requiredText(ENTITY_FORM.nameRequired, 100),
+  description: optionalText(500),
+  server_id: boundedInt(PROMOS.serverRequired, 1),
+  credits_required: boundedInt(PROMOS.creditsRequiredMin, 1, CREDITS_MAX, FIELD_RULES.between('Credits required', 1, CREDITS_MAX)),
+  bonus_credits: boundedInt(PROMOS.bonusCreditsMin, 1, CREDITS_MAX, FIELD_RULES.between('Bonus credits', 1, CREDITS_MAX)),
+  is_active: switchField(FIELD_RULES.boolean('Active')).default(true),
+});
+export type UserPromoBody = z.infer<typeof userPromoBody>;

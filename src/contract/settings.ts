@@ -1,0 +1,77 @@
+/**
+ * The system settings of spec section 7: the URL key of each per-key PUT, the one body field it carries,
+ * and the bounds of spec section 5. The API validates with this table and the panel's provider maps
+ * keys with it, so the two never disagree.
+ */
+import { SYSTEM_SETTING_DEFAULTS } from './constants';
+
+export type SystemSettingField = keyof typeof SYSTEM_SETTING_DEFAULTS;
+
+export type SystemSettingsValues = {
+  -readonly [K in SystemSettingField]: (typeof SYSTEM_SETTING_DEFAULTS)[K] extends boolean ? boolean : number;
+};
+
+export type SettingDef =
+  | { field: SystemSettingField; label: string; type: 'int'; min: number; max: number; fallback: number }
+  | { field: SystemSettingField; label: string; type: 'boolean' };
+
+export const SETTING_KEYS = {
+  'trial-days': { field: 'trial_days', label: 'Trial days', type: 'int', min: 1, max: 365, fallback: 7 },
+  'default-credits': { field: 'default_credits', label: 'Default credits', type: 'int', min: 1, max: 1000, fallback: 1 },
+  'minimum-credit-limit': { field: 'minimum_credit_limit', label: 'Minimum credit limit', type: 'int', min: 0, max: 1000, fallback: 0 },
+  'minimum-credits-reseller-creation': {
+    field: 'minimum_credits_reseller_creation',
+    label: 'Minimum credits for reseller creation',
+    type: 'int',
+    min: 0,
+    max: 1000,
+    fallback: 0,
+  },
+  'minimum-credits-dealer-creation': {
+    field: 'minimum_credits_dealer_creation',
+    label: 'Minimum credits for dealer creation',
+    type: 'int',
+    min: 0,
+    max: 1000,
+    fallback: 0,
+  },
+  'minimum-credits-trial-user-creation': {
+    field: 'minimum_credits_trial_user_creation',
+    label: 'Minimum credits for trial user creation',
+    type: 'int',
+    min: 0,
+    max: 1000,
+    fallback: 0,
+  },
+  'trials-enabled': { field: 'enable_trials', label: 'Trials', type: 'boolean' },
+  'promos-enabled': { field: 'enable_promos', label: 'Promos', type: 'boolean' },
+  'reseller-dealer-promos-enabled': { field: 'enable_reseller_dealer_promos', label: 'Reseller and dealer promos', type: 'boolean' },
+  'global-discounts-enabled': { field: 'global_discounts_enabled', label: 'Global discounts', type: 'boolean' },
+  'maintenance-mode': { field: 'maintenance_mode', label: 'Maintenance mode', type: 'boolean' },
+} as const satisfies Record<string, SettingDef>;
+
+export type SettingKey = keyof typeof SETTING_KEYS;
+
+export const isSettingKey = (key: string): key is SettingKey => Object.prototype.hasOwnProperty.call(SETTING_KEYS, key);
+
+/** The URL key that updates a settings field ('trial_days' -> 'trial-days'). */
+export function settingKeyOf(field: SystemSettingField): SettingKey {
+  const entry = Object.entries(SETTING_KEYS).find(([, def]) => def.field === field);
+  if (!entry) throw new Error(`No setting key for ${field}`);
+  return entry[0] as SettingKey;
+}
+
+/**
+ * A numeric setting typed in a form: the number, or the setting's fallback when it is not a number
+ * (spec 5: trial_days falls back to 7, default_credits to 1).
+ */
+export function settingNumberOrFallback(key: SettingKey, input: unknown): number {
+  const def: SettingDef = SETTING_KEYS[key];
+  if (def.type !== 'int') throw new Error(`${key} is not a numeric setting`);
+  const n = typeof input === 'number' ? input : typeof input === 'string' && input.trim() !== '' ? Number(input) : Number.NaN;
+  return Number.isFinite(n) ? Math.trunc(n) : def.fallback;
+}
+
+/** Settings keys of the settings table other modules read (decisions: credit levels and options). */
+export const CREDIT_LEVELS_SETTING = 'credit_levels';
+export const CREDIT_OPTIONS_SETTING = 'credit_options';
