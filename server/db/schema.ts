@@ -91,6 +91,8 @@ export interface AccountsTable {
   device_info: string | null; // JSON
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Soft delete (0004): the ledger keeps referring to deleted accounts. */
+  deleted_at: Timestamp | null;
 }
 
 export interface CreditTransactionsTable {

@@ -15,6 +15,10 @@ import resellerRoutes from './resellers';
 import dealerRoutes from './dealers';
 import creditOptionRoutes from './creditOptions';
 import transactionRoutes from './transactions';
+import accountRoutes from './accounts';
+import macSearchRoutes from './macSearch';
+import userSearchRoutes from './userSearch';
+import globalDiscountLookupRoutes from './globalDiscountLookups';
 
 /** Every API module, mounted under /api/v1. One file per module. */
 export const apiModules: FastifyPluginAsyncZod[] = [systemRoutes, authRoutes, dashboardRoutes, ticketCategoryRoutes];
@@ -22,3 +26,5 @@ export const apiModules: FastifyPluginAsyncZod[] = [systemRoutes, authRoutes, da
 apiModules.push(serverRoutes, themeRoutes, userPromoRoutes, globalDiscountRoutes, systemSettingsRoutes, creditLevelRoutes, creditOptionsSettingsRoutes);
 // Hierarchy and credits (issue 3).
 apiModules.push(managerRoutes, resellerRoutes, dealerRoutes, creditOptionRoutes, transactionRoutes);
+// End-user accounts, MAC check, user search, renewal price lookups (issue 4).
+apiModules.push(accountRoutes, macSearchRoutes, userSearchRoutes, globalDiscountLookupRoutes);

@@ -266,3 +266,83 @@ export interface CreditOptionsTestResult {
   user_credits: number;
   generated_options: number[];
 }
+
+/** An end-user account (spec 3). */
+export interface Account {
+  id: number;
+  login: string;
+  full_name: string;
+  /** The device portal password: plain for reseller and dealer callers, '********' for admin and manager. */
+  pwd_txt: string;
+  /** Colon-separated uppercase ('00:1A:79:00:00:01'). */
+  mac_address: string;
+  expiry_date: string | null;
+  validity_months: number;
+  created_at: string;
+  updated_at: string;
+  status: 'active' | 'inactive' | 'suspended';
+  is_active: boolean;
+  is_promo: boolean;
+  bonus_months: number;
+  auto_renew_months: number | null;
+  auto_renew_end_date: string | null;
+  /** Set when an automatic renewal failed (insufficient credits); cleared by a renewal or re-enabling. */
+  auto_renew_failed_at: string | null;
+  auto_renew_error: string | null;
+  server_id: number | null;
+  server: { id: number; name: string } | null;
+  state: 'online' | 'offline';
+  last_active: string | null;
+  ip_address: string | null;
+  connection_status: string;
+  is_trial: boolean;
+  owner: UserRef;
+}
+
+/** The price of a renewal of `months` on a server (POST /global-discounts/calculate-credits). */
+export interface RenewalQuote {
+  server_id: number | null;
+  months: number;
+  credits: number;
+  price_per_month: number;
+  default_credits: number;
+  /** What the months would cost without a discount, and the difference. */
+  regular_credits: number;
+  savings: number;
+  discount_id: number | null;
+  discount_name: string | null;
+  /** The discount gives more months than it costs: the account becomes a promo account. */
+  is_promo: boolean;
+  bonus_months: number;
+}
+
+/** What a renewal or recovery did (POST /accounts/{id}/credits, bulk-renew). */
+export interface RenewalResult {
+  account_id: number;
+  months: number;
+  /** Credits charged (renew) or refunded (recover); 0 for admin. */
+  credits: number;
+  discount_id: number | null;
+  coverage_start: string;
+  coverage_end: string;
+  transaction_number: string | null;
+}
+
+export interface AccountMessage {
+  id: number;
+  account_id: number;
+  message: string;
+  sender: UserRef | null;
+  created_at: string;
+}
+
+/** GET /mac-search answer: { data: MacSearchResult }. */
+export interface MacSearchResult {
+  mac: string;
+  found: boolean;
+  /** The MAC exists, but only on accounts outside the caller's subtree (whose is not said). */
+  registered_elsewhere: boolean;
+  account: Account | null;
+  accounts: Account[];
+  message: string;
+}

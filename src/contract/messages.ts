@@ -300,3 +300,33 @@ export const HIERARCHY = {
   deleted: (what: string) => `${what} deleted successfully.`,
   statusUpdated: 'Status updated successfully.',
 } as const;
+
+/** End-user accounts, renewals, auto-renew, MAC checks and user search (the spec leaves these to us). */
+export const ACCOUNTS = {
+  loginTaken: 'This login is already used on this server.',
+  macTaken: 'This MAC address is already registered on this server.',
+  serverRequired: PROMOS.serverRequired,
+  trialsDisabled: 'Trial accounts are disabled.',
+  trialWithMonths: 'A trial account cannot be bought for months.',
+  trialWhat: 'trial account',
+  expiryAdminOnly: 'Only an administrator can set the expiry date directly. Renew the account instead.',
+  bonusPeriod: 'This promo account is in its bonus period and cannot be renewed until one month before it expires.',
+  recoverTooMany: (n: number) => `Only ${n} unused whole month(s) can be recovered from this account.`,
+  autoRenewEndPast: 'The auto-renew end date cannot be in the past.',
+  accountIdsRequired: 'Select at least one account.',
+  bulkTooMany: (n: number) => `At most ${n} accounts at a time.`,
+  messageRequired: 'Message is required',
+  macNotFound: 'No account with this MAC address was found.',
+  macElsewhere: 'This MAC address is registered to an account outside your accounts.',
+  macFound: 'MAC address found.',
+  macSeveralServers: 'This MAC address is used on several servers. Choose the server.',
+  created: 'Account created successfully.',
+  updated: 'Account updated successfully.',
+  deleted: 'Account deleted successfully.',
+  renewed: 'Account renewed successfully.',
+  recovered: 'Months recovered successfully.',
+  deviceReset: 'Device reset successfully.',
+  autoRenewEnabled: 'Auto-renew enabled.',
+  autoRenewDisabled: 'Auto-renew disabled.',
+  bulkDone: (n: number, verb: 'suspended' | 'activated' | 'renewed' | 'messaged') => `${n} account(s) ${verb} successfully.`,
+} as const;

@@ -9,3 +9,4 @@ export * from './themes';
 export * from './userPromos';
 export * from './globalDiscounts';
 export * from './settings';
+export * from './accounts';

@@ -1,0 +1,110 @@
+/**
+ * The auto-renew scheduler: renews accounts that expire within the next minute (or already have)
+ * for their auto_renew_months, charging the account's OWNER. Several API processes may run it on one
+ * PostgreSQL at once: besides the job lease, each account is claimed by a conditional UPDATE on the
+ * expiry the runner saw, inside the renewal's transaction, so a due account is renewed exactly once.
+ * A renewal refused for insufficient credits is recorded (auto_renew_failed_at, auto_renew_error) and
+ * not retried until the account is renewed or auto-renew is enabled again.
+ */
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { inTransaction } from '../db/transaction';
+import { ApiError } from '../http/errors';
+import { getSystemSettings } from '../settings';
+import { renewLocked } from './renewal';
+import { recordSystemAudit } from './systemAudit';
+
+/** How far ahead of expiry an account is due. */
+export const DUE_AHEAD_MS = 60_000;
+const BATCH = 200;
+
+export interface AutoRenewReport {
+  renewed: number[];
+  failed: number[];
+}
+
+const dueConditions = (now: Date) => (eb: ExpressionBuilder<Database, 'accounts'>) =>
+  eb.and([
+    eb('deleted_at', 'is', null),
+    eb('status', '=', 'active'),
+    eb('auto_renew_months', '>', 0),
+    eb('auto_renew_failed_at', 'is', null),
+    eb('expiry_date', 'is not', null),
+    eb('expiry_date', '<=', new Date(now.getTime() + DUE_AHEAD_MS).toISOString()),
+    eb.or([eb('auto_renew_end_date', 'is', null), eb('auto_renew_end_date', '>=', now.toISOString())]),
+  ]);
+
+export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date()): Promise<AutoRenewReport> {
+  const report: AutoRenewReport = { renewed: [], failed: [] };
+  const due = await db
+    .selectFrom('accounts')
+    .select(['id', 'expiry_date'])
+    .where(dueConditions(now))
+    .orderBy('expiry_date')
+    .orderBy('id')
+    .limit(BATCH)
+    .execute();
+  const settings = await getSystemSettings(db);
+  let unexpected: unknown = null;
+
+  for (const { id, expiry_date: seenExpiry } of due) {
+    try {
+      const renewed = await inTransaction(db, async (trx) => {
+        // The claim: only one runner's UPDATE matches the expiry it saw; the others wait on the row
+        // lock, then find the expiry moved and skip the account.
+        const claimed = await trx
+          .updateTable('accounts')
+          .set({ updated_at: now.toISOString() })
+          .where('id', '=', id)
+          .where('expiry_date', '=', seenExpiry)
+          .where(dueConditions(now))
+          .returningAll()
+          .executeTakeFirst();
+        if (!claimed) return false;
+        const owner = await trx.selectFrom('users').select(['id', 'role', 'username']).where('id', '=', claimed.owner_id).executeTakeFirstOrThrow();
+        const months = claimed.auto_renew_months!;
+        const { result } = await renewLocked(trx, claimed, months, owner, { actorId: null, now, auto: true, settings });
+        await recordSystemAudit(trx, {
+          module: 'accounts',
+          action: 'auto_renew',
+          entityId: claimed.id,
+          targetUsername: owner.username,
+          description: `Auto-renewal of ${claimed.login} for ${months} month(s), ${result.credits} credit(s) charged to ${owner.username}`,
+          oldValues: { expiry_date: claimed.expiry_date },
+          newValues: { expiry_date: result.coverage_end, credits: result.credits, transaction_number: result.transaction_number },
+        });
+        return true;
+      });
+      if (renewed) report.renewed.push(id);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.statusCode !== 422) {
+        // One broken account must not hold up the others; the job reports the error after the batch.
+        unexpected ??= error;
+        continue;
+      }
+      const reason = Object.values(error.errors ?? {}).flat()[0] ?? error.message;
+      const failedAt = now.toISOString();
+      // Recorded once: a second runner that failed on the same account finds it already marked.
+      const marked = await db
+        .updateTable('accounts')
+        .set({ auto_renew_failed_at: failedAt, auto_renew_error: reason })
+        .where('id', '=', id)
+        .where('expiry_date', '=', seenExpiry)
+        .where('auto_renew_failed_at', 'is', null)
+        .returning(['id', 'login', 'owner_id'])
+        .executeTakeFirst();
+      if (marked) {
+        report.failed.push(id);
+        await recordSystemAudit(db, {
+          module: 'accounts',
+          action: 'auto_renew_failed',
+          entityId: id,
+          description: `Auto-renewal of ${marked.login} failed: ${reason}`,
+          newValues: { auto_renew_failed_at: failedAt, auto_renew_error: reason },
+        });
+      }
+    }
+  }
+  if (unexpected) throw unexpected;
+  return report;
+}

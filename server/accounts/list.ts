@@ -1,0 +1,89 @@
+/** The accounts list (GET /accounts, GET /user-search): filters, search on login, name and MAC, sorts. */
+import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { ACCOUNT_STATES, type Account, EXPIRY_FILTERS, type Paginated, USER_STATUSES } from '../../src/contract';
+import type { Database } from '../db/schema';
+import { type ListSpec, paginate, searchAny } from '../http/list';
+import { addDays } from './dates';
+import { type AccountJoined, type Actor, scopedAccounts, selectAccount, toAccount } from './store';
+
+const TRUE = ['1', 'true', 'yes'];
+const BOOLEAN = [...TRUE, '0', 'false', 'no'];
+const booleanValue = (name: string) => (value: string) =>
+  BOOLEAN.includes(value.toLowerCase()) ? null : `The ${name} filter must be true or false.`;
+
+/** expired: expiry in the past; N: expires within the next N days and has not expired yet. */
+function expiryFilter(qb: any, value: string) {
+  const now = new Date();
+  if (value === 'expired') return qb.where('a.expiry_date', '<', now.toISOString());
+  return qb.where('a.expiry_date', '>=', now.toISOString()).where('a.expiry_date', '<=', addDays(now, Number(value)).toISOString());
+}
+
+export const accountListSpec: ListSpec = {
+  filters: {
+    status: { column: 'a.status', type: 'enum', values: USER_STATUSES },
+    is_active: {
+      apply: (qb, v) => qb.where('a.status', TRUE.includes(v.toLowerCase()) ? '=' : '!=', 'active'),
+      validate: booleanValue('is_active'),
+    },
+    is_trial: { column: 'a.is_trial', type: 'boolean' },
+    is_promo: { column: 'a.is_promo', type: 'boolean' },
+    auto_renew: {
+      apply: (qb, v) => (TRUE.includes(v.toLowerCase()) ? qb.where('a.auto_renew_months', '>', 0) : qb.where((eb: ExpressionBuilder<any, any>) => eb.or([eb('a.auto_renew_months', 'is', null), eb('a.auto_renew_months', '<=', 0)]))),
+      validate: booleanValue('auto_renew'),
+    },
+    server_id: { column: 'a.server_id', type: 'int' },
+    owner_id: { column: 'a.owner_id', type: 'int' },
+    state: { column: 'a.state', type: 'enum', values: ACCOUNT_STATES },
+    expiry: {
+      apply: expiryFilter,
+      validate: (v) => ((EXPIRY_FILTERS as readonly string[]).includes(v) ? null : `The expiry filter must be one of: ${EXPIRY_FILTERS.join(', ')}.`),
+    },
+    expiry_date_before: { column: 'a.expiry_date', type: 'before' },
+    expiry_date_after: { column: 'a.expiry_date', type: 'after' },
+  },
+  sorts: {
+    login: 'a.login',
+    full_name: 'a.full_name',
+    expiry_date: 'a.expiry_date',
+    created_at: 'a.created_at',
+    updated_at: 'a.updated_at',
+    status: 'a.status',
+    mac_address: 'a.mac_address',
+    last_active: 'a.last_active',
+    id: 'a.id',
+  },
+  defaultSort: '-created_at',
+  idColumn: 'a.id',
+};
+
+const single = (v: unknown): string | undefined => {
+  if (Array.isArray(v)) return single(v[v.length - 1]);
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+};
+
+/** Login or full name containing the term, or a MAC containing its hex digits in any notation. */
+export function accountSearch(term: string) {
+  const hex = term.replace(/[\s:.\-]/g, '').toUpperCase();
+  return (eb: ExpressionBuilder<any, any>) => {
+    const byText = searchAny(eb, ['a.login', 'a.full_name'], term);
+    if (hex.length < 2 || !/^[0-9A-F]+$/.test(hex)) return byText;
+    return eb.or([byText, sql<SqlBool>`a.mac_address like ${`%${hex}%`}`]);
+  };
+}
+
+/**
+ * Lists the caller's accounts. The search (filter[search] or search) is applied here because it
+ * also matches MAC notations; everything else follows the shared list conventions.
+ */
+export async function listAccounts(
+  db: Kysely<Database>,
+  actor: Actor & { role: string },
+  query: Record<string, unknown>,
+  spec: ListSpec = accountListSpec,
+): Promise<Paginated<Account>> {
+  const { 'filter[search]': filterSearch, search, ...rest } = query;
+  const term = (single(filterSearch)?.trim() || single(search)?.trim() || '').slice(0, 255);
+  let base = scopedAccounts(db, actor);
+  if (term) base = base.where(accountSearch(term));
+  return paginate<AccountJoined, Account>(base, rest, spec, (qb) => selectAccount(qb as typeof base), (row) => toAccount(row, actor.role));
+}

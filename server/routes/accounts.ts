@@ -1,0 +1,543 @@
+/**
+ * End-user accounts (spec 7, Accounts): list, create (bought for months, as a trial, or empty), show,
+ * update, status, delete, device reset and info, ledger entries, renew / recover, auto-renew and the
+ * bulk calls. Every account lies in its owner's subtree; anything outside the caller's answers 404.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import {
+  ACCOUNTS,
+  type Account,
+  type AccountMessage,
+  CREDITS,
+  HIERARCHY,
+  type RenewalResult,
+  type Role,
+  type UserRef,
+  accountCreateBody,
+  accountCreditsBody,
+  accountUpdateBody,
+  autoRenewBody,
+  bulkAccountsBody,
+  bulkMessageBody,
+  bulkRenewBody,
+  idParam,
+  userStatusBody,
+} from '../../src/contract';
+import { addDays } from '../accounts/dates';
+import { idempotent } from '../accounts/idempotency';
+import { accountListSpec, listAccounts } from '../accounts/list';
+import { priceFor, recoverLocked, renewLocked } from '../accounts/renewal';
+import {
+  type AccountJoined,
+  type Actor,
+  branchServerId,
+  findAccount,
+  loadAccount,
+  lockAccount,
+  scopedAccounts,
+  softDeleteAccount,
+  toAccount,
+} from '../accounts/store';
+import { recordAudit } from '../audit';
+import type { AccountRow, Database, UserRow } from '../db/schema';
+import { inTransaction } from '../db/transaction';
+import { nowIso, parseJson } from '../db/values';
+import { ApiError, fieldError, notFound, validationError } from '../http/errors';
+import { actorOf } from '../http/guard';
+import { type ListSpec, paginate } from '../http/list';
+import { hit } from '../http/rateLimit';
+import { postChanges } from '../ledger/post';
+import { getSystemSettings } from '../settings';
+
+const tags = ['accounts'];
+
+/** What the audit log keeps of an account (the device password never reaches it). */
+const auditView = (row: AccountRow) => ({
+  login: row.login,
+  full_name: row.full_name,
+  mac_address: row.mac_address,
+  server_id: row.server_id,
+  expiry_date: row.expiry_date,
+  status: row.status,
+  is_trial: row.is_trial,
+  auto_renew_months: row.auto_renew_months,
+  auto_renew_end_date: row.auto_renew_end_date,
+});
+
+/** A unique index refused the write: the MAC address or login is already used on that server. */
+function uniqueViolationField(error: unknown): 'mac_address' | 'login' | null {
+  const e = error as { code?: string; message?: string; constraint?: string };
+  const text = `${e?.constraint ?? ''} ${e?.message ?? ''}`;
+  if (e?.code !== '23505' && !/UNIQUE constraint failed/.test(text)) return null;
+  if (/mac/.test(text)) return 'mac_address';
+  if (/login/.test(text)) return 'login';
+  return null;
+}
+const uniqueError = (field: 'mac_address' | 'login') => fieldError(field, field === 'mac_address' ? ACCOUNTS.macTaken : ACCOUNTS.loginTaken);
+
+async function checkUnique(db: Kysely<Database>, serverId: number, fields: { mac?: string; login?: string }, exceptId?: number) {
+  const errors: Record<string, string> = {};
+  const taken = async (column: 'mac_address' | 'login', value: string) => {
+    let q = db.selectFrom('accounts').select('id').where('server_id', '=', serverId).where(column, '=', value).where('deleted_at', 'is', null);
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    return Boolean(await q.executeTakeFirst());
+  };
+  if (fields.login && (await taken('login', fields.login))) errors.login = ACCOUNTS.loginTaken;
+  if (fields.mac && (await taken('mac_address', fields.mac))) errors.mac_address = ACCOUNTS.macTaken;
+  if (Object.keys(errors).length) throw validationError(errors);
+}
+
+/**
+ * The server an account of the caller's may live on: the one asked for, which for a non-admin must be
+ * its branch's server (when the branch has one); else the branch's server.
+ */
+async function resolveServer(db: Kysely<Database>, actor: UserRow, requested: number | undefined): Promise<number> {
+  const branch = await branchServerId(db, actor);
+  const serverId = requested ?? branch;
+  if (serverId === null || serverId === undefined) throw fieldError('server_id', ACCOUNTS.serverRequired);
+  if (actor.role !== 'admin' && branch !== null && serverId !== branch) throw fieldError('server_id', HIERARCHY.serverInvalid);
+  const server = await db.selectFrom('servers').select('id').where('id', '=', serverId).executeTakeFirst();
+  if (!server) throw fieldError('server_id', HIERARCHY.serverInvalid);
+  return serverId;
+}
+
+const statusFrom = (body: { status?: string; is_active?: boolean }): string | undefined =>
+  body.status ?? (body.is_active === undefined ? undefined : body.is_active ? 'active' : 'inactive');
+
+async function currentCredits(db: Kysely<Database>, actor: UserRow): Promise<number | null> {
+  if (actor.role === 'admin') return null;
+  const row = await db.selectFrom('users').select('credits').where('id', '=', actor.id).executeTakeFirstOrThrow();
+  return row.credits;
+}
+
+type Named = { id: number; name: string; username: string; role: string };
+const ref = (user: Named | undefined): UserRef | null =>
+  user ? { id: user.id, name: user.name, username: user.username, role: user.role as Role } : null;
+
+const messageSpec: ListSpec = {
+  sorts: { created_at: 'm.created_at', id: 'm.id' },
+  defaultSort: '-created_at',
+  idColumn: 'm.id',
+};
+
+const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db.kysely;
+  const creditLimit = () => ({ max: app.config.creditOpsPerMinute ?? 30, windowMs: 60_000 });
+
+  /** Credit operations are rate limited per actor (decisions file). */
+  async function countCreditOperation(actor: UserRow) {
+    const state = await hit(db, `credit-ops:${actor.id}`, creditLimit());
+    if (state.exceeded) throw new ApiError(422, CREDITS.rateLimit.description, { rate_limit: [CREDITS.rateLimit.description] }, { 'retry-after': String(state.retryAfter) });
+  }
+
+  const show = async (trx: Kysely<Database>, id: number, viewer: UserRow): Promise<Account> => toAccount(await loadAccount(trx, id), viewer.role);
+
+  app.get('/accounts', { config: { access: ['accounts', 'list'] }, schema: { tags } }, async (request) =>
+    listAccounts(db, actorOf(request), request.query as Record<string, unknown>, accountListSpec),
+  );
+
+  app.post(
+    '/accounts',
+    { config: { access: ['accounts', 'create'] }, schema: { body: accountCreateBody, tags } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const body = request.body;
+      if (body.expiry_date && actor.role !== 'admin') throw fieldError('expiry_date', ACCOUNTS.expiryAdminOnly);
+      const serverId = await resolveServer(db, actor, body.server_id);
+      const settings = await getSystemSettings(db);
+      if (body.is_trial) {
+        if (!settings.enable_trials) throw fieldError('is_trial', ACCOUNTS.trialsDisabled);
+        const minimum = Number(settings.minimum_credits_trial_user_creation) || 0;
+        if (actor.role !== 'admin' && minimum > 0 && ((await currentCredits(db, actor)) ?? 0) < minimum) {
+          throw fieldError('credits', HIERARCHY.minimumToCreate(minimum, ACCOUNTS.trialWhat));
+        }
+      }
+      await checkUnique(db, serverId, { mac: body.mac_address, login: body.login });
+      if (body.months) await countCreditOperation(actor);
+
+      try {
+        const outcome = await idempotent(db, request, actor.id, async (trx) => {
+          const now = new Date();
+          const { id } = await trx
+            .insertInto('accounts')
+            .values({
+              owner_id: actor.id,
+              owner_path: actor.path,
+              server_id: serverId,
+              login: body.login,
+              full_name: body.full_name,
+              pwd_txt: body.password,
+              mac_address: body.mac_address,
+              expiry_date: body.is_trial ? addDays(now, Number(settings.trial_days) || 7).toISOString() : (body.expiry_date ?? null),
+              validity_months: 0,
+              status: statusFrom(body) ?? 'active',
+              is_promo: 0,
+              bonus_months: 0,
+              is_trial: body.is_trial ? 1 : 0,
+              auto_renew_months: null,
+              auto_renew_end_date: null,
+              auto_renew_failed_at: null,
+              auto_renew_error: null,
+              state: 'offline',
+              last_active: null,
+              ip_address: null,
+              connection_status: 'offline',
+              device_info: null,
+              created_at: now.toISOString(),
+              updated_at: now.toISOString(),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+
+          let renewal: RenewalResult | null = null;
+          if (body.is_trial) {
+            await postChanges(
+              trx,
+              [{ userId: actor.id, type: 'TRIAL', credits: 0, accountId: id, coverageStart: now.toISOString(), remarks: `Trial account ${body.login} for ${settings.trial_days} day(s)` }],
+              { actorId: actor.id },
+            );
+          } else if (body.months) {
+            const locked = await lockAccount(trx, actor, id);
+            renewal = (await renewLocked(trx, locked, body.months, actor, { actorId: actor.id, now, settings })).result;
+          }
+          const created = await loadAccount(trx, id);
+          await recordAudit(trx, request, {
+            module: 'accounts',
+            action: 'create',
+            entityId: id,
+            targetUsername: created.login,
+            description: body.is_trial ? 'Trial account created' : renewal ? `Created and renewed for ${renewal.months} month(s), ${renewal.credits} credit(s)` : null,
+            newValues: auditView(created),
+          });
+          return {
+            status: 201,
+            body: { message: ACCOUNTS.created, data: toAccount(created, actor.role), renewal, user_credits: await currentCredits(trx, actor) },
+          };
+        });
+        return reply.code(outcome.status).send(outcome.body);
+      } catch (error) {
+        const field = uniqueViolationField(error);
+        if (field) throw uniqueError(field);
+        throw error;
+      }
+    },
+  );
+
+  app.get('/accounts/:id', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, tags } }, async (request) => {
+    const actor = actorOf(request);
+    return { data: toAccount(await findAccount(db, actor, request.params.id), actor.role) };
+  });
+
+  app.put(
+    '/accounts/:id',
+    { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, body: accountUpdateBody, tags } },
+    async (request) => {
+      const actor = actorOf(request);
+      const before = await findAccount(db, actor, request.params.id);
+      const body = request.body;
+      if (body.expiry_date !== undefined && actor.role !== 'admin' && body.expiry_date !== before.expiry_date) {
+        throw fieldError('expiry_date', ACCOUNTS.expiryAdminOnly);
+      }
+      const serverId = body.server_id !== undefined && body.server_id !== before.server_id ? await resolveServer(db, actor, body.server_id) : before.server_id;
+      if (serverId !== null) {
+        await checkUnique(db, serverId, { mac: body.mac_address ?? before.mac_address, login: body.login ?? before.login }, before.id);
+      }
+      const status = statusFrom(body);
+      try {
+        await db
+          .updateTable('accounts')
+          .set({
+            ...(body.login !== undefined ? { login: body.login } : {}),
+            ...(body.full_name !== undefined ? { full_name: body.full_name } : {}),
+            ...(body.password ? { pwd_txt: body.password } : {}),
+            ...(body.mac_address !== undefined ? { mac_address: body.mac_address } : {}),
+            ...(body.expiry_date !== undefined && actor.role === 'admin' ? { expiry_date: body.expiry_date } : {}),
+            ...(status !== undefined ? { status } : {}),
+            server_id: serverId,
+            updated_at: nowIso(),
+          })
+          .where('id', '=', before.id)
+          .execute();
+      } catch (error) {
+        const field = uniqueViolationField(error);
+        if (field) throw uniqueError(field);
+        throw error;
+      }
+      const after = await loadAccount(db, before.id);
+      await recordAudit(db, request, {
+        module: 'accounts',
+        action: 'update',
+        entityId: before.id,
+        targetUsername: after.login,
+        description: body.password ? 'Device password changed' : null,
+        oldValues: auditView(before),
+        newValues: auditView(after),
+      });
+      return { message: ACCOUNTS.updated, data: toAccount(after, actor.role) };
+    },
+  );
+
+  app.patch(
+    '/accounts/:id',
+    { config: { access: ['accounts', 'status'] }, schema: { params: idParam, body: userStatusBody, tags } },
+    async (request) => {
+      const actor = actorOf(request);
+      const before = await findAccount(db, actor, request.params.id);
+      const status = statusFrom(request.body)!;
+      await db.updateTable('accounts').set({ status, updated_at: nowIso() }).where('id', '=', before.id).execute();
+      await recordAudit(db, request, {
+        module: 'accounts',
+        action: 'status',
+        entityId: before.id,
+        targetUsername: before.login,
+        oldValues: { status: before.status },
+        newValues: { status },
+      });
+      return { message: HIERARCHY.statusUpdated, data: await show(db, before.id, actor) };
+    },
+  );
+
+  app.delete('/accounts/:id', { config: { access: ['accounts', 'delete'] }, schema: { params: idParam, tags } }, async (request, reply) => {
+    const actor = actorOf(request);
+    const before = await findAccount(db, actor, request.params.id);
+    await softDeleteAccount(db, before.id);
+    await recordAudit(db, request, { module: 'accounts', action: 'delete', entityId: before.id, targetUsername: before.login, oldValues: auditView(before) });
+    return reply.code(204).send();
+  });
+
+  app.post('/accounts/:id/reset-device', { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, tags } }, async (request) => {
+    const actor = actorOf(request);
+    const before = await findAccount(db, actor, request.params.id);
+    // What binds the account to one box (middleware notes): address, device identity, session.
+    await db
+      .updateTable('accounts')
+      .set({ ip_address: null, device_info: null, state: 'offline', connection_status: 'offline', updated_at: nowIso() })
+      .where('id', '=', before.id)
+      .execute();
+    await recordAudit(db, request, {
+      module: 'accounts',
+      action: 'reset_device',
+      entityId: before.id,
+      targetUsername: before.login,
+      oldValues: { ip_address: before.ip_address, device_info: parseJson(before.device_info, null), state: before.state },
+    });
+    return { message: ACCOUNTS.deviceReset, data: await show(db, before.id, actor) };
+  });
+
+  app.get('/accounts/:id/stb-info', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, tags } }, async (request) => {
+    const row = await findAccount(db, actorOf(request), request.params.id);
+    const device = parseJson<Record<string, unknown>>(row.device_info, {});
+    const text = (key: string) => (typeof device[key] === 'string' || typeof device[key] === 'number' ? String(device[key]) : null);
+    return {
+      data: {
+        account_id: row.id,
+        login: row.login,
+        mac_address: toAccount(row, 'admin').mac_address,
+        state: row.state === 'online' ? 'online' : 'offline',
+        connection_status: row.connection_status,
+        last_active: row.last_active,
+        ip_address: row.ip_address,
+        stb_type: text('stb_type'),
+        serial_number: text('serial_number'),
+        version: text('version'),
+        image_version: text('image_version'),
+        hw_version: text('hw_version'),
+        device_id: text('device_id'),
+        server: row.server_id !== null ? { id: row.server_id, name: row.server_name ?? '' } : null,
+      },
+    };
+  });
+
+  app.post(
+    '/accounts/:id/credits',
+    { config: { access: ['accounts', 'credits'] }, schema: { params: idParam, body: accountCreditsBody, tags } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      await findAccount(db, actor, request.params.id);
+      await countCreditOperation(actor);
+      const { action, months } = request.body;
+      const outcome = await idempotent(db, request, actor.id, async (trx) => {
+        const locked = await lockAccount(trx, actor, request.params.id);
+        const options = { actorId: actor.id };
+        const { result } = action === 'renew' ? await renewLocked(trx, locked, months, actor, options) : await recoverLocked(trx, locked, months, actor, options);
+        await recordAudit(trx, request, {
+          module: 'accounts',
+          action: action === 'renew' ? 'renew' : 'recover',
+          entityId: locked.id,
+          targetUsername: locked.login,
+          description:
+            action === 'renew'
+              ? `Renewed ${locked.login} for ${months} month(s): ${result.credits} credit(s)`
+              : `Recovered ${months} month(s) from ${locked.login}: ${result.credits} credit(s) refunded`,
+          oldValues: { expiry_date: locked.expiry_date },
+          newValues: { expiry_date: action === 'renew' ? result.coverage_end : result.coverage_start, credits: result.credits, transaction_number: result.transaction_number },
+        });
+        return {
+          status: 200,
+          body: {
+            message: action === 'renew' ? ACCOUNTS.renewed : ACCOUNTS.recovered,
+            data: await show(trx, locked.id, actor),
+            renewal: result,
+            user_credits: await currentCredits(trx, actor),
+          },
+        };
+      });
+      return reply.code(outcome.status).send(outcome.body);
+    },
+  );
+
+  app.post(
+    '/accounts/:id/auto-renew',
+    { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, body: autoRenewBody, tags } },
+    async (request) => {
+      const actor = actorOf(request);
+      const before = await findAccount(db, actor, request.params.id);
+      const months = request.body.months || null;
+      const endDate = months ? (request.body.auto_renew_end_date ?? null) : null;
+      // Enabling (again) clears an earlier failure, so the scheduler tries once more.
+      await db
+        .updateTable('accounts')
+        .set({ auto_renew_months: months, auto_renew_end_date: endDate, auto_renew_failed_at: null, auto_renew_error: null, updated_at: nowIso() })
+        .where('id', '=', before.id)
+        .execute();
+      await recordAudit(db, request, {
+        module: 'accounts',
+        action: 'auto_renew',
+        entityId: before.id,
+        targetUsername: before.login,
+        oldValues: { auto_renew_months: before.auto_renew_months, auto_renew_end_date: before.auto_renew_end_date },
+        newValues: { auto_renew_months: months, auto_renew_end_date: endDate },
+      });
+      return { message: months ? ACCOUNTS.autoRenewEnabled : ACCOUNTS.autoRenewDisabled, data: await show(db, before.id, actor) };
+    },
+  );
+
+  /** Every id must be one of the caller's live accounts, or the whole call is a 404. */
+  async function scopedIds(q: Kysely<Database>, actor: Actor, ids: number[]): Promise<AccountJoined[]> {
+    const rows = (await scopedAccounts(q, actor).selectAll('a').select(['o.name as owner_name', 'o.username as owner_username', 'o.role as owner_role', 's.name as server_name']).where('a.id', 'in', ids).execute()) as AccountJoined[];
+    if (rows.length !== ids.length) throw notFound();
+    return rows;
+  }
+
+  const bulkStatus = (status: 'active' | 'suspended', verb: 'suspended' | 'activated') => async (request: FastifyRequest) => {
+    const actor = actorOf(request);
+    const { account_ids } = request.body as { account_ids: number[] };
+    const rows = await scopedIds(db, actor, account_ids);
+    await inTransaction(db, async (trx) => {
+      await trx.updateTable('accounts').set({ status, updated_at: nowIso() }).where('id', 'in', account_ids).execute();
+      for (const row of rows) {
+        await recordAudit(trx, request, {
+          module: 'accounts',
+          action: status === 'active' ? 'bulk_activate' : 'bulk_suspend',
+          entityId: row.id,
+          targetUsername: row.login,
+          oldValues: { status: row.status },
+          newValues: { status },
+        });
+      }
+    });
+    return { message: ACCOUNTS.bulkDone(rows.length, verb), data: { updated: rows.length, account_ids } };
+  };
+  app.post('/accounts/bulk-suspend', { config: { access: ['accounts', 'status'] }, schema: { body: bulkAccountsBody, tags } }, bulkStatus('suspended', 'suspended'));
+  app.post('/accounts/bulk-activate', { config: { access: ['accounts', 'status'] }, schema: { body: bulkAccountsBody, tags } }, bulkStatus('active', 'activated'));
+
+  app.post(
+    '/accounts/bulk-renew',
+    { config: { access: ['accounts', 'credits'] }, schema: { body: bulkRenewBody, tags } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const { account_ids, months } = request.body;
+      await scopedIds(db, actor, account_ids);
+      await countCreditOperation(actor);
+      // All or nothing: one transaction; any refusal rolls every renewal back.
+      const outcome = await idempotent(db, request, actor.id, async (trx) => {
+        const now = new Date();
+        const settings = await getSystemSettings(trx);
+        const locked: AccountRow[] = [];
+        for (const id of account_ids) locked.push(await lockAccount(trx, actor, id));
+        if (actor.role !== 'admin') {
+          let total = 0;
+          for (const account of locked) total += (await priceFor(trx, account, months, actor, now, settings)).credits;
+          const credits = (await currentCredits(trx, actor)) ?? 0;
+          if (credits < total) throw fieldError('credits', CREDITS.insufficientCredits(total, credits));
+        }
+        const renewals: RenewalResult[] = [];
+        for (const account of locked) {
+          try {
+            renewals.push((await renewLocked(trx, account, months, actor, { actorId: actor.id, now, settings })).result);
+          } catch (error) {
+            // Name the account whose renewal was refused.
+            if (error instanceof ApiError && error.errors?.months) throw fieldError('months', `${account.login}: ${error.errors.months[0]}`);
+            throw error;
+          }
+          await recordAudit(trx, request, {
+            module: 'accounts',
+            action: 'bulk_renew',
+            entityId: account.id,
+            targetUsername: account.login,
+            description: `Renewed ${account.login} for ${months} month(s): ${renewals.at(-1)!.credits} credit(s)`,
+            oldValues: { expiry_date: account.expiry_date },
+            newValues: { expiry_date: renewals.at(-1)!.coverage_end },
+          });
+        }
+        const accounts: Account[] = [];
+        for (const account of locked) accounts.push(await show(trx, account.id, actor));
+        return {
+          status: 200,
+          body: {
+            message: ACCOUNTS.bulkDone(renewals.length, 'renewed'),
+            data: { accounts, renewals, credits: renewals.reduce((sum, r) => sum + r.credits, 0), user_credits: await currentCredits(trx, actor) },
+          },
+        };
+      });
+      return reply.code(outcome.status).send(outcome.body);
+    },
+  );
+
+  app.post(
+    '/accounts/bulk-message',
+    { config: { access: ['accounts', 'message'] }, schema: { body: bulkMessageBody, tags } },
+    async (request) => {
+      const actor = actorOf(request);
+      const { account_ids, message } = request.body;
+      const rows = await scopedIds(db, actor, account_ids);
+      const now = nowIso();
+      await inTransaction(db, async (trx) => {
+        await trx
+          .insertInto('account_messages')
+          .values(rows.map((row) => ({ account_id: row.id, sender_id: actor.id, message, created_at: now })))
+          .execute();
+        await recordAudit(trx, request, {
+          module: 'accounts',
+          action: 'bulk_message',
+          description: `Message sent to ${rows.length} account(s): ${rows.map((r) => r.login).join(', ').slice(0, 500)}`,
+          newValues: { account_ids, message },
+        });
+      });
+      return { message: ACCOUNTS.bulkDone(rows.length, 'messaged'), data: { sent: rows.length, account_ids } };
+    },
+  );
+
+  app.get('/accounts/:id/messages', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, tags } }, async (request) => {
+    const account = await findAccount(db, actorOf(request), request.params.id);
+    type Row = { id: number; account_id: number; message: string; created_at: string; s_id: number | null; s_name: string | null; s_username: string | null; s_role: string | null };
+    const base = db.selectFrom('account_messages as m').leftJoin('users as s', 's.id', 'm.sender_id').where('m.account_id', '=', account.id);
+    return paginate<Row, AccountMessage>(
+      base,
+      request.query as Record<string, unknown>,
+      messageSpec,
+      (qb) => qb.select(['m.id', 'm.account_id', 'm.message', 'm.created_at', 's.id as s_id', 's.name as s_name', 's.username as s_username', 's.role as s_role']),
+      (r) => ({
+        id: r.id,
+        account_id: r.account_id,
+        message: r.message,
+        created_at: r.created_at,
+        sender: r.s_id !== null ? ref({ id: r.s_id, name: r.s_name!, username: r.s_username!, role: r.s_role! }) : null,
+      }),
+    );
+  });
+};
+
+export default accountRoutes;

@@ -1,0 +1,12 @@
+/** Reseller-only user search (spec 2, /user-search): the accounts of its subtree by login, name or MAC. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { accountListSpec, listAccounts } from '../accounts/list';
+import { actorOf } from '../http/guard';
+
+const userSearchRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/user-search', { config: { access: ['user-search', 'list'] }, schema: { tags: ['accounts'] } }, async (request) =>
+    listAccounts(app.db.kysely, actorOf(request), request.query as Record<string, unknown>, accountListSpec),
+  );
+};
+
+export default userSearchRoutes;

@@ -1,0 +1,355 @@
+/**
+ * Renewal maths and pricing: extension from the current expiry or from now, calendar months,
+ * default price, global discounts (uses, validity window, switch), the promo bonus period, bonus
+ * credits spent first, admin renewals, recovery of unused months, and bulk renew all or nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { ACCOUNTS, CREDITS, RENEWAL } from '../../src/contract';
+import { addMonths, inBonusPeriod, renewalStart, wholeMonthsBetween } from '../../server/accounts/dates';
+import { inTransaction } from '../../server/db/transaction';
+import { nowIso } from '../../server/db/values';
+import { postChanges } from '../../server/ledger/post';
+import { updateSystemSettings } from '../../server/settings';
+import { accountRow, balance, createAccount, entriesFor, inDays, setAccount, userId } from './accountFixtures';
+import { type TestContext, describeEachDatabase } from './harness';
+
+describe('calendar months', () => {
+  it('adds months clamping to the last day of shorter months', () => {
+    expect(addMonths(new Date('2025-01-31T10:00:00Z'), 1).toISOString()).toBe('2025-02-28T10:00:00.000Z');
+    expect(addMonths(new Date('2024-01-31T10:00:00Z'), 1).toISOString()).toBe('2024-02-29T10:00:00.000Z');
+    expect(addMonths(new Date('2025-03-15T00:00:00Z'), 12).toISOString()).toBe('2026-03-15T00:00:00.000Z');
+    expect(addMonths(new Date('2025-12-31T00:00:00Z'), 2).toISOString()).toBe('2026-02-28T00:00:00.000Z');
+    expect(addMonths(new Date('2025-03-31T00:00:00Z'), -1).toISOString()).toBe('2025-02-28T00:00:00.000Z');
+  });
+
+  it('counts whole unused months', () => {
+    const from = new Date('2025-01-15T00:00:00Z');
+    expect(wholeMonthsBetween(from, new Date('2025-01-14T00:00:00Z'))).toBe(0);
+    expect(wholeMonthsBetween(from, new Date('2025-02-14T23:59:59Z'))).toBe(0);
+    expect(wholeMonthsBetween(from, new Date('2025-02-15T00:00:00Z'))).toBe(1);
+    expect(wholeMonthsBetween(from, new Date('2027-01-20T00:00:00Z'))).toBe(24);
+  });
+
+  it('starts a renewal at the expiry when it is in the future, else now', () => {
+    const now = new Date('2025-06-01T00:00:00Z');
+    expect(renewalStart('2025-07-01T00:00:00.000Z', now).toISOString()).toBe('2025-07-01T00:00:00.000Z');
+    expect(renewalStart('2025-05-01T00:00:00.000Z', now)).toBe(now);
+    expect(renewalStart(null, now)).toBe(now);
+  });
+
+  it('keeps a promo account in its bonus period until one month before expiry', () => {
+    const now = new Date('2025-06-01T00:00:00Z');
+    expect(inBonusPeriod({ is_promo: 1, expiry_date: '2025-09-01T00:00:00.000Z' }, now)).toBe(true);
+    expect(inBonusPeriod({ is_promo: 1, expiry_date: '2025-06-20T00:00:00.000Z' }, now)).toBe(false);
+    expect(inBonusPeriod({ is_promo: 0, expiry_date: '2025-09-01T00:00:00.000Z' }, now)).toBe(false);
+  });
+});
+
+async function addDiscount(ctx: TestContext, values: Partial<{ server_id: number; validity_months: number; credits_required: number; is_active: number; valid_from: string | null; valid_until: string | null; max_uses: number | null; current_uses: number; name: string }>) {
+  const now = nowIso();
+  const row = await ctx.db.kysely
+    .insertInto('global_discounts')
+    .values({
+      name: values.name ?? 'Test discount',
+      description: null,
+      server_id: values.server_id ?? 1,
+      validity_months: values.validity_months ?? 12,
+      credits_required: values.credits_required ?? 9,
+      discount_percentage: 0,
+      is_active: values.is_active ?? 1,
+      valid_from: values.valid_from ?? null,
+      valid_until: values.valid_until ?? null,
+      max_uses: values.max_uses ?? null,
+      current_uses: values.current_uses ?? 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+const near = (iso: string | null, expected: Date, toleranceMs = 60_000) => {
+  expect(iso).not.toBeNull();
+  expect(Math.abs(Date.parse(iso!) - expected.getTime())).toBeLessThan(toleranceMs);
+};
+
+describeEachDatabase(
+  'renewals',
+  (ctx) => {
+    const renew = async (user: string, id: number, months: number) => (await ctx.as(user)).post(`/accounts/${id}/credits`, { action: 'renew', months });
+
+    it('extends a future expiry by calendar months and charges months x default_credits', async () => {
+      const account = await createAccount(ctx, 'dealer');
+      const expiry = '2031-01-31T12:00:00.000Z';
+      await setAccount(ctx, account.id, { expiry_date: expiry });
+      const before = await balance(ctx, 'dealer');
+      const res = await renew('dealer', account.id, 1);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.expiry_date).toBe('2031-02-28T12:00:00.000Z');
+      expect(res.body.renewal).toMatchObject({ months: 1, credits: 1, coverage_start: expiry, coverage_end: '2031-02-28T12:00:00.000Z', discount_id: null });
+      expect(res.body.message).toBe(ACCOUNTS.renewed);
+      expect((await balance(ctx, 'dealer')).credits).toBe(before.credits - 1);
+
+      await updateSystemSettings(ctx.db.kysely, { default_credits: 2 });
+      const twice = await renew('dealer', account.id, 3);
+      await updateSystemSettings(ctx.db.kysely, { default_credits: 1 });
+      expect(twice.body.renewal.credits).toBe(6);
+      expect(twice.body.data.expiry_date).toBe('2031-05-28T12:00:00.000Z');
+      expect(twice.body.user_credits).toBe(before.credits - 7);
+      const entries = await entriesFor(ctx, account.id);
+      expect(entries.map((e) => [e.type, e.credits, e.coverage_start, e.coverage_end])).toEqual([
+        ['USED', -1, expiry, '2031-02-28T12:00:00.000Z'],
+        ['USED', -6, '2031-02-28T12:00:00.000Z', '2031-05-28T12:00:00.000Z'],
+      ]);
+    });
+
+    it('extends an expired or empty account from now', async () => {
+      const expired = await createAccount(ctx, 'dealer');
+      await setAccount(ctx, expired.id, { expiry_date: inDays(-40) });
+      const res = await renew('dealer', expired.id, 2);
+      near(res.body.renewal.coverage_start, new Date());
+      near(res.body.data.expiry_date, addMonths(new Date(), 2));
+
+      const empty = await createAccount(ctx, 'dealer');
+      expect(empty.expiry_date).toBeNull();
+      const res2 = await renew('dealer', empty.id, 5);
+      near(res2.body.data.expiry_date, addMonths(new Date(), 5));
+    });
+
+    it('takes months 1 to 50 only', async () => {
+      const account = await createAccount(ctx, 'dealer');
+      for (const months of [0, 51, -1, 1.5, 'x', null]) {
+        const res = await (await ctx.as('dealer')).post(`/accounts/${account.id}/credits`, { action: 'renew', months });
+        expect(res.status).toBe(422);
+        expect(res.body.errors.months).toEqual([RENEWAL.invalidMonths.description]);
+      }
+      const res = await (await ctx.as('dealer')).post(`/accounts/${account.id}/credits`, { action: 'extend', months: 1 });
+      expect(res.status).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual(['action']);
+      expect((await renew('dealer', account.id, 50)).status).toBe(200);
+    });
+
+    it('refuses what the actor cannot pay and changes nothing', async () => {
+      const account = await createAccount(ctx, 'dealer2');
+      const { credits } = await balance(ctx, 'dealer2');
+      await updateSystemSettings(ctx.db.kysely, { default_credits: 3 });
+      const res = await renew('dealer2', account.id, 50);
+      await updateSystemSettings(ctx.db.kysely, { default_credits: 1 });
+      expect(credits).toBeLessThan(150);
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual({ credits: [CREDITS.insufficientCredits(150, credits)] });
+      expect((await balance(ctx, 'dealer2')).credits).toBe(credits);
+      expect((await accountRow(ctx, account.id)).expiry_date).toBeNull();
+    });
+
+    it('prices with a matching global discount while it has uses left, and marks the promo account', async () => {
+      await updateSystemSettings(ctx.db.kysely, { global_discounts_enabled: true });
+      const discountId = await addDiscount(ctx, { validity_months: 12, credits_required: 9, max_uses: 1, name: 'Year for 9' });
+      const a = await createAccount(ctx, 'dealer');
+      const b = await createAccount(ctx, 'dealer');
+      const before = await balance(ctx, 'dealer');
+
+      const quote = await (await ctx.as('dealer')).post('/global-discounts/calculate-credits', { server_id: 1, months: 12 });
+      expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+      expect(quote.body.data).toMatchObject({ credits: 9, discount_id: discountId, price_per_month: 0.75, regular_credits: 12, savings: 3, is_promo: true, bonus_months: 3, sufficient: true });
+
+      const first = await renew('dealer', a.id, 12);
+      expect(first.body.renewal).toMatchObject({ credits: 9, discount_id: discountId });
+      expect(first.body.data).toMatchObject({ is_promo: true, bonus_months: 3, validity_months: 12 });
+      const used = await ctx.db.kysely.selectFrom('global_discounts').select('current_uses').where('id', '=', discountId).executeTakeFirstOrThrow();
+      expect(used.current_uses).toBe(1);
+
+      // No uses left: the regular price applies.
+      const second = await renew('dealer', b.id, 12);
+      expect(second.body.renewal).toMatchObject({ credits: 12, discount_id: null });
+      expect(second.body.data.is_promo).toBe(false);
+      expect((await balance(ctx, 'dealer')).credits).toBe(before.credits - 21);
+      const after = await (await ctx.as('dealer')).post('/global-discounts/calculate-credits', { server_id: 1, months: 12 });
+      expect(after.body.data).toMatchObject({ credits: 12, discount_id: null });
+      // Other months never match a 12-month discount.
+      const six = await (await ctx.as('dealer')).post('/global-discounts/calculate-credits', { months: 6 });
+      expect(six.body.data).toMatchObject({ credits: 6, discount_id: null, server_id: 1 });
+    });
+
+    it('ignores discounts outside their validity window, inactive, of another server, or switched off', async () => {
+      const cases: Array<[string, Parameters<typeof addDiscount>[1]]> = [
+        ['not yet valid', { valid_from: inDays(2) }],
+        ['expired', { valid_until: inDays(-1) }],
+        ['inactive', { is_active: 0 }],
+        ['other server', { server_id: 2 }],
+        ['uses exhausted', { max_uses: 3, current_uses: 3 }],
+      ];
+      for (const [name, values] of cases) {
+        await addDiscount(ctx, { ...values, validity_months: 7, credits_required: 2, name });
+      }
+      const a = await createAccount(ctx, 'dealer');
+      expect((await renew('dealer', a.id, 7)).body.renewal).toMatchObject({ credits: 7, discount_id: null });
+
+      const inWindow = await addDiscount(ctx, { validity_months: 7, credits_required: 5, valid_from: inDays(-1), valid_until: inDays(1), name: 'window' });
+      await updateSystemSettings(ctx.db.kysely, { global_discounts_enabled: false });
+      const off = await renew('dealer', a.id, 7);
+      expect(off.body.renewal).toMatchObject({ credits: 7, discount_id: null });
+      const current = await (await ctx.as('dealer')).get('/global-discounts/current-server');
+      expect(current.body).toMatchObject({ data: [], enabled: false });
+      await updateSystemSettings(ctx.db.kysely, { global_discounts_enabled: true });
+      const b = await createAccount(ctx, 'dealer');
+      expect((await renew('dealer', b.id, 7)).body.renewal).toMatchObject({ credits: 5, discount_id: inWindow });
+      // 7 months for 5 credits: 2 bonus months.
+      expect((await accountRow(ctx, b.id)).bonus_months).toBe(2);
+
+      const list = await (await ctx.as('dealer')).get('/global-discounts/current-server');
+      expect(list.status).toBe(200);
+      const names = list.body.data.map((d: { name: string }) => d.name);
+      expect(names).toContain('window');
+      for (const [name] of cases) expect(names).not.toContain(name);
+      expect(list.body.server).toEqual({ id: 1, name: 'Main Server' });
+      expect(list.body.discounts).toEqual(list.body.data);
+      const other = await (await ctx.as('dealer')).get('/global-discounts/server/2');
+      expect(other.body.data.map((d: { name: string }) => d.name)).toEqual(['other server']);
+      expect((await (await ctx.as('dealer')).get('/global-discounts/server/999')).status).toBe(404);
+      const admin = await (await ctx.as('admin')).get('/global-discounts/current-server?server_id=2');
+      expect(admin.body.server).toEqual({ id: 2, name: 'Backup Server' });
+    });
+
+    it('refuses to renew a promo account in its bonus period, until one month before expiry', async () => {
+      const a = await createAccount(ctx, 'reseller');
+      await setAccount(ctx, a.id, { is_promo: 1, bonus_months: 3, expiry_date: inDays(200) });
+      const blocked = await renew('reseller', a.id, 1);
+      expect(blocked.status).toBe(422);
+      expect(blocked.body.errors.months).toEqual([ACCOUNTS.bonusPeriod]);
+      await setAccount(ctx, a.id, { expiry_date: inDays(20) });
+      const ok = await renew('reseller', a.id, 1);
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      expect(ok.body.data).toMatchObject({ is_promo: false, bonus_months: 0 });
+    });
+
+    it('spends bonus credits before paid ones', async () => {
+      const dealerId = await userId(ctx, 'dealer');
+      await inTransaction(ctx.db.kysely, (trx) =>
+        postChanges(trx, [{ userId: dealerId, type: 'PURCHASED', credits: 2, bonusCredits: 2, remarks: 'Promo bonus: test' }], { actorId: null }),
+      );
+      const before = await balance(ctx, 'dealer');
+      expect(before.bonus_credits).toBeGreaterThanOrEqual(2);
+      const a = await createAccount(ctx, 'dealer');
+      await renew('dealer', a.id, 3);
+      const [entry] = await entriesFor(ctx, a.id);
+      expect(entry).toMatchObject({ credits: -3, bonus_credits: -Math.min(before.bonus_credits, 3) });
+      const after = await balance(ctx, 'dealer');
+      expect(after.credits).toBe(before.credits - 3);
+      expect(after.bonus_credits).toBe(Math.max(0, before.bonus_credits - 3));
+    });
+
+    it('lets admin renew without spending anything and without a ledger entry', async () => {
+      const a = await createAccount(ctx, 'dealer');
+      const dealerBefore = await balance(ctx, 'dealer');
+      const res = await renew('admin', a.id, 4);
+      expect(res.status).toBe(200);
+      expect(res.body.renewal).toMatchObject({ credits: 0, transaction_number: null });
+      expect(res.body.user_credits).toBeNull();
+      near(res.body.data.expiry_date, addMonths(new Date(), 4));
+      expect(await entriesFor(ctx, a.id)).toHaveLength(0);
+      expect(await balance(ctx, 'dealer')).toEqual(dealerBefore);
+      const audit = await ctx.db.kysely.selectFrom('audit_logs').select(['action', 'username']).where('entity_id', '=', a.id).where('action', '=', 'renew').execute();
+      expect(audit).toEqual([{ action: 'renew', username: 'admin' }]);
+    });
+
+    it('recovers unused whole months to the actor, never more than was paid for the account', async () => {
+      const a = await createAccount(ctx, 'dealer', { months: 6 });
+      const expiry = (await accountRow(ctx, a.id)).expiry_date!;
+      const before = await balance(ctx, 'dealer');
+      const tooMany = await (await ctx.as('dealer')).post(`/accounts/${a.id}/credits`, { action: 'recover', months: 7 });
+      expect(tooMany.status).toBe(422);
+      expect(tooMany.body.errors.months).toEqual([ACCOUNTS.recoverTooMany(5)]);
+
+      const res = await (await ctx.as('dealer')).post(`/accounts/${a.id}/credits`, { action: 'recover', months: 2 });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.message).toBe(ACCOUNTS.recovered);
+      expect(res.body.renewal).toMatchObject({ months: 2, credits: 2, coverage_end: expiry });
+      expect(res.body.data.expiry_date).toBe(addMonths(new Date(expiry), -2).toISOString());
+      expect((await balance(ctx, 'dealer')).credits).toBe(before.credits + 2);
+      const entries = await entriesFor(ctx, a.id);
+      expect(entries.at(-1)).toMatchObject({ type: 'RECOVERED', credits: 2, bonus_credits: 0 });
+
+      // Bought 12 months for 9 credits: recovering 11 months refunds at most the 9 paid.
+      const discountId = await addDiscount(ctx, { validity_months: 12, credits_required: 9, name: 'Recover cap' });
+      const b = await createAccount(ctx, 'dealer');
+      const bought = await renew('dealer', b.id, 12);
+      expect(bought.body.renewal.discount_id).toBe(discountId);
+      await ctx.db.kysely.updateTable('global_discounts').set({ is_active: 0 }).where('id', '=', discountId).execute();
+      const mid = await balance(ctx, 'dealer');
+      const big = await (await ctx.as('dealer')).post(`/accounts/${b.id}/credits`, { action: 'recover', months: 11 });
+      expect(big.body.renewal.credits).toBe(9);
+      expect((await balance(ctx, 'dealer')).credits).toBe(mid.credits + 9);
+      // Already refunded in full: shortening goes on, refunds stop.
+      await setAccount(ctx, b.id, { expiry_date: inDays(70) });
+      const more = await (await ctx.as('dealer')).post(`/accounts/${b.id}/credits`, { action: 'recover', months: 1 });
+      expect(more.status).toBe(200);
+      expect(more.body.renewal.credits).toBe(0);
+      expect((await balance(ctx, 'dealer')).credits).toBe(mid.credits + 9);
+      const expired = await createAccount(ctx, 'dealer');
+      const none = await (await ctx.as('dealer')).post(`/accounts/${expired.id}/credits`, { action: 'recover', months: 1 });
+      expect(none.body.errors.months).toEqual([ACCOUNTS.recoverTooMany(0)]);
+    });
+
+    it('bulk renew is all or nothing: one unaffordable account changes nothing', async () => {
+      const ids: number[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await createAccount(ctx, 'dealer2', { months: 1 })).id);
+      const { credits } = await balance(ctx, 'dealer2');
+      const rowsBefore = await Promise.all(ids.map((id) => accountRow(ctx, id)));
+      const entriesBefore = await ctx.db.kysely.selectFrom('credit_transactions').select('id').execute();
+      // Each account costs more than a third of the balance: the third one cannot be paid.
+      const months = Math.min(50, Math.floor(credits / 3) + 1);
+      await updateSystemSettings(ctx.db.kysely, { default_credits: Math.ceil((credits / 3 + 1) / months) });
+      const price = months * Math.ceil((credits / 3 + 1) / months);
+      const res = await (await ctx.as('dealer2')).post('/accounts/bulk-renew', { account_ids: ids, months });
+      await updateSystemSettings(ctx.db.kysely, { default_credits: 1 });
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      expect(res.body.errors.credits).toEqual([CREDITS.insufficientCredits(price * 3, credits)]);
+      expect((await balance(ctx, 'dealer2')).credits).toBe(credits);
+      expect(await Promise.all(ids.map((id) => accountRow(ctx, id)))).toEqual(rowsBefore);
+      expect(await ctx.db.kysely.selectFrom('credit_transactions').select('id').execute()).toHaveLength(entriesBefore.length);
+
+      // One account in its bonus period refuses the whole batch too.
+      await setAccount(ctx, ids[1], { is_promo: 1, expiry_date: inDays(300) });
+      const promo = await (await ctx.as('dealer2')).post('/accounts/bulk-renew', { account_ids: ids, months: 1 });
+      expect(promo.status).toBe(422);
+      expect(promo.body.errors.months[0]).toContain(ACCOUNTS.bonusPeriod);
+      expect((await balance(ctx, 'dealer2')).credits).toBe(credits);
+      await setAccount(ctx, ids[1], { is_promo: 0, expiry_date: rowsBefore[1].expiry_date });
+    });
+
+    it('bulk renew charges once per account (duplicates ignored)', async () => {
+      const ids: number[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await createAccount(ctx, 'dealer', { months: 1 })).id);
+      const before = await balance(ctx, 'dealer');
+      const expiries = await Promise.all(ids.map(async (id) => (await accountRow(ctx, id)).expiry_date!));
+      const res = await (await ctx.as('dealer')).post('/accounts/bulk-renew', { account_ids: [...ids, ids[0]], months: 2 });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.message).toBe(ACCOUNTS.bulkDone(3, 'renewed'));
+      expect(res.body.data.credits).toBe(6);
+      expect((await balance(ctx, 'dealer')).credits).toBe(before.credits - 6);
+      for (const [i, id] of ids.entries()) {
+        expect((await accountRow(ctx, id)).expiry_date).toBe(addMonths(new Date(expiries[i]), 2).toISOString());
+        expect((await entriesFor(ctx, id)).filter((e) => e.type === 'USED')).toHaveLength(2);
+      }
+      const zero = await (await ctx.as('dealer')).post('/accounts/bulk-renew', { account_ids: ids, months: 0 });
+      expect(zero.body.errors.months).toEqual([RENEWAL.invalidMonths.description]);
+    });
+
+    it('keeps every balance equal to the sum of its ledger entries', async () => {
+      for (const username of ['dealer', 'dealer2', 'reseller', 'manager']) {
+        const id = await userId(ctx, username);
+        const sum = await ctx.db.kysely
+          .selectFrom('credit_transactions')
+          .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('credits'), eb.lit(0)).as('credits'), eb.fn.coalesce(eb.fn.sum<number>('bonus_credits'), eb.lit(0)).as('bonus')])
+          .where('user_id', '=', id)
+          .executeTakeFirstOrThrow();
+        const b = await balance(ctx, username);
+        expect(Number(sum.credits), username).toBe(b.credits);
+        expect(Number(sum.bonus), username).toBe(b.bonus_credits);
+      }
+    });
+  },
+  { creditOpsPerMinute: 10_000 },
+);
