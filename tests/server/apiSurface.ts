@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { ROLES, type Role, can } from '../../src/contract';
 import type { RouteEntry } from '../../server/app';
 import { issueToken } from '../../server/auth/tokens';
+import { getSystemSettings, updateSystemSettings } from '../../server/settings';
 import { type Client, type Response, type TestContext, userId } from './harness';
 
 export type ApiRoute = RouteEntry;
@@ -57,6 +58,11 @@ export const takesBody = (method: string) => ['POST', 'PUT', 'PATCH'].includes(m
  * spoil the next one. Tokens are minted directly: the login route is not what these suites test.
  */
 export async function freshClient(ctx: TestContext, username: string): Promise<Client & { userId: number }> {
+  // A body an earlier request sent may have switched maintenance on (a valid settings payload):
+  // non-admins would then get 503 for reasons that have nothing to do with the request under test.
+  if (username !== USER_OF.admin && (await getSystemSettings(ctx.db.kysely)).maintenance_mode) {
+    await updateSystemSettings(ctx.db.kysely, { maintenance_mode: false });
+  }
   const id = await userId(ctx, username);
   const token = await issueToken(ctx.db.kysely, id, 1);
   return Object.assign(ctx.client(token), { userId: id });
