@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import {
   ACCOUNTS,
   type Account,
@@ -26,7 +26,6 @@ import {
   userStatusBody,
 } from '../../src/contract';
 import { addDays } from '../accounts/dates';
-import { idempotent } from '../accounts/idempotency';
 import { accountListSpec, listAccounts } from '../accounts/list';
 import { priceFor, recoverLocked, renewLocked } from '../accounts/renewal';
 import {
@@ -41,13 +40,13 @@ import {
   toAccount,
 } from '../accounts/store';
 import { recordAudit } from '../audit';
+import { type OperationResult, runCreditOperation } from '../credits/operation';
 import type { AccountRow, Database, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso, parseJson } from '../db/values';
 import { ApiError, fieldError, notFound, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { type ListSpec, paginate } from '../http/list';
-import { hit } from '../http/rateLimit';
 import { postChanges } from '../ledger/post';
 import { getSystemSettings } from '../settings';
 
@@ -124,14 +123,6 @@ const messageSpec: ListSpec = {
 
 const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
-  const creditLimit = () => ({ max: app.config.creditOpsPerMinute ?? 30, windowMs: 60_000 });
-
-  /** Credit operations are rate limited per actor (decisions file). */
-  async function countCreditOperation(actor: UserRow) {
-    const state = await hit(db, `credit-ops:${actor.id}`, creditLimit());
-    if (state.exceeded) throw new ApiError(422, CREDITS.rateLimit.description, { rate_limit: [CREDITS.rateLimit.description] }, { 'retry-after': String(state.retryAfter) });
-  }
-
   const show = async (trx: Kysely<Database>, id: number, viewer: UserRow): Promise<Account> => toAccount(await loadAccount(trx, id), viewer.role);
 
   app.get('/accounts', { config: { access: ['accounts', 'list'] }, schema: { tags } }, async (request) =>
@@ -155,67 +146,69 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         }
       }
       await checkUnique(db, serverId, { mac: body.mac_address, login: body.login });
-      if (body.months) await countCreditOperation(actor);
 
-      try {
-        const outcome = await idempotent(db, request, actor.id, async (trx) => {
-          const now = new Date();
-          const { id } = await trx
-            .insertInto('accounts')
-            .values({
-              owner_id: actor.id,
-              owner_path: actor.path,
-              server_id: serverId,
-              login: body.login,
-              full_name: body.full_name,
-              pwd_txt: body.password,
-              mac_address: body.mac_address,
-              expiry_date: body.is_trial ? addDays(now, Number(settings.trial_days) || 7).toISOString() : (body.expiry_date ?? null),
-              validity_months: 0,
-              status: statusFrom(body) ?? 'active',
-              is_promo: 0,
-              bonus_months: 0,
-              is_trial: body.is_trial ? 1 : 0,
-              auto_renew_months: null,
-              auto_renew_end_date: null,
-              auto_renew_failed_at: null,
-              auto_renew_error: null,
-              state: 'offline',
-              last_active: null,
-              ip_address: null,
-              connection_status: 'offline',
-              device_info: null,
-              created_at: now.toISOString(),
-              updated_at: now.toISOString(),
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
+      const create = async (trx: Transaction<Database>): Promise<OperationResult> => {
+        const now = new Date();
+        const { id } = await trx
+          .insertInto('accounts')
+          .values({
+            owner_id: actor.id,
+            owner_path: actor.path,
+            server_id: serverId,
+            login: body.login,
+            full_name: body.full_name,
+            pwd_txt: body.password,
+            mac_address: body.mac_address,
+            expiry_date: body.is_trial ? addDays(now, Number(settings.trial_days) || 7).toISOString() : (body.expiry_date ?? null),
+            validity_months: 0,
+            status: statusFrom(body) ?? 'active',
+            is_promo: 0,
+            bonus_months: 0,
+            is_trial: body.is_trial ? 1 : 0,
+            auto_renew_months: null,
+            auto_renew_end_date: null,
+            auto_renew_failed_at: null,
+            auto_renew_error: null,
+            state: 'offline',
+            last_active: null,
+            ip_address: null,
+            connection_status: 'offline',
+            device_info: null,
+            created_at: now.toISOString(),
+            updated_at: now.toISOString(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
 
-          let renewal: RenewalResult | null = null;
-          if (body.is_trial) {
-            await postChanges(
-              trx,
-              [{ userId: actor.id, type: 'TRIAL', credits: 0, accountId: id, coverageStart: now.toISOString(), remarks: `Trial account ${body.login} for ${settings.trial_days} day(s)` }],
-              { actorId: actor.id },
-            );
-          } else if (body.months) {
-            const locked = await lockAccount(trx, actor, id);
-            renewal = (await renewLocked(trx, locked, body.months, actor, { actorId: actor.id, now, settings })).result;
-          }
-          const created = await loadAccount(trx, id);
-          await recordAudit(trx, request, {
-            module: 'accounts',
-            action: 'create',
-            entityId: id,
-            targetUsername: created.login,
-            description: body.is_trial ? 'Trial account created' : renewal ? `Created and renewed for ${renewal.months} month(s), ${renewal.credits} credit(s)` : null,
-            newValues: auditView(created),
-          });
-          return {
-            status: 201,
-            body: { message: ACCOUNTS.created, data: toAccount(created, actor.role), renewal, user_credits: await currentCredits(trx, actor) },
-          };
+        let renewal: RenewalResult | null = null;
+        if (body.is_trial) {
+          await postChanges(
+            trx,
+            [{ userId: actor.id, type: 'TRIAL', credits: 0, accountId: id, coverageStart: now.toISOString(), remarks: `Trial account ${body.login} for ${settings.trial_days} day(s)` }],
+            { actorId: actor.id },
+          );
+        } else if (body.months) {
+          const locked = await lockAccount(trx, actor, id);
+          renewal = (await renewLocked(trx, locked, body.months, actor, { actorId: actor.id, now, settings })).result;
+        }
+        const created = await loadAccount(trx, id);
+        await recordAudit(trx, request, {
+          module: 'accounts',
+          action: 'create',
+          entityId: id,
+          targetUsername: created.login,
+          description: body.is_trial ? 'Trial account created' : renewal ? `Created and renewed for ${renewal.months} month(s), ${renewal.credits} credit(s)` : null,
+          newValues: auditView(created),
         });
+        return {
+          status: 201,
+          body: { message: ACCOUNTS.created, data: toAccount(created, actor.role), renewal, user_credits: await currentCredits(trx, actor) },
+        };
+      };
+      try {
+        // Buying months is a credit operation (Idempotency-Key, rate limit); an empty or trial account is not.
+        if (body.months) return await runCreditOperation(app, request, reply, actor, create);
+        const outcome = await inTransaction(db, create);
         return reply.code(outcome.status).send(outcome.body);
       } catch (error) {
         const field = uniqueViolationField(error);
@@ -356,9 +349,8 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const actor = actorOf(request);
       await findAccount(db, actor, request.params.id);
-      await countCreditOperation(actor);
       const { action, months } = request.body;
-      const outcome = await idempotent(db, request, actor.id, async (trx) => {
+      return runCreditOperation(app, request, reply, actor, async (trx) => {
         const locked = await lockAccount(trx, actor, request.params.id);
         const options = { actorId: actor.id };
         const { result } = action === 'renew' ? await renewLocked(trx, locked, months, actor, options) : await recoverLocked(trx, locked, months, actor, options);
@@ -384,7 +376,6 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         };
       });
-      return reply.code(outcome.status).send(outcome.body);
     },
   );
 
@@ -450,9 +441,8 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       const { account_ids, months } = request.body;
       await scopedIds(db, actor, account_ids);
-      await countCreditOperation(actor);
       // All or nothing: one transaction; any refusal rolls every renewal back.
-      const outcome = await idempotent(db, request, actor.id, async (trx) => {
+      return runCreditOperation(app, request, reply, actor, async (trx) => {
         const now = new Date();
         const settings = await getSystemSettings(trx);
         const locked: AccountRow[] = [];
@@ -492,7 +482,6 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         };
       });
-      return reply.code(outcome.status).send(outcome.body);
     },
   );
 

@@ -393,3 +393,23 @@ describeEachDatabase(
   },
   { creditOpsPerMinute: 10_000 },
 );
+
+describeEachDatabase(
+  'account credit operations rate limit',
+  (ctx) => {
+    it('limits renewals per actor like every credit operation', async () => {
+      const account = await createAccount(ctx, 'dealer');
+      const dealer = await ctx.as('dealer');
+      expect((await dealer.post(`/accounts/${account.id}/credits`, { action: 'renew', months: 1 })).status).toBe(200);
+      expect((await dealer.post('/accounts/bulk-renew', { account_ids: [account.id], months: 1 })).status).toBe(200);
+      const third = await dealer.post(`/accounts/${account.id}/credits`, { action: 'renew', months: 1 });
+      expect(third.status).toBe(422);
+      expect(third.body.errors.rate_limit).toEqual([CREDITS.rateLimit.description]);
+      expect(await entriesFor(ctx, account.id)).toHaveLength(2);
+      // Another actor has its own budget; an account without months is no credit operation.
+      expect((await (await ctx.as('reseller')).post(`/accounts/${account.id}/credits`, { action: 'renew', months: 1 })).status).toBe(200);
+      await createAccount(ctx, 'dealer');
+    });
+  },
+  { creditOpsPerMinute: 2 },
+);
