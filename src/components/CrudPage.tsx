@@ -46,6 +46,12 @@ export interface CrudDeclaration<T extends BaseRecord> {
   /** Content above the table (breadcrumbs, cards). */
   header?: ReactNode;
   modalWidth?: number;
+  /** Show a failed list load as a toast too, not only in the banner. */
+  notifyLoadError?: boolean;
+  /** Extra form content after the declared fields, inside the form (previews, nested fields, watchers). */
+  formExtra?: (mode: 'create' | 'edit') => ReactNode;
+  /** After a successful create, update or delete (e.g. to reload what depends on the records). */
+  onSaved?: () => void;
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -77,6 +83,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
         message: (action === 'create' ? decl.messages.created : decl.messages.updated) ?? `${capitalise(decl.singular)} ${action === 'create' ? 'created' : 'updated'} successfully.`,
       }),
       errorNotification: failure(action === 'create' ? decl.messages.createFailed : decl.messages.updateFailed),
+      onMutationSuccess: () => decl.onSaved?.(),
     });
   const createForm = formFor('create');
   const editForm = formFor('edit');
@@ -90,6 +97,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
       .then(() => {
         notify.success(decl.messages.deleted ?? `${many ? `${ids.length} ${decl.singular}(s)` : capitalise(decl.singular)} deleted successfully.`);
         clear?.();
+        decl.onSaved?.();
       })
       .catch((error) => notify.httpError(error, many ? (decl.messages.bulkDeleteFailed ?? decl.messages.deleteFailed) : decl.messages.deleteFailed))
       .finally(() => invalidate({ resource: decl.resource, invalidates: ['list'] }));
@@ -110,6 +118,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
         onFinish={submit(form, mode)}
       >
         <FieldList fields={decl.fields} mode={mode} />
+        {decl.formExtra?.(mode)}
       </Form>
     </Modal>
   );
@@ -124,6 +133,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
         selectFilters={decl.selectFilters}
         searchPlaceholder={decl.searchPlaceholder}
         loadErrorMessage={decl.messages.loadFailed}
+        notifyLoadError={decl.notifyLoadError}
         extra={
           <>
             {decl.extraButtons}

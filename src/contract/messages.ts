@@ -330,3 +330,26 @@ export const ACCOUNTS = {
   autoRenewDisabled: 'Auto-renew disabled.',
   bulkDone: (n: number, verb: 'suspended' | 'activated' | 'renewed' | 'messaged') => `${n} account(s) ${verb} successfully.`,
 } as const;
+
+/** The admin configuration screens: labels and the success messages spec 8 calls "similar for other entities". */
+export const CONFIG_SCREENS = {
+  keepPassword: 'Leave empty to keep the current password',
+  checkConnection: 'Check',
+  connectionChecked: (name: string, status: string) => `Connection check of ${name}: ${status}`,
+  connectionCheckFailed: 'Failed to check the server connection',
+  themeActivated: 'Theme activated successfully.',
+  themeDeactivated: 'Theme deactivated successfully.',
+  themeStatusFailed: 'Failed to update theme status',
+  totalCredits: (total: number) => `Total credits: ${total}`,
+  discountCreated: 'Global discount created successfully.',
+  discountUpdated: 'Global discount updated successfully.',
+  discountDeleted: 'Global discount deleted successfully.',
+  unlimited: 'Unlimited',
+  maintenanceWarning:
+    'While maintenance mode is on, every user except administrators is locked out: the panel shows them a maintenance page and the API answers their calls with 503.',
+  maintenanceOn: 'Maintenance mode is ON: system access is disabled for everyone except administrators.',
+  creditLevelsUpdated: 'Credit levels configuration updated successfully.',
+  creditOptionsSaved: 'Credit options settings saved successfully.',
+  creditOptionsReset: 'Credit options settings reset to the defaults.',
+  resetConfirm: 'Reset the credit options settings to the defaults?',
+} as const;

@@ -63,6 +63,8 @@ export interface DataTableProps<T extends BaseRecord> {
   rowKey?: string;
   /** Shown instead of the message of a failed load (the spec names some). */
   loadErrorMessage?: string;
+  /** Also show a failed load as an error toast (the spec names some that appear in both). */
+  notifyLoadError?: boolean;
   syncWithLocation?: boolean;
 }
 
@@ -92,6 +94,7 @@ export function DataTable<T extends BaseRecord>({
   meta,
   rowKey = 'id',
   loadErrorMessage,
+  notifyLoadError = false,
   syncWithLocation = false,
 }: DataTableProps<T>) {
   const { tableQuery, result, currentPage, setCurrentPage, pageSize, setPageSize, pageCount, sorters, setSorters, filters, setFilters } =
@@ -103,8 +106,10 @@ export function DataTable<T extends BaseRecord>({
       syncWithLocation,
       meta,
       queryOptions: { retry: false },
-      // Load failures show in the banner above the table, not as a toast.
-      errorNotification: false,
+      // Load failures show in the banner above the table, and as a toast only where the spec asks.
+      errorNotification: notifyLoadError
+        ? (error) => ({ type: 'error', message: GENERAL.error, description: loadErrorMessage ?? error?.message ?? GENERAL.loadFailed })
+        : false,
     });
 
   const [search, setSearch] = useState('');

@@ -1,0 +1,163 @@
+/**
+ * Credit levels (admin allocations to managers): the configuration form and a live preview of the
+ * levels it offers (up to 21 from the minimum, bonus = round(base x ratio)).
+ */
+import { ReloadOutlined, RiseOutlined, SaveOutlined } from '@ant-design/icons';
+import type { HttpError } from '@refinedev/core';
+import { Alert, Button, Card, Col, Form, InputNumber, List, Row, Space, Spin, Switch, Tag, Typography } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import {
+  CONFIG_SCREENS,
+  CREDIT_LEVELS,
+  CREDIT_LEVELS_PREVIEW_MAX,
+  type CreditLevelsConfig,
+  FIELD_RULES,
+  GENERAL,
+  creditLevels,
+  defaultCreditLevels,
+} from '../contract';
+import { useNotify } from '../components/feedback';
+import { useCan } from '../hooks/useRole';
+import { http } from '../providers/http';
+import type { PanelResource } from './types';
+
+interface CreditLevelsAnswer {
+  data: CreditLevelsConfig;
+}
+
+const atLeastOne = (label: string) => [{ required: true, type: 'number' as const, min: 1, message: FIELD_RULES.atLeast(label, 1) }];
+
+/** The levels the current form values would offer. */
+function LevelsPreview() {
+  const values = Form.useWatch((all: Partial<CreditLevelsConfig>) => all);
+  const config: CreditLevelsConfig = { ...defaultCreditLevels(), ...Object.fromEntries(Object.entries(values ?? {}).filter(([, v]) => v !== null && v !== undefined)) };
+  const valid = config.minimum >= 1 && config.step >= 1 && config.maximum >= config.minimum && config.promo_ratio >= 0 && config.promo_ratio <= 1;
+  const levels = valid ? creditLevels(config) : [];
+  return (
+    <Card title={`Preview (up to ${CREDIT_LEVELS_PREVIEW_MAX} levels)`}>
+      <List
+        size="small"
+        dataSource={levels}
+        locale={{ emptyText: GENERAL.noData }}
+        renderItem={(level) => (
+          <List.Item data-testid="credit-level">
+            <Typography.Text strong>{level.value} credits</Typography.Text>
+            <Space>
+              {level.bonus_credits > 0 && <Tag color="green">+{level.bonus_credits} bonus</Tag>}
+              <Typography.Text type="secondary">Total {level.total_credits}</Typography.Text>
+            </Space>
+          </List.Item>
+        )}
+      />
+    </Card>
+  );
+}
+
+function CreditLevelsPage() {
+  const notify = useNotify();
+  const canEdit = useCan('credit-levels', 'edit');
+  const [form] = Form.useForm<CreditLevelsConfig>();
+  const [config, setConfig] = useState<CreditLevelsConfig | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const load = useCallback(() => {
+    setLoadError(null);
+    http
+      .get<CreditLevelsAnswer>('credit-levels')
+      .then(({ data }) => setConfig(data.data))
+      .catch((error: HttpError) => {
+        setLoadError(error?.message ?? CREDIT_LEVELS.loadFailed);
+        notify.error(GENERAL.error, CREDIT_LEVELS.loadFailed);
+      });
+  }, [notify]);
+  useEffect(load, [load]);
+
+  const save = (values: CreditLevelsConfig) => {
+    setSaving(true);
+    http
+      .put<CreditLevelsAnswer>('credit-levels', values)
+      .then(({ data }) => {
+        setConfig(data.data);
+        form.setFieldsValue(data.data);
+        notify.success(CONFIG_SCREENS.creditLevelsUpdated);
+      })
+      .catch((error: HttpError) => {
+        if (error?.errors) form.setFields(Object.entries(error.errors).map(([name, errors]) => ({ name: name as keyof CreditLevelsConfig, errors: ([] as string[]).concat(errors as string | string[]) })));
+        notify.error(GENERAL.error, CREDIT_LEVELS.updateFailed);
+      })
+      .finally(() => setSaving(false));
+  };
+
+  if (loadError)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        message={CREDIT_LEVELS.loadFailed}
+        description={loadError}
+        action={
+          <Button icon={<ReloadOutlined />} onClick={load}>
+            Retry
+          </Button>
+        }
+      />
+    );
+  if (!config) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
+
+  return (
+    <Form form={form} layout="vertical" initialValues={config} onFinish={save} disabled={!canEdit}>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={12}>
+          <Card title="Credit Levels Configuration">
+            <Typography.Paragraph type="secondary">The amounts offered when an administrator adds credits to a manager.</Typography.Paragraph>
+            <Form.Item name="minimum" label="Minimum" rules={atLeastOne('Minimum')}>
+              <InputNumber min={1} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+            <Form.Item
+              name="maximum"
+              label="Maximum"
+              dependencies={['minimum']}
+              rules={[
+                ...atLeastOne('Maximum'),
+                ({ getFieldValue }) => ({
+                  validator: (_, value) =>
+                    value == null || getFieldValue('minimum') == null || value >= getFieldValue('minimum')
+                      ? Promise.resolve()
+                      : Promise.reject(new Error(FIELD_RULES.notBelow('Maximum', 'minimum'))),
+                }),
+              ]}
+            >
+              <InputNumber min={1} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+            <Form.Item name="step" label="Step" rules={atLeastOne('Step')}>
+              <InputNumber min={1} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+            <Form.Item name="promo_enabled" label="Promo enabled" valuePropName="checked">
+              <Switch />
+            </Form.Item>
+            <Form.Item
+              name="promo_ratio"
+              label="Promo ratio"
+              extra="Bonus credits per credit, from 0 to 1 (0.2 gives 20 bonus on 100)."
+              rules={[{ required: true, type: 'number', min: 0, max: 1, message: FIELD_RULES.between('Promo ratio', 0, 1) }]}
+            >
+              <InputNumber min={0} max={1} step={0.01} style={{ width: '100%' }} />
+            </Form.Item>
+            <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saving}>
+              Save
+            </Button>
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <LevelsPreview />
+        </Col>
+      </Row>
+    </Form>
+  );
+}
+
+export const creditLevelsResource: PanelResource = {
+  resource: { name: 'credit-levels', list: '/credit-levels', meta: { label: 'Credit Levels', icon: <RiseOutlined /> } },
+  routes: [{ path: '/credit-levels', element: <CreditLevelsPage />, access: ['credit-levels', 'list'] }],
+};

@@ -1,0 +1,134 @@
+import { ApiOutlined, CloudServerOutlined, HomeOutlined } from '@ant-design/icons';
+import { useInvalidate, useNotification } from '@refinedev/core';
+import { Breadcrumb } from 'antd';
+import { Link } from 'react-router';
+import { CONFIG_SCREENS, ENTITY_FORM, SERVERS, SERVER_DEFAULTS, SERVER_FORM, type Server } from '../contract';
+import { AdminOnly } from '../components/AdminOnly';
+import { CrudPage } from '../components/CrudPage';
+import { StatusTag, dateTime } from '../components/display';
+import { useNotify } from '../components/feedback';
+import type { FieldDef } from '../components/form/fields';
+import { useCan } from '../hooks/useRole';
+import { http } from '../providers/http';
+import type { PanelResource } from './types';
+
+const statusOptions = [
+  { label: 'Active', value: 'active' },
+  { label: 'Inactive', value: 'inactive' },
+];
+const connectionOptions = [
+  { label: 'Online', value: 'online' },
+  { label: 'Offline', value: 'offline' },
+];
+
+const passwordField = (mode: 'create' | 'edit'): FieldDef => ({
+  name: 'db_password',
+  label: 'Database Password',
+  type: 'password',
+  only: mode,
+  // Write-only: the API never sends it back, so an empty field on edit keeps the stored one.
+  placeholder: mode === 'edit' ? CONFIG_SCREENS.keepPassword : undefined,
+});
+
+const fields: FieldDef[] = [
+  { name: 'name', label: 'Name', type: 'text', required: ENTITY_FORM.nameRequired },
+  { name: 'db_host', label: 'Database Host', type: 'text', required: SERVER_FORM.hostRequired, placeholder: 'db.example.com' },
+  {
+    name: 'db_port',
+    label: 'Database Port',
+    type: 'number',
+    min: 1,
+    max: 65535,
+    initial: Number(SERVER_DEFAULTS.db_port),
+    rules: [{ type: 'number', min: 1, max: 65535, transform: (v: unknown) => (v === '' || v == null ? undefined : Number(v)), message: SERVER_FORM.portInvalid }],
+  },
+  { name: 'db_name', label: 'Database Name', type: 'text', required: SERVER_FORM.dbNameRequired },
+  { name: 'db_username', label: 'Database Username', type: 'text', required: SERVER_FORM.usernameRequired },
+  passwordField('create'),
+  passwordField('edit'),
+  { name: 'status', label: 'Status', type: 'select', options: statusOptions, initial: SERVER_DEFAULTS.status },
+  { name: 'connection_status', label: 'Connection Status', type: 'select', options: connectionOptions, initial: SERVER_DEFAULTS.connection_status },
+];
+
+function ServersPage() {
+  const notify = useNotify();
+  const { open } = useNotification();
+  const invalidate = useInvalidate();
+  const canCheck = useCan('servers', 'check');
+
+  const check = (server: Server) =>
+    http
+      .post<{ data: Server }>(`servers/${server.id}/check`)
+      .then(({ data }) => {
+        const status = data.data.connection_status;
+        open?.({ type: status === 'online' ? 'success' : 'error', message: CONFIG_SCREENS.connectionChecked(server.name, status) });
+      })
+      .catch((error) => notify.httpError(error, CONFIG_SCREENS.connectionCheckFailed))
+      .finally(() => invalidate({ resource: 'servers', invalidates: ['list'] }));
+
+  return (
+    <CrudPage<Server>
+      resource="servers"
+      title="Servers"
+      singular="server"
+      header={
+        <Breadcrumb
+          style={{ marginBottom: 16 }}
+          items={[
+            {
+              title: (
+                <Link to="/">
+                  <HomeOutlined /> Home
+                </Link>
+              ),
+            },
+            { title: 'Servers' },
+          ]}
+        />
+      }
+      searchPlaceholder="Search servers..."
+      messages={{
+        loadFailed: SERVERS.loadFailed,
+        createFailed: SERVERS.createFailed,
+        updateFailed: SERVERS.updateFailed,
+        deleteFailed: SERVERS.deleteFailed,
+        bulkDeleteFailed: SERVERS.bulkDeleteFailed,
+      }}
+      notifyLoadError
+      bulkDelete
+      selectFilters={[
+        { field: 'status', label: 'Status', options: statusOptions },
+        { field: 'connection_status', label: 'Connection', options: connectionOptions },
+      ]}
+      columns={[
+        { dataIndex: 'name', title: 'Name', sortable: true },
+        { dataIndex: 'db_host', title: 'Host', sortable: true, render: (_: unknown, r: Server) => `${r.db_host}:${r.db_port}` },
+        { dataIndex: 'db_name', title: 'Database' },
+        { dataIndex: 'status', title: 'Status', sortable: true, render: (v: string) => <StatusTag status={v} /> },
+        { dataIndex: 'connection_status', title: 'Connection', sortable: true, render: (v: string) => <StatusTag status={v} /> },
+        { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
+      ]}
+      fields={fields}
+      toPayload={(values) => {
+        const { db_password, ...rest } = values;
+        return { ...rest, ...(db_password ? { db_password } : {}) };
+      }}
+      extraRowActions={() => [{ key: 'check', label: CONFIG_SCREENS.checkConnection, icon: <ApiOutlined />, hidden: !canCheck, onClick: check }]}
+    />
+  );
+}
+
+export const servers: PanelResource = {
+  resource: { name: 'servers', list: '/servers', meta: { label: 'Servers', icon: <CloudServerOutlined /> } },
+  routes: [
+    {
+      path: '/servers',
+      element: (
+        <AdminOnly>
+          <ServersPage />
+        </AdminOnly>
+      ),
+      access: ['servers', 'list'],
+    },
+  ],
+};

@@ -1,0 +1,221 @@
+/**
+ * System Settings (spec 2, 4, 5, 7): one tab with four cards. Numbers save through their own Save
+ * button, switches save as soon as they change, each through PUT /system-settings/{key}.
+ */
+import { ReloadOutlined, SaveOutlined, SettingOutlined } from '@ant-design/icons';
+import type { HttpError } from '@refinedev/core';
+import { Alert, Button, Card, Col, Descriptions, Form, InputNumber, Result, Row, Space, Spin, Switch, Tabs, Tag, Typography } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import {
+  CONFIG_SCREENS,
+  FIELD_RULES,
+  GENERAL,
+  SETTINGS,
+  type SystemSettingField,
+  type SystemSettingsValues,
+  settingNumberOrFallback,
+} from '../contract';
+import { useNotify } from '../components/feedback';
+import { useAppConfig } from '../providers/appConfig';
+import { fetchSystemSettings, settingEndpoint, updateSystemSetting } from '../providers/systemSettings';
+import type { PanelResource } from './types';
+
+const NUMBERS: Array<{ field: SystemSettingField; label: string; help: string }> = [
+  { field: 'trial_days', label: 'Trial Days', help: 'How long a trial account lasts.' },
+  { field: 'default_credits', label: 'Default Credits', help: 'Credits one renewal month costs when no global discount applies.' },
+  { field: 'minimum_credit_limit', label: 'Minimum Credit Limit', help: 'Smallest amount of one Add Credits operation by a non-admin (0 = none).' },
+  { field: 'minimum_credits_reseller_creation', label: 'Minimum Credits for Reseller Creation', help: 'Credits a manager must hold to create a reseller (0 = no rule).' },
+  { field: 'minimum_credits_dealer_creation', label: 'Minimum Credits for Dealer Creation', help: 'Credits a reseller must hold to create a dealer (0 = no rule).' },
+  { field: 'minimum_credits_trial_user_creation', label: 'Minimum Credits for Trial User Creation', help: 'Credits a user must hold to create a trial account (0 = no rule).' },
+];
+
+const FEATURES: Array<{ field: SystemSettingField; label: string; help: string }> = [
+  { field: 'enable_trials', label: 'Enable Trials', help: 'Trial accounts may be created.' },
+  { field: 'enable_promos', label: 'Enable Promos', help: 'Master switch for every bonus credit.' },
+  { field: 'enable_reseller_dealer_promos', label: 'Enable Reseller/Dealer Promos', help: 'Dealer promos apply to credits given to resellers and dealers.' },
+  { field: 'global_discounts_enabled', label: 'Enable Global Discounts', help: 'Renewal pricing uses the global discounts (User Promo).' },
+];
+
+const LABELS: Record<SystemSettingField, string> = Object.fromEntries(
+  [...NUMBERS, ...FEATURES, { field: 'maintenance_mode', label: 'Maintenance Mode' }].map((s) => [s.field, s.label]),
+) as Record<SystemSettingField, string>;
+
+const bounds = (field: SystemSettingField) => {
+  const { def } = settingEndpoint(field);
+  return def.type === 'int' ? { min: def.min, max: def.max } : { min: 0, max: 0 };
+};
+
+function SystemSettingsPage() {
+  const notify = useNotify();
+  const { refetch: refetchAppConfig } = useAppConfig();
+  const [settings, setSettings] = useState<SystemSettingsValues | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [saving, setSaving] = useState<SystemSettingField | null>(null);
+  const [form] = Form.useForm();
+
+  const load = useCallback(() => {
+    setLoading(true);
+    fetchSystemSettings()
+      .then((values) => {
+        // The numbers form mounts with these as its initial values.
+        setSettings(values);
+        setLoadError(null);
+      })
+      .catch((error: HttpError) => {
+        setLoadError(error?.message ?? SETTINGS.fetchFailed);
+        notify.error(GENERAL.error, SETTINGS.fetchFailed);
+      })
+      .finally(() => setLoading(false));
+  }, [notify]);
+  useEffect(load, [load]);
+
+  const save = async (field: SystemSettingField, value: number | boolean) => {
+    setSaving(field);
+    try {
+      const next = await updateSystemSetting(field, value);
+      setSettings(next);
+      form.setFieldValue(field, next[field]);
+      notify.success(SETTINGS.updated);
+      if (field === 'maintenance_mode') refetchAppConfig();
+    } catch (error) {
+      const e = error as HttpError;
+      const messages = e?.errors?.[field];
+      if (messages) form.setFields([{ name: field, errors: Array.isArray(messages) ? (messages as string[]) : [String(messages)] }]);
+      notify.error(GENERAL.error, SETTINGS.updateFailed);
+    } finally {
+      setSaving(null);
+    }
+  };
+
+  const saveNumber = async (field: SystemSettingField) => {
+    try {
+      await form.validateFields([field]);
+    } catch {
+      return;
+    }
+    // Not a number: the setting's fallback (trial_days 7, default_credits 1; spec 5).
+    const value = settingNumberOrFallback(settingEndpoint(field).key, form.getFieldValue(field));
+    form.setFieldValue(field, value);
+    await save(field, value);
+  };
+
+  if (loading && !settings) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
+  if (!settings)
+    return (
+      <Result
+        status="error"
+        title={SETTINGS.fetchFailed}
+        subTitle={loadError}
+        extra={
+          <Button icon={<ReloadOutlined />} onClick={load}>
+            Retry
+          </Button>
+        }
+      />
+    );
+
+  const onOff = (on: boolean) => <Tag color={on ? 'green' : 'default'}>{on ? 'Enabled' : 'Disabled'}</Tag>;
+
+  const trialCard = (
+    <Card title={SETTINGS.trialCard}>
+      <Form form={form} layout="vertical" initialValues={settings}>
+        {NUMBERS.map(({ field, label, help }) => {
+          const { min, max } = bounds(field);
+          return (
+            <Form.Item key={field} label={label} extra={help} required={false}>
+              <Space.Compact style={{ width: '100%' }}>
+                <Form.Item
+                  name={field}
+                  noStyle
+                  rules={[{ type: 'number', min, max, message: FIELD_RULES.between(settingEndpoint(field).def.label, min, max) }]}
+                >
+                  <InputNumber aria-label={label} min={min} max={max} precision={0} style={{ width: '100%' }} onPressEnter={() => saveNumber(field)} />
+                </Form.Item>
+                <Button type="primary" icon={<SaveOutlined />} loading={saving === field} onClick={() => saveNumber(field)} aria-label={`Save ${label}`}>
+                  Save
+                </Button>
+              </Space.Compact>
+            </Form.Item>
+          );
+        })}
+      </Form>
+    </Card>
+  );
+
+  const switchRow = (field: SystemSettingField, label: string, help: string) => (
+    <Row key={field} justify="space-between" align="middle" wrap={false} style={{ padding: '12px 0', borderBottom: '1px solid rgba(5,5,5,0.06)' }}>
+      <Col>
+        <Typography.Text strong>{label}</Typography.Text>
+        <br />
+        <Typography.Text type="secondary">{help}</Typography.Text>
+      </Col>
+      <Col>
+        <Switch
+          aria-label={label}
+          checked={Boolean(settings[field])}
+          loading={saving === field}
+          disabled={saving !== null && saving !== field}
+          onChange={(checked) => save(field, checked)}
+        />
+      </Col>
+    </Row>
+  );
+
+  const featureCard = <Card title={SETTINGS.featureCard}>{FEATURES.map(({ field, label, help }) => switchRow(field, label, help))}</Card>;
+
+  const controlCard = (
+    <Card title={SETTINGS.controlCard}>
+      <Alert type="warning" showIcon message="Maintenance Mode" description={CONFIG_SCREENS.maintenanceWarning} style={{ marginBottom: 8 }} />
+      {switchRow('maintenance_mode', LABELS.maintenance_mode, 'Disable system access for everyone but administrators.')}
+      {settings.maintenance_mode && <Alert type="error" showIcon style={{ marginTop: 12 }} message={CONFIG_SCREENS.maintenanceOn} />}
+    </Card>
+  );
+
+  const summaryCard = (
+    <Card title={SETTINGS.summaryCard}>
+      <Descriptions column={1} size="small" bordered>
+        {NUMBERS.map(({ field, label }) => (
+          <Descriptions.Item key={field} label={label}>
+            <span data-testid={`summary-${field}`}>{String(settings[field])}</span>
+          </Descriptions.Item>
+        ))}
+        {[...FEATURES, { field: 'maintenance_mode' as const, label: LABELS.maintenance_mode }].map(({ field, label }) => (
+          <Descriptions.Item key={field} label={label}>
+            <span data-testid={`summary-${field}`}>{onOff(Boolean(settings[field]))}</span>
+          </Descriptions.Item>
+        ))}
+      </Descriptions>
+    </Card>
+  );
+
+  return (
+    <Tabs
+      items={[
+        {
+          key: 'system',
+          label: SETTINGS.title,
+          children: (
+            <Row gutter={[16, 16]}>
+              <Col xs={24} xl={12}>
+                {trialCard}
+              </Col>
+              <Col xs={24} xl={12}>
+                <Space direction="vertical" size={16} style={{ width: '100%' }}>
+                  {featureCard}
+                  {controlCard}
+                  {summaryCard}
+                </Space>
+              </Col>
+            </Row>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+export const systemSettings: PanelResource = {
+  resource: { name: 'settings', list: '/settings', meta: { label: 'System Settings', icon: <SettingOutlined /> } },
+  routes: [{ path: '/settings', element: <SystemSettingsPage />, access: ['settings', 'list'] }],
+};

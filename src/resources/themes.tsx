@@ -1,0 +1,162 @@
+import { BgColorsOutlined, PoweroffOutlined } from '@ant-design/icons';
+import { useInvalidate } from '@refinedev/core';
+import { ColorPicker, Divider, Form, InputNumber, Select, Space, Tag } from 'antd';
+import { useEffect, useRef } from 'react';
+import {
+  CONFIG_SCREENS,
+  ENTITY_FORM,
+  SLUG_PATTERN,
+  STATUS,
+  THEMES,
+  THEME_ALGORITHMS,
+  type Theme,
+  slugify,
+} from '../contract';
+import { CrudPage } from '../components/CrudPage';
+import { ActiveTag, activeOptions, dateTime } from '../components/display';
+import { useConfirm, useNotify } from '../components/feedback';
+import type { FieldDef } from '../components/form/fields';
+import { useCan } from '../hooks/useRole';
+import { useAppConfig } from '../providers/appConfig';
+import { http } from '../providers/http';
+import type { PanelResource } from './types';
+
+const fields: FieldDef[] = [
+  { name: 'name', label: 'Name', type: 'text', required: ENTITY_FORM.nameRequired },
+  {
+    name: 'slug',
+    label: 'Slug',
+    type: 'text',
+    required: THEMES.slugRequired,
+    rules: [{ pattern: SLUG_PATTERN, message: THEMES.slugInvalid }],
+    placeholder: 'generated from the name',
+  },
+  { name: 'description', label: 'Description', type: 'textarea' },
+  { name: 'is_active', label: 'Active', type: 'switch', initial: false },
+];
+
+/**
+ * Fills the slug from the name (spec 5) while the slug is empty or still the one generated from the
+ * previous name, so typing a name builds its slug and a slug typed by hand is kept.
+ */
+function SlugFromName() {
+  const form = Form.useFormInstance();
+  const name = Form.useWatch('name', form) as string | undefined;
+  const previous = useRef<string | null>(null);
+  useEffect(() => {
+    const current = name ?? '';
+    if (previous.current !== null && current !== previous.current) {
+      const slug = (form.getFieldValue('slug') as string | undefined) ?? '';
+      if (slug === '' || slug === slugify(previous.current)) form.setFieldValue('slug', slugify(current));
+    }
+    previous.current = current;
+  }, [name, form]);
+  return null;
+}
+
+const hex = (color: { toHexString(): string; cleared?: boolean } | null) => (color && !color.cleared ? color.toHexString() : undefined);
+
+/** The Ant Design tokens the theme sets for everyone. */
+function TokenFields() {
+  return (
+    <>
+      <SlugFromName />
+      <Divider orientation="left" plain>
+        Look
+      </Divider>
+      <Space wrap size="large">
+        <Form.Item name={['tokens', 'colorPrimary']} label="Primary colour" getValueFromEvent={hex}>
+          <ColorPicker allowClear disabledAlpha showText format="hex" />
+        </Form.Item>
+        <Form.Item name={['tokens', 'colorBgLayout']} label="Background" getValueFromEvent={hex}>
+          <ColorPicker allowClear disabledAlpha showText format="hex" />
+        </Form.Item>
+        <Form.Item name={['tokens', 'borderRadius']} label="Border radius">
+          <InputNumber min={0} max={32} step={1} precision={0} style={{ width: 120 }} />
+        </Form.Item>
+        <Form.Item name={['tokens', 'algorithm']} label="Algorithm">
+          <Select allowClear style={{ width: 140 }} options={THEME_ALGORITHMS.map((a) => ({ value: a, label: a.charAt(0).toUpperCase() + a.slice(1) }))} />
+        </Form.Item>
+      </Space>
+    </>
+  );
+}
+
+/** Only the tokens that are set: the API takes absent tokens as unset (null is not a colour). */
+const tokensPayload = (tokens: unknown) =>
+  Object.fromEntries(Object.entries((tokens ?? {}) as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+
+function Swatch({ color }: { color?: string }) {
+  if (!color) return null;
+  return <span title={color} style={{ display: 'inline-block', width: 14, height: 14, borderRadius: 3, background: color, border: '1px solid rgba(0,0,0,.15)', verticalAlign: 'middle' }} />;
+}
+
+function ThemesPage() {
+  const notify = useNotify();
+  const invalidate = useInvalidate();
+  const { confirmStatus } = useConfirm();
+  const { refetch: refetchAppConfig } = useAppConfig();
+  const canToggle = useCan('themes', 'status');
+
+  const toggle = (theme: Theme) =>
+    confirmStatus(!theme.is_active, `theme "${theme.name}"`, () =>
+      http
+        .post(`themes/${theme.id}/toggle-status`)
+        .then(() => {
+          notify.success(theme.is_active ? CONFIG_SCREENS.themeDeactivated : CONFIG_SCREENS.themeActivated);
+          // The active theme is everyone's look: reload it now for this admin too.
+          refetchAppConfig();
+        })
+        .catch((error) => notify.httpError(error, CONFIG_SCREENS.themeStatusFailed))
+        .finally(() => invalidate({ resource: 'themes', invalidates: ['list'] })),
+    );
+
+  return (
+    <CrudPage<Theme>
+      resource="themes"
+      title="Themes"
+      singular="theme"
+      searchPlaceholder="Search themes..."
+      messages={{ createFailed: THEMES.createFailed, updateFailed: THEMES.updateFailed, deleteFailed: THEMES.deleteFailed }}
+      bulkDelete
+      selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }]}
+      columns={[
+        { dataIndex: 'name', title: 'Name', sortable: true },
+        { dataIndex: 'slug', title: 'Slug', sortable: true },
+        { dataIndex: 'description', title: 'Description', width: 220, responsive: ['md'] },
+        {
+          dataIndex: 'tokens',
+          title: 'Look',
+          render: (_: unknown, t: Theme) => (
+            <Space size={4}>
+              <Swatch color={t.tokens?.colorPrimary} />
+              <Swatch color={t.tokens?.colorBgLayout} />
+              {t.tokens?.algorithm && t.tokens.algorithm !== 'default' && <Tag>{t.tokens.algorithm}</Tag>}
+            </Space>
+          ),
+        },
+        { dataIndex: 'is_active', title: 'Status', sortable: true, render: (v: boolean) => <ActiveTag active={v} /> },
+        { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
+      ]}
+      fields={fields}
+      formExtra={() => <TokenFields />}
+      toPayload={(values) => ({ ...values, tokens: tokensPayload(values.tokens) })}
+      onSaved={refetchAppConfig}
+      modalWidth={640}
+      extraRowActions={(t) => [
+        {
+          key: 'status',
+          label: t.is_active ? STATUS.deactivate : STATUS.activate,
+          icon: <PoweroffOutlined />,
+          hidden: !canToggle,
+          onClick: toggle,
+        },
+      ]}
+    />
+  );
+}
+
+export const themes: PanelResource = {
+  resource: { name: 'themes', list: '/themes', meta: { label: 'Themes', icon: <BgColorsOutlined /> } },
+  routes: [{ path: '/themes', element: <ThemesPage />, access: ['themes', 'list'] }],
+};
