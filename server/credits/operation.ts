@@ -48,7 +48,7 @@ function idempotencyKey(request: FastifyRequest): string | null {
 }
 
 export async function rateLimitCredits(app: FastifyInstance, actor: UserRow): Promise<void> {
-  const state = await hit(app.db.kysely, `credits:${actor.id}`, { max: app.config.creditOpsPerMinute, windowMs: RATE_WINDOW_MS });
+  const state = await hit(app.db.kysely, `credit-ops:${actor.id}`, { max: app.config.creditOpsPerMinute, windowMs: RATE_WINDOW_MS });
   if (state.exceeded) {
     throw new ApiError(422, CREDITS.rateLimit.description, { rate_limit: [CREDITS.rateLimit.description] }, { 'retry-after': String(state.retryAfter) });
   }

@@ -1,0 +1,95 @@
+/** Helpers for the hierarchy and credit tests: fresh branches created through the API. */
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import type { Client, TestContext } from './harness';
+
+export const PASSWORD = 'password123';
+
+export const uniqueName = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
+
+export interface Created {
+  id: number;
+  username: string;
+  client: Client;
+}
+
+async function signIn(ctx: TestContext, username: string): Promise<Client> {
+  const res = await ctx.anonymous.post('/login', { username, password: PASSWORD });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return ctx.client(res.body.token);
+}
+
+export async function createManager(ctx: TestContext, credits = 0, extra: Record<string, unknown> = {}): Promise<Created> {
+  const admin = await ctx.as('admin');
+  const username = uniqueName('mgr');
+  const res = await admin.post('/managers', { name: `Manager ${username}`, username, password: PASSWORD, credits, server_id: 1, ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id: res.body.data.id, username, client: await signIn(ctx, username) };
+}
+
+export async function createReseller(ctx: TestContext, by: Client, credits = 0, extra: Record<string, unknown> = {}): Promise<Created> {
+  const username = uniqueName('res');
+  const res = await by.post('/resellers', { name: `Reseller ${username}`, username, password: PASSWORD, credits, ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id: res.body.data.id, username, client: await signIn(ctx, username) };
+}
+
+export async function createDealer(ctx: TestContext, by: Client, credits = 0, extra: Record<string, unknown> = {}): Promise<Created> {
+  const username = uniqueName('dlr');
+  const res = await by.post('/dealers', { name: `Dealer ${username}`, username, password: PASSWORD, credits, ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id: res.body.data.id, username, client: await signIn(ctx, username) };
+}
+
+/** A manager > reseller > dealer branch with the given balances, credits moved down through the API. */
+export async function createBranch(ctx: TestContext, credits: { manager?: number; reseller?: number; dealer?: number } = {}) {
+  const manager = await createManager(ctx, (credits.manager ?? 0) + (credits.reseller ?? 0) + (credits.dealer ?? 0));
+  const reseller = await createReseller(ctx, manager.client, (credits.reseller ?? 0) + (credits.dealer ?? 0));
+  const dealer = await createDealer(ctx, reseller.client, credits.dealer ?? 0);
+  return { manager, reseller, dealer };
+}
+
+export async function balance(ctx: TestContext, id: number): Promise<{ credits: number; bonus_credits: number }> {
+  return ctx.db.kysely.selectFrom('users').select(['credits', 'bonus_credits']).where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** An end-user account row owned by `ownerId` (straight into the table: these tests are about users). */
+export async function insertAccount(ctx: TestContext, ownerId: number, serverId = 1): Promise<number> {
+  const owner = await ctx.db.kysely.selectFrom('users').select('path').where('id', '=', ownerId).executeTakeFirstOrThrow();
+  const now = new Date().toISOString();
+  const mac = randomBytes(6).toString('hex').toUpperCase();
+  const { id } = await ctx.db.kysely
+    .insertInto('accounts')
+    .values({
+      owner_id: ownerId, owner_path: owner.path, server_id: serverId, login: uniqueName('acc'), full_name: 'Test Account', pwd_txt: 'secret',
+      mac_address: mac, expiry_date: null, validity_months: 0, status: 'active', is_promo: 0, bonus_months: 0, is_trial: 0,
+      auto_renew_months: null, auto_renew_end_date: null, auto_renew_failed_at: null, auto_renew_error: null, state: 'offline',
+      last_active: null, ip_address: null, connection_status: 'offline', device_info: null, created_at: now, updated_at: now, deleted_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Every key anywhere in a JSON value. */
+export function allKeys(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) allKeys(v, out);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      allKeys(v, out);
+    }
+  }
+  return out;
+}
+
+export async function lastAudit(ctx: TestContext, module: string, action: string, entityId: number) {
+  return ctx.db.kysely
+    .selectFrom('audit_logs')
+    .selectAll()
+    .where('module', '=', module)
+    .where('action', '=', action)
+    .where('entity_id', '=', entityId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
