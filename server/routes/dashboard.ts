@@ -25,6 +25,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     const accounts = await db
       .selectFrom('accounts')
       .where(within(actor, 'owner_path'))
+      .where('deleted_at', 'is', null)
       .select([
         sql<number>`count(*)`.as('total'),
         sql<number>`sum(case when status = 'active' and expiry_date > ${now} then 1 else 0 end)`.as('active'),
