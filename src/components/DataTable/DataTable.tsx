@@ -65,6 +65,10 @@ export interface DataTableProps<T extends BaseRecord> {
   loadErrorMessage?: string;
   /** Also show a failed load as an error toast (the spec names some that appear in both). */
   notifyLoadError?: boolean;
+  /** Title of that toast (default 'Error'). */
+  loadErrorTitle?: string;
+  /** A leading '#' column numbering the rows across pages. */
+  rowNumbers?: boolean;
   syncWithLocation?: boolean;
 }
 
@@ -95,6 +99,8 @@ export function DataTable<T extends BaseRecord>({
   rowKey = 'id',
   loadErrorMessage,
   notifyLoadError = false,
+  loadErrorTitle = GENERAL.error,
+  rowNumbers = false,
   syncWithLocation = false,
 }: DataTableProps<T>) {
   const { tableQuery, result, currentPage, setCurrentPage, pageSize, setPageSize, pageCount, sorters, setSorters, filters, setFilters } =
@@ -108,7 +114,7 @@ export function DataTable<T extends BaseRecord>({
       queryOptions: { retry: false },
       // Load failures show in the banner above the table, and as a toast only where the spec asks.
       errorNotification: notifyLoadError
-        ? (error) => ({ type: 'error', message: GENERAL.error, description: loadErrorMessage ?? error?.message ?? GENERAL.loadFailed })
+        ? (error) => ({ type: 'error', message: loadErrorTitle, description: loadErrorMessage ?? error?.message ?? GENERAL.loadFailed })
         : false,
     });
 
@@ -143,6 +149,9 @@ export function DataTable<T extends BaseRecord>({
         ...(sortable ? { sorter: true, sortOrder: order } : {}),
       };
     });
+    if (rowNumbers) {
+      mapped.unshift({ key: '__number', title: '#', width: 60, render: (_: unknown, _record: T, index: number) => (currentPage - 1) * pageSize + index + 1 });
+    }
     if (rowActions) {
       mapped.push({
         key: '__actions',
@@ -171,7 +180,7 @@ export function DataTable<T extends BaseRecord>({
       });
     }
     return mapped;
-  }, [columns, rowActions, sorters]);
+  }, [columns, rowActions, sorters, rowNumbers, currentPage, pageSize]);
 
   const total = result.total ?? 0;
   const error = tableQuery.error;
