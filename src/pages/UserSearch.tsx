@@ -1,0 +1,27 @@
+/** User Search (/user-search, reseller only): the accounts of the reseller's subtree by login, name or MAC. */
+import type { Account } from '../contract';
+import { ACCOUNT_SCREEN } from '../contract';
+import { DataTable } from '../components/DataTable';
+import { expiryFilterOptions, statusFilterOptions, useAccountActions } from '../resources/accounts/AccountsPage';
+import { accountColumns } from '../resources/accounts/columns';
+
+export function UserSearchPage() {
+  const { rowActions, dialogs } = useAccountActions();
+  return (
+    <>
+      <DataTable<Account>
+        resource="user-search"
+        title={ACCOUNT_SCREEN.userSearch}
+        searchPlaceholder="Search login, name or MAC..."
+        loadErrorMessage={ACCOUNT_SCREEN.loadFailed}
+        columns={[...accountColumns.slice(0, 5), { dataIndex: 'owner.username', title: 'Owner' }, ...accountColumns.slice(5)]}
+        selectFilters={[
+          { field: 'expiry', label: 'Expiry', options: expiryFilterOptions },
+          { field: 'status', label: 'Status', options: statusFilterOptions },
+        ]}
+        rowActions={rowActions}
+      />
+      {dialogs}
+    </>
+  );
+}

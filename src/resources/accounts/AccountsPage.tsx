@@ -1,0 +1,207 @@
+/**
+ * End-user accounts (/users and /accounts, every role): the shared table with expiry, status and
+ * server filters; row actions Quick Renew, Edit, Activate/Deactivate, Reset Device, STB Info,
+ * Transactions, Auto-renew, Delete; bulk Renew, Suspend, Activate and Send Message.
+ */
+import {
+  CheckCircleOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  HistoryOutlined,
+  InfoCircleOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+  StopOutlined,
+  SyncOutlined,
+  ThunderboltOutlined,
+} from '@ant-design/icons';
+import { useInvalidate } from '@refinedev/core';
+import { Button } from 'antd';
+import { useState } from 'react';
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, EXPIRY_FILTERS, HIERARCHY, RENEWAL, STATUS, USER_STATUSES } from '../../contract';
+import { DataTable, type RowAction } from '../../components/DataTable';
+import { useConfirm, useNotify } from '../../components/feedback';
+import { BulkRenewDialog, QuickRenewDialog } from '../../components/renewals';
+import { useCan } from '../../hooks/useRole';
+import { http } from '../../providers/http';
+import { AccountFormDialog } from './AccountFormDialog';
+import { accountColumns } from './columns';
+import { AutoRenewDialog, BulkMessageDialog, StbInfoDrawer, TransactionsDrawer } from './dialogs';
+import { useServerOptions } from './useServers';
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+export const expiryFilterOptions = EXPIRY_FILTERS.map((value) => ({ label: ACCOUNT_SCREEN.expiryFilter(value), value }));
+export const statusFilterOptions = USER_STATUSES.map((value) => ({ label: capitalise(value), value }));
+
+/** Row actions every account list offers; `open` shows the matching dialog. */
+export function useAccountActions() {
+  const notify = useNotify();
+  const invalidate = useInvalidate();
+  const { confirmDelete, confirmStatus, confirm } = useConfirm();
+  const can = {
+    credits: useCan('accounts', 'credits'),
+    edit: useCan('accounts', 'edit'),
+    status: useCan('accounts', 'status'),
+    delete: useCan('accounts', 'delete'),
+    show: useCan('accounts', 'show'),
+    transactions: useCan('accounts', 'transactions'),
+  };
+  const [renewing, setRenewing] = useState<Account | null>(null);
+  const [editing, setEditing] = useState<Account | 'create' | null>(null);
+  const [stb, setStb] = useState<Account | null>(null);
+  const [ledger, setLedger] = useState<Account | null>(null);
+  const [autoRenew, setAutoRenew] = useState<Account | null>(null);
+
+  const refresh = () =>
+    Promise.all([invalidate({ resource: 'accounts', invalidates: ['list', 'detail'] }), invalidate({ resource: 'user-search', invalidates: ['list'] })]);
+
+  const call = async (request: () => Promise<{ data?: { message?: string } }>, done: string, failTitle: string, failDescription: string) => {
+    try {
+      const res = await request();
+      notify.success(res.data?.message ?? done);
+    } catch (error) {
+      notify.httpError(error, failDescription, failTitle);
+    } finally {
+      await refresh();
+    }
+  };
+
+  const rowActions = (record: Account): Array<RowAction<Account>> => {
+    const active = record.status === 'active';
+    return [
+      { key: 'renew', label: RENEWAL.quickRenew, icon: <ThunderboltOutlined />, hidden: !can.credits, onClick: setRenewing },
+      { key: 'edit', label: 'Edit', icon: <EditOutlined />, hidden: !can.edit, onClick: setEditing },
+      {
+        key: 'status',
+        label: active ? STATUS.deactivate : STATUS.activate,
+        icon: active ? <StopOutlined /> : <CheckCircleOutlined />,
+        hidden: !can.status,
+        onClick: (r) =>
+          confirmStatus(!active, `account "${r.login}"`, () =>
+            call(() => http.patch(`accounts/${r.id}`, { is_active: !active }), HIERARCHY.statusUpdated, STATUS.updateFailed.title, STATUS.updateFailed.description),
+          ),
+      },
+      {
+        key: 'reset',
+        label: ACCOUNT_SCREEN.resetDevice,
+        icon: <ReloadOutlined />,
+        hidden: !can.edit,
+        onClick: (r) =>
+          confirm(ACCOUNT_SCREEN.resetDevice, ACCOUNT_SCREEN.resetDeviceConfirm(r.login), () =>
+            call(() => http.post(`accounts/${r.id}/reset-device`), ACCOUNTS.deviceReset, 'Error', ACCOUNT_SCREEN.actionFailed),
+          ),
+      },
+      { key: 'stb', label: ACCOUNT_SCREEN.stbInfo, icon: <InfoCircleOutlined />, hidden: !can.show, onClick: setStb },
+      { key: 'transactions', label: ACCOUNT_SCREEN.transactions, icon: <HistoryOutlined />, hidden: !can.transactions, onClick: setLedger },
+      { key: 'auto-renew', label: ACCOUNT_SCREEN.autoRenew, icon: <SyncOutlined />, hidden: !can.edit, onClick: setAutoRenew },
+      {
+        key: 'delete',
+        label: 'Delete',
+        icon: <DeleteOutlined />,
+        danger: true,
+        hidden: !can.delete,
+        onClick: (r) =>
+          confirmDelete(`account "${r.login}"`, () => call(() => http.delete(`accounts/${r.id}`), ACCOUNTS.deleted, 'Error', ACCOUNT_SCREEN.deleteFailed)),
+      },
+    ];
+  };
+
+  const dialogs = (
+    <>
+      <QuickRenewDialog account={renewing} onClose={() => setRenewing(null)} />
+      <AccountFormDialog target={editing} onClose={() => setEditing(null)} />
+      <StbInfoDrawer account={stb} onClose={() => setStb(null)} />
+      <TransactionsDrawer account={ledger} onClose={() => setLedger(null)} />
+      <AutoRenewDialog account={autoRenew} onClose={() => setAutoRenew(null)} />
+    </>
+  );
+
+  return { rowActions, dialogs, openCreate: () => setEditing('create'), call, can };
+}
+
+export function AccountsPage() {
+  const { rowActions, dialogs, openCreate, call, can } = useAccountActions();
+  const { confirm } = useConfirm();
+  const { options: servers } = useServerOptions();
+  const canCreate = useCan('accounts', 'create');
+  const canMessage = useCan('accounts', 'message');
+  const [bulkRenew, setBulkRenew] = useState<Account[] | null>(null);
+  const [messageIds, setMessageIds] = useState<Array<string | number> | null>(null);
+  const [clearSelection, setClearSelection] = useState<() => void>(() => () => undefined);
+
+  const bulkStatus = (path: 'bulk-suspend' | 'bulk-activate', ids: Array<string | number>, clear: () => void) =>
+    confirm(
+      path === 'bulk-suspend' ? 'Suspend' : STATUS.activate,
+      path === 'bulk-suspend' ? ACCOUNT_SCREEN.suspendConfirm(ids.length) : ACCOUNT_SCREEN.activateConfirm(ids.length),
+      () =>
+        call(
+          () => http.post(`accounts/${path}`, { account_ids: ids.map(Number) }).then((r) => (clear(), r)),
+          ACCOUNTS.bulkDone(ids.length, path === 'bulk-suspend' ? 'suspended' : 'activated'),
+          STATUS.updateFailed.title,
+          STATUS.updateFailed.description,
+        ),
+      path === 'bulk-suspend' ? 'Suspend' : STATUS.activate,
+    );
+
+  return (
+    <>
+      <DataTable<Account>
+        resource="accounts"
+        title={ACCOUNT_SCREEN.title}
+        searchPlaceholder="Search login, name or MAC..."
+        loadErrorMessage={ACCOUNT_SCREEN.loadFailed}
+        columns={accountColumns}
+        selectFilters={[
+          { field: 'expiry', label: 'Expiry', options: expiryFilterOptions },
+          { field: 'status', label: 'Status', options: statusFilterOptions },
+          { field: 'server_id', label: 'Server', options: servers },
+        ]}
+        extra={
+          canCreate && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={openCreate}>
+              {ACCOUNT_SCREEN.add}
+            </Button>
+          )
+        }
+        rowActions={rowActions}
+        bulkActions={[
+          ...(can.credits
+            ? [
+                {
+                  key: 'renew',
+                  label: RENEWAL.bulkRenew,
+                  onClick: (ids: Array<string | number>, rows: Account[], clear: () => void) => {
+                    setClearSelection(() => clear);
+                    // Rows selected on another page are not loaded: the API prices them on the branch's server.
+                    setBulkRenew(ids.map((id) => rows.find((r) => r.id === id) ?? ({ id: Number(id), login: `#${id}`, server_id: null, expiry_date: null } as Account)));
+                  },
+                },
+              ]
+            : []),
+          ...(can.status
+            ? [
+                { key: 'suspend', label: 'Suspend', danger: true, onClick: (ids: Array<string | number>, _rows: Account[], clear: () => void) => bulkStatus('bulk-suspend', ids, clear) },
+                { key: 'activate', label: STATUS.activate, onClick: (ids: Array<string | number>, _rows: Account[], clear: () => void) => bulkStatus('bulk-activate', ids, clear) },
+              ]
+            : []),
+          ...(canMessage
+            ? [
+                {
+                  key: 'message',
+                  label: ACCOUNT_SCREEN.sendMessage,
+                  onClick: (ids: Array<string | number>, _rows: Account[], clear: () => void) => {
+                    setClearSelection(() => clear);
+                    setMessageIds(ids);
+                  },
+                },
+              ]
+            : []),
+        ]}
+      />
+      {dialogs}
+      <BulkRenewDialog accounts={bulkRenew} onClose={() => setBulkRenew(null)} onRenewed={() => clearSelection()} />
+      <BulkMessageDialog ids={messageIds} onClose={() => setMessageIds(null)} onSent={() => clearSelection()} />
+    </>
+  );
+}
