@@ -9,8 +9,7 @@ import type { Kysely } from 'kysely';
 import { levelOption } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
 import { pathIds } from '../http/scope';
-import { getSystemSettings } from '../settings';
-import { getCreditLevels } from './settings';
+import { getCreditLevels, getSystemSettings } from '../settings';
 
 export interface Bonus {
   bonus: number;

@@ -18,10 +18,9 @@ import {
   isRole,
 } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
-import { getSystemSettings } from '../settings';
+import { getCreditLevels, getCreditOptionsSettings, getSystemSettings } from '../settings';
 import { type BonusCalculator, bonusCalculator, branchServerId } from './bonus';
 import { paidOf } from './moves';
-import { getCreditLevels, getCreditOptionsSettings } from './settings';
 
 const option = (value: number, bonus: number): CreditOption => ({
   value,

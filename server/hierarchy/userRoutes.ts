@@ -32,6 +32,7 @@ import { below } from '../http/scope';
 import { type SystemSettings, getSystemSettings } from '../settings';
 import { insertUser } from '../users';
 import { giveCredits, lockUsers, recoverCredits } from '../credits/moves';
+import { postChanges } from '../ledger/post';
 import { runCreditOperation } from '../credits/operation';
 import { recoveryOptions } from '../credits/options';
 import { DELETED, type MemberRow, findMember, memberBase, present, presentOne, withCounts } from './members';
@@ -335,6 +336,14 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
           const locked = (await lockUsers(trx, [target.id])).get(target.id);
           if (!locked || locked.status === DELETED) throw notFound();
           await refuseDeleteWhileHolding(trx, locked, level);
+          // Bonus credits alone cannot be recovered: they are written off with the user.
+          if (locked.bonus_credits > 0) {
+            await postChanges(
+              trx,
+              [{ userId: locked.id, type: 'RECOVERED', credits: -locked.bonus_credits, bonusCredits: -locked.bonus_credits, counterpartyId: null, remarks: 'Bonus credits removed: user deleted' }],
+              { actorId: actor.id },
+            );
+          }
           await revokeAllTokens(trx, target.id);
           // The ledger and other history keep naming the user: then it is only marked deleted.
           await sql`savepoint delete_user`.execute(trx);
@@ -395,7 +404,8 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
 
 /** Nothing orphans credits or accounts (DESIGN.md): 409 while the user still holds any. */
 async function refuseDeleteWhileHolding(trx: Transaction<Database>, user: UserRow, level: LevelDef): Promise<void> {
-  if (user.credits > 0) throw conflict(HIERARCHY.deleteHasCredits(user.credits));
+  const paid = user.credits - user.bonus_credits;
+  if (paid > 0) throw conflict(HIERARCHY.deleteHasCredits(paid));
   const children = await trx
     .selectFrom('users')
     .select(sql<number>`count(*)`.as('n'))

@@ -1,5 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { AUTH, ENTITY_FORM, HIERARCHY } from '../../src/contract';
+import { inTransaction } from '../../server/db/transaction';
+import { postChanges } from '../../server/ledger/post';
 import { updateSystemSettings } from '../../server/settings';
 import { describeEachDatabase, userId } from './harness';
 import {
@@ -329,6 +331,18 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
     expect((await admin.post(`/managers/${manager.id}/credits`, { action: 'recover', credits: 5 })).status).toBe(200);
     const managerDelete = await admin.delete(`/managers/${manager.id}`);
     expect(managerDelete.status).toBe(204);
+  });
+
+  it('deletes a user left with bonus credits only, writing the bonus off in the ledger', async () => {
+    const { reseller, dealer } = await createBranch(ctx);
+    await inTransaction(ctx.db.kysely, (trx) =>
+      postChanges(trx, [{ userId: dealer.id, type: 'PURCHASED', credits: 4, bonusCredits: 4, remarks: 'Promo bonus: test' }], { actorId: null }),
+    );
+    const res = await reseller.client.delete(`/dealers/${dealer.id}`);
+    expect(res.status).toBe(204);
+    expect(await balance(ctx, dealer.id)).toEqual({ credits: 0, bonus_credits: 0 });
+    const last = await ctx.db.kysely.selectFrom('credit_transactions').selectAll().where('user_id', '=', dealer.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(last).toMatchObject({ type: 'RECOVERED', credits: -4, bonus_credits: -4, counterparty_id: null, balance_after: 0 });
   });
 
   it('never returns panel passwords in any list or show', async () => {
