@@ -11,6 +11,9 @@ import { type Client, type Response, type TestContext, userId } from './harness'
 
 export type ApiRoute = RouteEntry;
 
+/** The derived tests walk every route, so they grow with the API: more than the default test time. */
+export const DERIVED_TIMEOUT = 180_000;
+
 /** Demo user of each role (the harness seeds them). */
 export const USER_OF: Record<Role, string> = { admin: 'admin', manager: 'manager', reseller: 'reseller', dealer: 'dealer' };
 

@@ -4,7 +4,7 @@
  */
 import { expect, it } from 'vitest';
 import { ACCESS, AUTH, PERMISSIONS, ROLES, type Role } from '../../src/contract';
-import { USER_OF, allowed, apiRoutes, fillPath, freshClient, isPublic, label, readsFirst, takesBody } from './apiSurface';
+import { DERIVED_TIMEOUT, USER_OF, allowed, apiRoutes, fillPath, freshClient, isPublic, label, readsFirst, takesBody } from './apiSurface';
 import { describeEachDatabase } from './harness';
 
 const ACTORS = ['anonymous', ...ROLES] as const;
@@ -76,5 +76,5 @@ describeEachDatabase('role matrix', (ctx) => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, DERIVED_TIMEOUT);
 });
