@@ -79,7 +79,8 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
         session.setRole(data.role);
         return data;
       } catch (error) {
-        if (SESSION_ERROR.test((error as HttpError).message ?? '')) session.clear();
+        const e = error as HttpError;
+        if (e.statusCode === 401 || SESSION_ERROR.test(e.message ?? '')) session.clear();
         return null;
       }
     },

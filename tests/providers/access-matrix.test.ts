@@ -1,0 +1,190 @@
+/**
+ * The access matrix for every route of spec section 2 and every role (the four and an unknown one),
+ * through the contract's can() and the access-control provider; and the menus of each role.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ACCESS, PERMISSIONS, ROLES, can } from '../../src/contract';
+import { accessControlProvider } from '../../src/providers/accessControlProvider';
+import { type MenuEntry, MENUS, UNKNOWN_ROLE_MENU, menuFor } from '../../src/resources/navigation';
+import { panelResources } from '../../src/resources';
+import { menuLabels } from '../e2e/menus';
+import { SPEC_ROUTES, type SpecRoute, UNKNOWN_ROLE, contractRoles, routeFor, specPath } from './routeTable';
+
+const ALL_ROLES = [...ROLES, UNKNOWN_ROLE] as const;
+
+/** May this role open this route, by the table (spec plus the contract's deliberate differences)? */
+function expected(route: SpecRoute, role: string): boolean {
+  const roles = contractRoles(route);
+  if (roles === 'public') return true;
+  if (!(ROLES as readonly string[]).includes(role)) return route.unknownRole === true;
+  return (roles as readonly string[]).includes(role);
+}
+
+/** The guard actually declared for a path: the panel resource's route when one exists, else the table's. */
+function declaredAccess(route: SpecRoute): readonly [string, string] | null {
+  const declared = panelResources.flatMap((r) => r.routes).find((r) => specPath(r.path) === route.path);
+  return declared ? declared.access : route.access;
+}
+
+const mayOpen = (role: string, access: readonly [string, string] | null) => access === null || can(role, access[0], access[1]);
+
+beforeEach(() => localStorage.clear());
+
+describe('the route table', () => {
+  it('lists every route of spec section 2 once', () => {
+    const paths = SPEC_ROUTES.map((r) => r.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(paths).toHaveLength(34);
+  });
+
+  it('guards every non-public route with a permission the contract declares', () => {
+    for (const route of SPEC_ROUTES.filter((r) => r.spec !== 'public')) {
+      expect(route.access, route.path).not.toBeNull();
+      const [resource, action] = route.access!;
+      expect(PERMISSIONS, route.path).toHaveProperty([resource, action]);
+    }
+  });
+
+  it('has a row for every route the panel resources declare, guarded the same way for every role', () => {
+    const declared = panelResources.flatMap((r) => r.routes);
+    expect(declared.length).toBeGreaterThan(0);
+    for (const panelRoute of declared) {
+      const row = routeFor(panelRoute.path);
+      expect(row, `${panelRoute.path} is not a route of spec section 2`).toBeDefined();
+      for (const role of ALL_ROLES) {
+        expect(mayOpen(role, panelRoute.access), `${role} on ${panelRoute.path}`).toBe(expected(row!, role));
+      }
+    }
+  });
+});
+
+describe.each(ALL_ROLES)('role %s', (role) => {
+  it.each(SPEC_ROUTES.filter((r) => r.spec !== 'public'))('contract can() on $path', (route) => {
+    expect(mayOpen(role, declaredAccess(route))).toBe(expected(route, role));
+  });
+
+  it.each(SPEC_ROUTES.filter((r) => r.access !== null))('accessControlProvider.can on $path', async (route) => {
+    localStorage.setItem('userRole', role);
+    const [resource, action] = declaredAccess(route)!;
+    const answer = await accessControlProvider.can({ resource, action });
+    if (expected(route, role)) expect(answer).toEqual({ can: true });
+    else expect(answer).toEqual({ can: false, reason: ACCESS.forbidden });
+  });
+});
+
+describe('deliberate differences from the spec table', () => {
+  it('/dealers and /dealers/edit/{id} are for admin, manager and reseller only (not dealer)', () => {
+    for (const path of ['/dealers', '/dealers/edit/{id}']) {
+      const route = SPEC_ROUTES.find((r) => r.path === path)!;
+      expect(ROLES.filter((role) => mayOpen(role, declaredAccess(route)))).toEqual(['admin', 'manager', 'reseller']);
+    }
+  });
+});
+
+describe('an unknown role', () => {
+  it('opens only the Dashboard and MAC Check', () => {
+    const open = SPEC_ROUTES.filter((r) => r.spec !== 'public' && mayOpen(UNKNOWN_ROLE, declaredAccess(r))).map((r) => r.path);
+    expect(open).toEqual(['/', '/dashboard', '/mac-search']);
+  });
+
+  it('is refused every action other than listing the dashboard and MAC check, on every resource', () => {
+    for (const [resource, actions] of Object.entries(PERMISSIONS)) {
+      for (const action of Object.keys(actions)) {
+        const allowed = (resource === 'dashboard' || resource === 'mac-search') && action === 'list';
+        expect(can(UNKNOWN_ROLE, resource, action), `${resource}.${action}`).toBe(allowed);
+      }
+    }
+  });
+
+  it('is what a session without a role gets from the provider', async () => {
+    expect(await accessControlProvider.can({ resource: 'mac-search', action: 'list' })).toEqual({ can: true });
+    expect(await accessControlProvider.can({ resource: 'accounts', action: 'list' })).toEqual({ can: false, reason: ACCESS.forbidden });
+  });
+});
+
+describe('the contract', () => {
+  it('refuses unknown resources and actions to every role', () => {
+    for (const role of ALL_ROLES) {
+      expect(can(role, 'no-such-resource', 'list')).toBe(false);
+      expect(can(role, 'managers', 'no-such-action')).toBe(false);
+    }
+    expect(can('admin', '', 'list')).toBe(false);
+  });
+
+  it('gives admin every declared permission except reading user announcements and user search (spec 6)', () => {
+    for (const [resource, actions] of Object.entries(PERMISSIONS)) {
+      for (const action of Object.keys(actions)) {
+        const adminExcluded = resource === 'user-announcements' || resource === 'user-search';
+        expect(can('admin', resource, action), `${resource}.${action}`).toBe(!adminExcluded);
+      }
+    }
+  });
+});
+
+// ---- menus (spec 2, "Navigation menus per role") ----
+
+type Shape = string | { group: string; children: string[] };
+const shape = (entries: MenuEntry[]): Shape[] =>
+  entries.map((e) => ('group' in e ? { group: e.group, children: e.children.map((c) => c.path) } : e.path));
+const links = (entries: MenuEntry[]) => entries.flatMap((e) => ('group' in e ? e.children : [e]));
+
+const SPEC_MENUS: Record<string, Shape[]> = {
+  admin: [
+    '/',
+    { group: 'Accounts', children: ['/managers', '/resellers', '/dealers', '/users'] },
+    '/transactions',
+    '/mac-search',
+    { group: 'Tickets', children: ['/tickets', '/ticket-categories'] },
+    { group: 'Settings', children: ['/global-discounts', '/user-promos', '/themes', '/announcements', '/servers', '/settings'] },
+  ],
+  manager: ['/', '/user-announcements', '/resellers', '/dealers', '/users', '/transactions', '/tickets', '/mac-search'],
+  reseller: ['/', '/user-announcements', '/dealers', '/users', '/mac-search', { group: 'Search', children: ['/user-search'] }, '/transactions', '/tickets'],
+  dealer: ['/', '/user-announcements', '/users', '/transactions', '/tickets', '/mac-search'],
+  [UNKNOWN_ROLE]: ['/', '/mac-search'],
+};
+
+/** Labels the spec names. */
+const SPEC_LABELS: Record<string, string> = {
+  '/': 'Dashboard',
+  '/global-discounts': 'User Promo',
+  '/user-promos': 'Dealer Promo',
+  '/settings': 'System Settings',
+  '/mac-search': 'MAC Check',
+};
+
+describe.each(ALL_ROLES)('menu of %s', (role) => {
+  const menu = menuFor(role);
+
+  it('has exactly the entries, order and groups of spec section 2', () => {
+    expect(shape(menu)).toEqual(SPEC_MENUS[role]);
+  });
+
+  it('uses the labels the spec names', () => {
+    for (const link of links(menu)) {
+      if (SPEC_LABELS[link.path]) expect(link.label, link.path).toBe(SPEC_LABELS[link.path]);
+    }
+  });
+
+  it('links only to routes the role may open', () => {
+    for (const link of links(menu)) {
+      const route = routeFor(link.path);
+      expect(route, `${link.path} is a route of spec section 2`).toBeDefined();
+      expect(mayOpen(role, declaredAccess(route!)), `${role} may open ${link.path}`).toBe(true);
+    }
+  });
+});
+
+describe('menus', () => {
+  it('match the labels the browser tests expect, for the four roles', () => {
+    const flat = (entries: MenuEntry[]): string[] =>
+      entries.flatMap((e) => ('group' in e ? [e.group, ...e.children.map((c) => c.label)] : [e.label]));
+    for (const role of ROLES) expect(flat(MENUS[role]), role).toEqual(menuLabels(role));
+  });
+
+  it('give the unknown-role menu to a missing or empty role', () => {
+    expect(menuFor(null)).toBe(UNKNOWN_ROLE_MENU);
+    expect(menuFor(undefined)).toBe(UNKNOWN_ROLE_MENU);
+    expect(menuFor('')).toBe(UNKNOWN_ROLE_MENU);
+    expect(UNKNOWN_ROLE_MENU.map((e) => ('group' in e ? e.group : e.label))).toEqual(['Dashboard', 'MAC Check']);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * What antd needs from a browser that jsdom lacks (matchMedia for responsive columns and grids,
+ * ResizeObserver for tables and selects,
+ * getComputedStyle with a pseudo-element). Import it before rendering antd components.
+ */
+if (!window.matchMedia) {
+  window.matchMedia = (query: string): MediaQueryList =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+
+if (!('ResizeObserver' in window)) {
+  (window as unknown as { ResizeObserver: unknown }).ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}
+// jsdom does not implement pseudo-elements (antd measures ::-webkit-scrollbar); answer the element's style.
+const getComputedStyle = window.getComputedStyle.bind(window);
+window.getComputedStyle = (element: Element) => getComputedStyle(element);
+
+export {};
