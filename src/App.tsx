@@ -57,7 +57,7 @@ function PanelRoutes() {
           >
             <Route index element={<DashboardPage />} />
             <Route path="/dashboard" element={<DashboardPage />} />
-            <Route path="/profile" element={<ProfilePage />} />
+            <Route path="/profile" element={<RequireAccess access={['profile', 'list']}><ProfilePage /></RequireAccess>} />
             {panelResources.flatMap((r) =>
               r.routes.map((route) => (
                 <Route key={route.path} path={route.path} element={<RequireAccess access={route.access}>{route.element}</RequireAccess>} />

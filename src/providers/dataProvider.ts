@@ -129,7 +129,9 @@ export function createDataProvider(http: AxiosInstance = defaultHttp): DataProvi
     },
 
     async custom({ url, method, payload, query, headers }) {
-      const { data } = await http.request({ url, method, data: payload, params: query, headers });
+      // Accept both 'path' and Refine's usual `${apiUrl}/path`.
+      const path = url.startsWith(`${API_PREFIX}/`) ? url.slice(API_PREFIX.length + 1) : url;
+      const { data } = await http.request({ url: path, method, data: payload, params: query, headers });
       return { data };
     },
   };

@@ -20,7 +20,7 @@ import {
   WifiOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
-import type { Role } from '../contract';
+import { type Role, isRole } from '../contract';
 
 export interface MenuLink {
   path: string;
@@ -83,5 +83,4 @@ export const MENUS: Record<Role, MenuEntry[]> = {
 
 export const UNKNOWN_ROLE_MENU: MenuEntry[] = [link.dashboard, link.macSearch];
 
-export const menuFor = (role: string | null | undefined): MenuEntry[] =>
-  role && role in MENUS ? MENUS[role as Role] : UNKNOWN_ROLE_MENU;
+export const menuFor = (role: string | null | undefined): MenuEntry[] => (isRole(role) ? MENUS[role] : UNKNOWN_ROLE_MENU);
