@@ -6,17 +6,22 @@ import { type HttpError, useNotification } from '@refinedev/core';
 import { useMemo } from 'react';
 import { GENERAL, TOAST_MS } from '../../contract';
 
+/**
+ * Refine's antd provider shows `description` as the toast's title and `message` as its body, so a
+ * titled toast passes its title as `description`.
+ */
+const titled = (title: string, body?: string) => (body ? { message: body, description: title } : { message: title });
+
 export function useNotify() {
   const { open } = useNotification();
   return useMemo(
     () => ({
-      success: (message: string, description?: string) => open?.({ type: 'success', message, description }),
-      error: (message: string, description?: string) =>
-        open?.({ type: 'error', message, description }),
+      success: (message: string, description?: string) => open?.({ type: 'success', ...titled(message, description) }),
+      error: (message: string, description?: string) => open?.({ type: 'error', ...titled(message, description) }),
       /** The server's message when it sent one, else the fallback (spec 8). */
       httpError: (error: unknown, fallback: string, title: string = GENERAL.error) => {
         const e = error as HttpError | undefined;
-        open?.({ type: 'error', message: title, description: e?.message && e.message !== GENERAL.apiError ? e.message : fallback });
+        open?.({ type: 'error', ...titled(title, e?.message && e.message !== GENERAL.apiError ? e.message : fallback) });
       },
     }),
     [open],
