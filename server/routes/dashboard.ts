@@ -32,7 +32,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         sql<number>`sum(case when expiry_date is not null and expiry_date <= ${now} then 1 else 0 end)`.as('expired'),
       ])
       .executeTakeFirstOrThrow();
-    const users = await db.selectFrom('users').where(below(actor, 'path')).select(['role', sql<number>`count(*)`.as('n')]).groupBy('role').execute();
+    const users = await db.selectFrom('users').where(below(actor, 'path')).where('status', '!=', 'deleted').select(['role', sql<number>`count(*)`.as('n')]).groupBy('role').execute();
     const count = (role: string) => Number(users.find((u) => u.role === role)?.n ?? 0);
 
     // Ledger entries of the subtree (the caller's own included).
