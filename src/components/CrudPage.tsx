@@ -88,8 +88,9 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
   const createForm = formFor('create');
   const editForm = formFor('edit');
 
+  // A failed save is already shown (toast and field errors); the rejection needs no other handler.
   const submit = (form: typeof createForm, mode: 'create' | 'edit') => (values: Record<string, unknown>) =>
-    form.formProps.onFinish?.((decl.toPayload ? decl.toPayload(values, mode) : values) as never);
+    Promise.resolve(form.formProps.onFinish?.((decl.toPayload ? decl.toPayload(values, mode) : values) as never)).catch(() => undefined);
 
   const remove = (ids: Array<string | number>, clear?: () => void) => {
     const many = ids.length > 1;

@@ -256,7 +256,8 @@ function GlobalDiscountsPage() {
         {...form.formProps}
         layout="vertical"
         initialValues={mode === 'create' ? GLOBAL_DISCOUNT_DEFAULTS : form.formProps.initialValues}
-        onFinish={(values) => form.formProps.onFinish?.(toPayload(values as Record<string, unknown>) as never)}
+        // A failed save is already shown (toast and field errors).
+        onFinish={(values) => Promise.resolve(form.formProps.onFinish?.(toPayload(values as Record<string, unknown>) as never)).catch(() => undefined)}
         onFinishFailed={toastMissing}
       >
         <DiscountFormFields servers={servers.options} serversLoading={servers.loading} />

@@ -33,7 +33,10 @@ export interface FieldDef {
 
 function requiredRule(field: FieldDef, mode: FormMode): Rule[] {
   if (!field.required) return [];
-  if (typeof field.required === 'string') return [{ required: true, whitespace: field.type === 'text', message: field.required }];
+  // A rule with any key besides `required` is checked as a string by async-validator, so `whitespace`
+  // is set only on text fields (else a required number or select fails with a value).
+  if (typeof field.required === 'string')
+    return [field.type === 'text' ? { required: true, whitespace: true, message: field.required } : { required: true, message: field.required }];
   return mode === 'create' ? [{ required: true, message: field.required.create }] : [];
 }
 
