@@ -1,0 +1,6 @@
+export * from './AddCreditsDialog';
+export * from './RecoverCreditsDialog';
+export * from './AmountSelect';
+export * from './creditCall';
+export * from './creditErrors';
+export * from './useCreditDialogs';

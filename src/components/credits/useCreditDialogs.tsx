@@ -1,0 +1,20 @@
+/** The Add Credits and Recover Credits dialogs of one list, opened from its row actions. */
+import { useState } from 'react';
+import { AddCreditsDialog, type CreditTarget } from './AddCreditsDialog';
+import type { CreditEntity } from './creditCall';
+import { RecoverCreditsDialog } from './RecoverCreditsDialog';
+
+export function useCreditDialogs(entity: CreditEntity) {
+  const [adding, setAdding] = useState<CreditTarget | null>(null);
+  const [recovering, setRecovering] = useState<CreditTarget | null>(null);
+  return {
+    openAdd: (target: CreditTarget) => setAdding(target),
+    openRecover: (target: CreditTarget) => setRecovering(target),
+    dialogs: (
+      <>
+        <AddCreditsDialog entity={entity} target={adding} onClose={() => setAdding(null)} />
+        <RecoverCreditsDialog entity={entity} target={recovering} onClose={() => setRecovering(null)} />
+      </>
+    ),
+  };
+}

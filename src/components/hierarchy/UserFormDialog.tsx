@@ -1,0 +1,226 @@
+/**
+ * Create/Edit dialog of a reseller or a dealer (spec 2 and 5): Auto-generate, status, the parent
+ * picker for the roles that choose one (admin picks the manager of a reseller, sent as `manager`;
+ * admin and manager pick the reseller of a dealer, sent as `reseller`), initial credits chosen from a
+ * list on create, and server field errors under the fields and in the summary box.
+ */
+import { ThunderboltOutlined } from '@ant-design/icons';
+import { useCreate, useInvalidate, useInvalidateAuthStore, useUpdate } from '@refinedev/core';
+import { Button, Form, Modal } from 'antd';
+import { useEffect, useState } from 'react';
+import {
+  CREDITS,
+  CREDIT_RANGE_HINT,
+  ENTITY_FORM,
+  type CreditOption,
+  type CreditOptionsResponse,
+  type CreditOptionsSettings,
+  FALLBACK_CREDIT_OPTIONS,
+  type HierarchyUser,
+  type Role,
+  USER_STATUSES,
+  type UserStatus,
+  fallbackCreditOptions,
+  generateCreditOptions,
+  isRole,
+} from '../../contract';
+import { useCurrentUser } from '../../hooks/useRole';
+import { http } from '../../providers/http';
+import { AmountSelect } from '../credits/AmountSelect';
+import { useNotify } from '../feedback';
+import { ErrorSummary } from './ErrorSummary';
+import { randomIdentity } from './generate';
+import { type FieldErrorItem, applyServerErrors } from './serverErrors';
+import { USER_FORM_FIELDS, UserFields, statusPayload } from './UserFields';
+import { UserPicker } from './UserPicker';
+
+export interface UserLevelConfig {
+  entity: 'resellers' | 'dealers';
+  /** 'Reseller', 'Dealer'. */
+  label: string;
+  passwordRequired: string;
+  /** The parent picker: which list, the payload key, who sees it, its required message. */
+  parent: { resource: 'managers' | 'resellers'; field: 'manager' | 'reseller'; label: string; pickers: readonly Role[]; required: string; onEdit: boolean };
+  messages: { created: string; updated: string; createFailed: string; updateFailed: string };
+}
+
+interface Values {
+  name: string;
+  username: string;
+  password?: string;
+  status?: UserStatus;
+  parent?: number;
+  credits?: number;
+}
+
+const plain = (v: number): CreditOption => ({ value: v, display_text: `${v} credits`, bonus_credits: 0, total_credits: v });
+const NONE: CreditOption = { value: 0, display_text: 'No initial credits', bonus_credits: 0, total_credits: 0 };
+
+/** The initial-credit amounts a creator may give (admin: the credit options settings, uncapped). */
+function useInitialCreditOptions(open: boolean, admin: boolean, serverId: number | null | undefined, ownPaid: number) {
+  const [state, setState] = useState<{ options: CreditOption[]; min: number; max: number; loading: boolean }>({
+    options: [],
+    min: CREDIT_RANGE_HINT.min,
+    max: CREDIT_RANGE_HINT.max,
+    loading: false,
+  });
+  useEffect(() => {
+    if (!open) return;
+    let cancelled = false;
+    setState((s) => ({ ...s, loading: true }));
+    const load = admin
+      ? // The allocation lookup answers for a manager when admin names no recipient: read the settings instead.
+        http.get<{ data: CreditOptionsSettings }>('credit-options-settings').then(({ data }) => ({
+          options: generateCreditOptions(data.data, null).map(plain),
+          min: data.data.is_active ? data.data.min_credits : FALLBACK_CREDIT_OPTIONS.start,
+          max: data.data.is_active ? data.data.max_credits : FALLBACK_CREDIT_OPTIONS.adminMax,
+        }))
+      : http
+          .get<{ data: CreditOptionsResponse }>('credit-options/allocation', { params: serverId ? { server_id: serverId } : {} })
+          .then(({ data }) => ({ options: data.data.options, min: data.data.min_credits, max: data.data.max_credits }));
+    load
+      .catch(() => {
+        const max = admin ? FALLBACK_CREDIT_OPTIONS.adminMax : ownPaid;
+        return { options: fallbackCreditOptions(max).map(plain), min: FALLBACK_CREDIT_OPTIONS.start, max };
+      })
+      .then((r) => !cancelled && setState({ ...r, loading: false }));
+    return () => {
+      cancelled = true;
+    };
+  }, [open, admin, serverId, ownPaid]);
+  return state;
+}
+
+export interface UserFormDialogProps {
+  config: UserLevelConfig;
+  mode: 'create' | 'edit';
+  /** The record to edit (edit mode). */
+  record?: HierarchyUser | null;
+  open: boolean;
+  onClose: () => void;
+}
+
+export function UserFormDialog({ config, mode, record, open, onClose }: UserFormDialogProps) {
+  const { user, role } = useCurrentUser();
+  const admin = role === 'admin';
+  const notify = useNotify();
+  const invalidate = useInvalidate();
+  const invalidateAuthStore = useInvalidateAuthStore();
+  const [form] = Form.useForm<Values>();
+  const [summary, setSummary] = useState<FieldErrorItem[]>([]);
+  const [saving, setSaving] = useState(false);
+  const [parentServer, setParentServer] = useState<number | null>(null);
+  const { mutateAsync: create } = useCreate();
+  const { mutateAsync: update } = useUpdate();
+
+  const picksParent = (isRole(role) ? config.parent.pickers.includes(role) : false) && (mode === 'create' || config.parent.onEdit);
+  const ownPaid = user && user.credits !== null ? user.credits - (user.bonus_credits ?? 0) : 0;
+  const credits = useInitialCreditOptions(open && mode === 'create', admin, parentServer, ownPaid);
+  const fields = [...USER_FORM_FIELDS, 'parent', 'credits'];
+
+  useEffect(() => {
+    if (!open) return;
+    setSummary([]);
+    setParentServer(null);
+    form.resetFields();
+    if (mode === 'edit' && record) {
+      form.setFieldsValue({ name: record.name, username: record.username, status: record.status, parent: record.parent_id ?? undefined });
+    }
+  }, [open, mode, record, form]);
+
+  const onFinish = async (values: Values) => {
+    setSummary([]);
+    setSaving(true);
+    const parent = picksParent && values.parent ? { [config.parent.field]: values.parent } : {};
+    try {
+      if (mode === 'create') {
+        await create({
+          resource: config.entity,
+          values: {
+            name: values.name,
+            username: values.username,
+            password: values.password,
+            credits: Math.trunc(Number(values.credits ?? 0)),
+            ...statusPayload(values.status ?? 'active'),
+            ...parent,
+          },
+          successNotification: false,
+          errorNotification: false,
+        });
+        notify.success(config.messages.created);
+        if (Number(values.credits) > 0) await Promise.all([invalidateAuthStore(), invalidate({ resource: 'transactions', invalidates: ['list'] })]);
+      } else {
+        await update({
+          resource: config.entity,
+          id: record!.id,
+          values: {
+            name: values.name,
+            username: values.username,
+            ...(values.password ? { password: values.password } : {}),
+            ...statusPayload(values.status),
+            ...parent,
+          },
+          successNotification: false,
+          errorNotification: false,
+        });
+        notify.success(config.messages.updated);
+      }
+      onClose();
+    } catch (error) {
+      const items = applyServerErrors(form, error, fields, { [config.parent.field]: 'parent' });
+      setSummary(items);
+      if (items.length === 0) notify.httpError(error, mode === 'create' ? config.messages.createFailed : config.messages.updateFailed);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const generate = () => {
+    form.setFieldsValue(randomIdentity());
+    form.setFields(USER_FORM_FIELDS.map((name) => ({ name, errors: [] })));
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={`${mode === 'create' ? 'Create' : 'Edit'} ${config.label}`}
+      okText={mode === 'create' ? `Create ${config.label}` : 'Save Changes'}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={saving}
+      width={600}
+      forceRender
+    >
+      <ErrorSummary items={summary} />
+      <Form form={form} layout="vertical" onFinish={onFinish} initialValues={{ status: 'active' }}>
+        {mode === 'create' && (
+          <div style={{ display: 'flex', justifyContent: 'flex-end', marginBottom: 8 }}>
+            <Button icon={<ThunderboltOutlined />} onClick={generate}>
+              Auto-generate
+            </Button>
+          </div>
+        )}
+        <UserFields mode={mode} nameRequired={ENTITY_FORM.nameRequired} passwordRequired={config.passwordRequired} statuses={USER_STATUSES} />
+        {picksParent && (
+          <Form.Item name="parent" label={config.parent.label} rules={mode === 'create' ? [{ required: true, message: config.parent.required }] : []}>
+            <UserPicker
+              resource={config.parent.resource}
+              placeholder={`Select a ${config.parent.label.toLowerCase()}`}
+              onChange={(_, picked) => setParentServer(picked?.server_id ?? null)}
+            />
+          </Form.Item>
+        )}
+        {mode === 'create' && (
+          <Form.Item
+            name="credits"
+            label="Initial credits"
+            extra={`Range: ${credits.min}-${credits.max} credits`}
+            rules={[{ required: true, message: CREDITS.selectAmount }]}
+          >
+            <AmountSelect options={[NONE, ...credits.options]} allowCustom={admin} loading={credits.loading} />
+          </Form.Item>
+        )}
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,69 @@
+/** Status toggles and one-call-per-id bulk operations for the managers, resellers and dealers lists. */
+import { useDelete, useInvalidate, useUpdate } from '@refinedev/core';
+import { useCallback } from 'react';
+import { HIERARCHY, STATUS } from '../../contract';
+import { useConfirm, useNotify } from '../feedback';
+
+type Entity = 'managers' | 'resellers' | 'dealers';
+
+/** Activate/Deactivate through the confirmation dialog (spec 4): PATCH {is_active}. */
+export function useStatusToggle(entity: Entity, singular: string) {
+  const { confirmStatus } = useConfirm();
+  const notify = useNotify();
+  const { mutateAsync } = useUpdate();
+  return useCallback(
+    (record: { id: number; name: string; is_active: boolean }) => {
+      const activate = !record.is_active;
+      confirmStatus(activate, `${singular} "${record.name}"`, () =>
+        mutateAsync({
+          resource: entity,
+          id: record.id,
+          values: { is_active: activate },
+          meta: { method: 'patch' },
+          successNotification: false,
+          errorNotification: false,
+        })
+          .then(() => notify.success(HIERARCHY.statusUpdated))
+          .catch(() => notify.error(STATUS.updateFailed.title, STATUS.updateFailed.description)),
+      );
+    },
+    [confirmStatus, entity, mutateAsync, notify, singular],
+  );
+}
+
+export interface BulkOutcome {
+  done: number;
+  failed: number;
+  firstError?: unknown;
+}
+
+/** Runs one call per id (spec 7), then refreshes the list once; never rejects. */
+export function useBulkRunner(entity: Entity) {
+  const { mutateAsync: deleteOne } = useDelete();
+  const { mutateAsync: update } = useUpdate();
+  const invalidate = useInvalidate();
+  const settle = async (calls: Array<Promise<unknown>>): Promise<BulkOutcome> => {
+    const results = await Promise.allSettled(calls);
+    await invalidate({ resource: entity, invalidates: ['list', 'many', 'detail'] });
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    return { done: results.length - rejected.length, failed: rejected.length, firstError: rejected[0]?.reason };
+  };
+  return {
+    remove: (ids: Array<string | number>) =>
+      settle(ids.map((id) => deleteOne({ resource: entity, id, successNotification: false, errorNotification: false, invalidates: [] }))),
+    setActive: (ids: Array<string | number>, isActive: boolean) =>
+      settle(
+        ids.map((id) =>
+          update({
+            resource: entity,
+            id,
+            values: { is_active: isActive },
+            meta: { method: 'patch' },
+            successNotification: false,
+            errorNotification: false,
+            invalidates: [],
+          }),
+        ),
+      ),
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * The one transactions table (spec 3, Transaction): the global list, a user's history and the
+ * read-only per-manager/reseller/dealer lists. Newest first (sort=-created_at through the provider's
+ * 'transactions' convention, also for sub-lists read through meta.path).
+ */
+import type { CrudFilter } from '@refinedev/core';
+import { DatePicker, Space, Tag, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { type ReactNode, useMemo, useState } from 'react';
+import { HIERARCHY_PANEL, type TransactionEntry } from '../../contract';
+import { type DataColumn, DataTable } from '../DataTable';
+import { dateTime } from '../display';
+
+const TYPE_COLOR: Record<string, string> = { PURCHASED: 'green', USED: 'orange', RECOVERED: 'blue', TRIAL: 'purple' };
+
+export const TRANSACTION_TYPE_OPTIONS = [
+  { label: 'Purchased', value: 'PURCHASED' },
+  { label: 'Used', value: 'USED' },
+  { label: 'Recovered', value: 'RECOVERED' },
+  { label: 'Trial', value: 'TRIAL' },
+  { label: 'CRDT (legacy credit)', value: 'CRDT' },
+  { label: 'DBIT (legacy debit)', value: 'DBIT' },
+  { label: 'RCDT (legacy recovery)', value: 'RCDT' },
+];
+
+const NO_FILTERS: CrudFilter[] = [];
+
+const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+
+export function CreditsCell({ value, bonus }: { value: number; bonus?: number }) {
+  return (
+    <Typography.Text type={value > 0 ? 'success' : value < 0 ? 'danger' : undefined} strong>
+      {signed(value)}
+      {bonus ? <Typography.Text type="secondary"> (bonus)</Typography.Text> : null}
+    </Typography.Text>
+  );
+}
+
+const baseColumns: Array<DataColumn<TransactionEntry>> = [
+  { dataIndex: 'transaction_number', title: 'Transaction #', sortable: true, width: 190 },
+  { dataIndex: 'type', title: 'Type', sortable: true, width: 120, render: (t: string) => <Tag color={TYPE_COLOR[t]}>{t}</Tag> },
+  { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110, render: (v: number, r) => <CreditsCell value={v} bonus={r.bonus_credits} /> },
+  { dataIndex: 'account', title: 'Account', width: 140, render: (v: string | null) => v ?? '—' },
+  { dataIndex: 'coverage_start', title: 'Coverage Start', width: 150, render: dateTime },
+  { dataIndex: 'coverage_end', title: 'Coverage End', width: 150, render: dateTime },
+  { dataIndex: 'remarks', title: 'Remarks', width: 240, render: (v: string | null) => v ?? '—' },
+  { dataIndex: 'date', title: 'Date', sortKey: 'created_at', sortable: true, width: 160, render: dateTime },
+];
+
+const balanceColumns: Array<DataColumn<TransactionEntry>> = [
+  { dataIndex: 'balance_before', title: 'Balance Before', width: 130, responsive: ['lg'] },
+  { dataIndex: 'balance_after', title: 'Balance After', sortable: true, width: 130, responsive: ['lg'] },
+];
+
+const named = (v: { name: string } | null) => v?.name ?? '—';
+const chainColumns: Array<DataColumn<TransactionEntry>> = [
+  {
+    dataIndex: 'user',
+    title: 'User',
+    width: 180,
+    render: (u: TransactionEntry['user']) => (
+      <span>
+        {u.name} <Typography.Text type="secondary">({u.role})</Typography.Text>
+      </span>
+    ),
+  },
+  { dataIndex: 'manager', title: 'Manager', width: 150, render: named, responsive: ['xl'] },
+  { dataIndex: 'reseller', title: 'Reseller', width: 150, render: named, responsive: ['xl'] },
+  { dataIndex: 'dealer', title: 'Dealer', width: 150, render: named, responsive: ['xl'] },
+];
+
+export interface TransactionsTableProps {
+  title: ReactNode;
+  /** Path of a sub-list under /api/v1 ('managers/3/transactions'); the global list when absent. */
+  path?: string;
+  /** Fixed filters (user_id of a user's history). */
+  filters?: CrudFilter[];
+  /** Show who each entry belongs to (user, manager, reseller, dealer). */
+  showUser?: boolean;
+  /** Type and date-range filters. */
+  filterable?: boolean;
+  /** Buttons beside the title (Back). */
+  extra?: ReactNode;
+}
+
+export function TransactionsTable({ title, path, filters = NO_FILTERS, showUser = false, filterable = true, extra }: TransactionsTableProps) {
+  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  // The date filters are always declared (possibly empty) so clearing the range removes them.
+  const permanent = useMemo<CrudFilter[]>(
+    () => [
+      ...filters,
+      { field: 'date_from', operator: 'eq', value: range?.[0] ? range[0].format('YYYY-MM-DD') : undefined },
+      { field: 'date_to', operator: 'eq', value: range?.[1] ? range[1].format('YYYY-MM-DD') : undefined },
+    ],
+    [filters, range],
+  );
+  const columns = useMemo(() => [...(showUser ? chainColumns.slice(0, 1) : []), ...baseColumns, ...balanceColumns, ...(showUser ? chainColumns.slice(1) : [])], [showUser]);
+
+  return (
+    <DataTable<TransactionEntry>
+      resource="transactions"
+      meta={path ? { path } : undefined}
+      title={title}
+      columns={columns}
+      initialSorters={[{ field: 'created_at', order: 'desc' }]}
+      permanentFilters={permanent}
+      searchPlaceholder="Search transactions..."
+      selectFilters={filterable ? [{ field: 'type', label: 'Type', options: TRANSACTION_TYPE_OPTIONS }] : []}
+      loadErrorMessage={HIERARCHY_PANEL.transactionsLoadFailed}
+      extra={
+        <Space wrap>
+          {filterable && (
+            <DatePicker.RangePicker
+              aria-label="Date range"
+              allowEmpty={[true, true]}
+              value={range}
+              onChange={(value) => setRange(value ? [value[0], value[1]] : null)}
+            />
+          )}
+          {extra}
+        </Space>
+      }
+    />
+  );
+}

@@ -1,0 +1,122 @@
+/** /resellers: Resellers Management (spec 2, Resellers screen). */
+import { DeleteOutlined, EditOutlined, EyeOutlined, HistoryOutlined, MinusCircleOutlined, PlusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import { Button, Tooltip } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { DIALOGS, ENTITY_FORM, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS } from '../../contract';
+import { type DataColumn, DataTable, type RowAction } from '../../components/DataTable';
+import { useCreditDialogs } from '../../components/credits';
+import { StatusTag, activeOptions, dateTime } from '../../components/display';
+import { useConfirm, useNotify, useStatusPopup } from '../../components/feedback';
+import { type UserLevelConfig, UserDetailsDrawer, UserFormDialog, useBulkRunner } from '../../components/hierarchy';
+import { useCan, useCurrentUser } from '../../hooks/useRole';
+
+export const resellerLevel: UserLevelConfig = {
+  entity: 'resellers',
+  label: 'Reseller',
+  passwordRequired: ENTITY_FORM.passwordRequiredResellers,
+  parent: { resource: 'managers', field: 'manager', label: 'Manager', pickers: ['admin'], required: HIERARCHY.managerRequired, onEdit: true },
+  messages: { created: RESELLERS.created, updated: RESELLERS.updated, createFailed: RESELLERS.createFailed, updateFailed: RESELLERS.updateFailed },
+};
+
+/** Panel passwords are stored as hashes only and never returned: the column is always masked. */
+const MaskedPassword = () => (
+  <Tooltip title={HIERARCHY_PANEL.passwordHidden}>
+    <span aria-label="Password hidden">••••••</span>
+  </Tooltip>
+);
+
+export function ResellersList() {
+  const { role } = useCurrentUser();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const popup = useStatusPopup();
+  const { confirmDelete, confirm } = useConfirm();
+  const canCreate = useCan('resellers', 'create');
+  const credits = useCreditDialogs('resellers');
+  const bulk = useBulkRunner('resellers');
+  const [editing, setEditing] = useState<{ mode: 'create' | 'edit'; record: HierarchyUser | null } | null>(null);
+  const [details, setDetails] = useState<HierarchyUser | null>(null);
+
+  const removeOne = (record: HierarchyUser) =>
+    bulk.remove([record.id]).then(({ failed, firstError }) => {
+      if (failed > 0) notify.httpError(firstError, RESELLERS.deleteFailed);
+      else popup({ type: 'success', title: RESELLERS.deleted });
+    });
+
+  const bulkRun = (
+    run: () => ReturnType<typeof bulk.remove>,
+    verb: 'deleted' | 'suspended' | 'activated',
+    failedMessage: string,
+    clear: () => void,
+  ) =>
+    run().then(({ done, failed, firstError }) => {
+      if (failed > 0) notify.httpError(firstError, failedMessage);
+      else notify.success(RESELLERS.bulkDone(done, verb));
+      if (done > 0) clear();
+    });
+
+  const columns: Array<DataColumn<HierarchyUser>> = [
+    ...(role === 'manager' ? [] : [{ dataIndex: 'parent.name', title: 'Manager', render: (v: string | undefined) => v ?? '—' }]),
+    { dataIndex: 'name', title: 'Reseller Name', sortable: true },
+    { dataIndex: 'username', title: 'Username', sortable: true },
+    { dataIndex: 'password', title: 'Password', width: 110, render: () => <MaskedPassword /> },
+    { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110 },
+    { dataIndex: 'total_children', title: 'Total Dealers', sortable: true, width: 120 },
+    { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 120 },
+    { dataIndex: 'status', title: 'Status', sortable: true, width: 110, render: (s: string) => <StatusTag status={s} /> },
+    { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime },
+  ];
+
+  const rowActions = (record: HierarchyUser): Array<RowAction<HierarchyUser>> => [
+    { key: 'view', label: 'View Details', icon: <EyeOutlined />, onClick: setDetails },
+    { key: 'edit', label: 'Edit', icon: <EditOutlined />, onClick: (r) => setEditing({ mode: 'edit', record: r }) },
+    { key: 'add-credits', label: DIALOGS.addCredits, icon: <PlusCircleOutlined />, disabled: !record.is_active, onClick: credits.openAdd },
+    { key: 'recover-credits', label: DIALOGS.recoverCredits, icon: <MinusCircleOutlined />, onClick: credits.openRecover },
+    { key: 'transactions', label: 'Transactions', icon: <HistoryOutlined />, onClick: (r) => navigate(`/resellers/${r.id}/transactions`) },
+    { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, onClick: (r) => confirmDelete(`reseller "${r.name}"`, () => removeOne(r)) },
+  ];
+
+  return (
+    <>
+      <DataTable<HierarchyUser>
+        resource="resellers"
+        title={RESELLERS.title}
+        rowNumbers
+        columns={columns}
+        searchPlaceholder="Search resellers..."
+        selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }]}
+        loadErrorMessage={HIERARCHY_PANEL.resellersLoadFailed}
+        rowActions={rowActions}
+        bulkActions={[
+          {
+            key: 'delete',
+            label: 'Delete',
+            danger: true,
+            onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} reseller(s)`, () => bulkRun(() => bulk.remove(ids), 'deleted', RESELLERS.deleteFailed, clear)),
+          },
+          {
+            key: 'suspend',
+            label: 'Suspend',
+            onClick: (ids, _rows, clear) =>
+              confirm(HIERARCHY_PANEL.suspendAllTitle, HIERARCHY_PANEL.suspendAllBody(ids.length), () =>
+                bulkRun(() => bulk.setActive(ids, false), 'suspended', RESELLERS.suspendFailed, clear),
+                'Suspend',
+              ),
+          },
+          { key: 'activate', label: 'Activate', onClick: (ids, _rows, clear) => bulkRun(() => bulk.setActive(ids, true), 'activated', RESELLERS.activateFailed, clear) },
+        ]}
+        extra={
+          canCreate && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ mode: 'create', record: null })}>
+              {RESELLERS.add}
+            </Button>
+          )
+        }
+      />
+      <UserFormDialog config={resellerLevel} mode={editing?.mode ?? 'create'} record={editing?.record} open={editing !== null} onClose={() => setEditing(null)} />
+      <UserDetailsDrawer user={details} onClose={() => setDetails(null)} childrenLabel="Total Dealers" />
+      {credits.dialogs}
+    </>
+  );
+}
