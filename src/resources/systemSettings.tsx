@@ -130,7 +130,7 @@ function SystemSettingsPage() {
                   noStyle
                   rules={[{ type: 'number', min, max, message: FIELD_RULES.between(settingEndpoint(field).def.label, min, max) }]}
                 >
-                  <InputNumber aria-label={label} min={min} max={max} precision={0} style={{ width: '100%' }} onPressEnter={() => saveNumber(field)} />
+                  <InputNumber aria-label={label} precision={0} style={{ width: '100%' }} onPressEnter={() => saveNumber(field)} />
                 </Form.Item>
                 <Button type="primary" icon={<SaveOutlined />} loading={saving === field} onClick={() => saveNumber(field)} aria-label={`Save ${label}`}>
                   Save
