@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { FIELD_RULES, SETTINGS } from '../../src/contract';
+import { FIELD_RULES, GLOBAL_DISCOUNTS, SERVERS, SETTINGS } from '../../src/contract';
 import { describeBrowser } from './harness';
 
 /** Waits for a toast with this text and closes it, so the next one can be told apart. */
@@ -113,5 +113,49 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     const manager = await ctx.signIn('manager');
     await expect.poll(() => manager.getByTestId('user-menu').evaluate((b) => getComputedStyle(b).borderRadius)).toBe('16px');
     await manager.context().close();
+  });
+
+  it('creates a global discount with the form defaults and shows it as a card with its savings and uses', async () => {
+    const page = await ctx.signIn('admin');
+    await page.goto('/global-discounts');
+    await page.getByRole('button', { name: 'Add Global Discount' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.locator('#validity_months').inputValue()).toBe('12');
+    expect(await dialog.locator('#credits_required').inputValue()).toBe('9');
+    // Missing name and server: under the fields and as a toast (spec 8).
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText(GLOBAL_DISCOUNTS.selectServer).waitFor();
+    await toast(page, 'Name is required');
+
+    await dialog.locator('#name').fill('Yearly deal');
+    await dialog.locator('#server_id').click();
+    await page.locator('.ant-select-item-option', { hasText: 'Main Server' }).click();
+    await dialog.locator('#credits_required').fill('10');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'Global discount created successfully.');
+
+    const card = page.getByTestId('discount-card').filter({ hasText: 'Yearly deal' });
+    await card.waitFor();
+    expect(await card.getByTestId('discount-savings').innerText()).toBe('2 month(s) (16.7%)');
+    await card.getByText('0 / Unlimited').waitFor();
+    await card.getByText('Main Server').waitFor();
+    await page.context().close();
+  });
+
+  it("shows the spec's messages when the API fails: servers in a red box and a toast, settings saves", async () => {
+    const page = await ctx.signIn('admin');
+    await page.route('**/api/v1/servers?*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"Server Error"}' }));
+    await page.goto('/servers');
+    await page.locator('.ant-alert-error', { hasText: SERVERS.loadFailed }).waitFor();
+    await toast(page, SERVERS.loadFailed);
+
+    await page.route('**/api/v1/system-settings/*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"Server Error"}' }));
+    await page.goto('/settings');
+    const promos = page.getByRole('switch', { name: 'Enable Promos' });
+    await promos.click();
+    await toast(page, SETTINGS.updateFailed);
+    // Not saved: the switch shows the stored value again.
+    expect(await promos.getAttribute('aria-checked')).toBe('true');
+    await page.context().close();
   });
 });
