@@ -66,10 +66,10 @@ function TokenFields() {
       </Divider>
       <Space wrap size="large">
         <Form.Item name={['tokens', 'colorPrimary']} label="Primary colour" getValueFromEvent={hex}>
-          <ColorPicker allowClear disabledAlpha showText format="hex" />
+          <ColorPicker allowClear disabledAlpha format="hex" showText={(color) => (color.cleared ? 'Not set' : color.toHexString())} />
         </Form.Item>
         <Form.Item name={['tokens', 'colorBgLayout']} label="Background" getValueFromEvent={hex}>
-          <ColorPicker allowClear disabledAlpha showText format="hex" />
+          <ColorPicker allowClear disabledAlpha format="hex" showText={(color) => (color.cleared ? 'Not set' : color.toHexString())} />
         </Form.Item>
         <Form.Item name={['tokens', 'borderRadius']} label="Border radius">
           <InputNumber min={0} max={32} step={1} precision={0} style={{ width: 120 }} />
