@@ -25,6 +25,8 @@ export interface ListSpec {
   /** Tie-breaker column so pages never overlap. */
   idColumn: string;
   defaultPerPage?: number;
+  /** Filters this endpoint also takes without the filter[...] wrapper (spec 7 names some that way). */
+  plainFilters?: string[];
 }
 
 export interface ListParams {
@@ -82,8 +84,9 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
   const unknown: string[] = [];
   for (const [key, raw] of Object.entries(query)) {
     const match = /^filter\[([^\]]+)\]$/.exec(key);
-    if (!match) continue;
-    const name = match[1];
+    const plain = spec.plainFilters?.includes(key) ? key : null;
+    if (!match && !plain) continue;
+    const name = match ? match[1] : plain!;
     const value = single(raw)?.trim() ?? '';
     if (name === 'search') {
       if (!spec.search) unknown.push(name);

@@ -44,6 +44,7 @@ export function toGlobalDiscount(row: GlobalDiscountRow): GlobalDiscount {
 
 const listSpec: ListSpec = {
   search: ['d.name', 'd.description'],
+  plainFilters: ['server_id', 'is_active', 'validity_months'],
   filters: {
     server_id: { column: 'd.server_id', type: 'int' },
     is_active: { column: 'd.is_active', type: 'boolean' },

@@ -125,6 +125,10 @@ describeEachDatabase('global discounts', (ctx) => {
     expect(six.body.data.every((d: { validity_months: number }) => d.validity_months === 6)).toBe(true);
     expect((await admin.get('/global-discounts?filter[validity_months]=six')).status).toBe(422);
     expect((await admin.get('/global-discounts?filter[color]=red')).status).toBe(400);
+    // Spec 7 names these query parameters without the filter[...] wrapper too.
+    const plain = await admin.get(`/global-discounts?server_id=${backup}&is_active=false&validity_months=6`);
+    expect(plain.body.data.map((d: { name: string }) => d.name)).toEqual(['Backup six']);
+    expect((await admin.get('/global-discounts?server_id=abc')).status).toBe(422);
     for (const username of ['manager', 'reseller', 'dealer']) {
       expect((await (await ctx.as(username)).get('/global-discounts')).status).toBe(403);
       expect((await (await ctx.as(username)).post('/global-discounts', await valid())).status).toBe(403);
