@@ -11,7 +11,7 @@ import type { ReactNode } from 'react';
 import { GENERAL } from '../contract';
 import { useCan } from '../hooks/useRole';
 import { type DataColumn, DataTable, type RowAction, type SelectFilter } from './DataTable';
-import { useConfirm, useNotify } from './feedback';
+import { titled, useConfirm, useNotify } from './feedback';
 import { type FieldDef, FieldList, initialValues } from './form/fields';
 
 export interface CrudMessages {
@@ -67,8 +67,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
   const describe = decl.describe ?? ((r: T) => `${decl.singular} "${(r as { name?: string }).name ?? r.id}"`);
   const failure = (fallback: string) => (error?: HttpError) => ({
     type: 'error' as const,
-    message: GENERAL.error,
-    description: error?.errors ? fallback : (error?.message ?? fallback),
+    ...titled(GENERAL.error, error?.errors ? fallback : (error?.message ?? fallback)),
   });
 
   const formFor = (action: 'create' | 'edit') =>
@@ -114,6 +113,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
     <Modal {...form.modalProps} title={`${mode === 'create' ? 'Create' : 'Edit'} ${decl.singular}`} width={decl.modalWidth ?? 560} forceRender>
       <Form
         {...form.formProps}
+        name={`${decl.resource}-${mode}`}
         layout="vertical"
         initialValues={mode === 'create' ? initialValues(decl.fields) : form.formProps.initialValues}
         onFinish={submit(form, mode)}

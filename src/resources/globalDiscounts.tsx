@@ -39,7 +39,7 @@ import {
   PROMOS,
 } from '../contract';
 import { ActiveTag } from '../components/display';
-import { useConfirm, useNotify } from '../components/feedback';
+import { titled, useConfirm, useNotify } from '../components/feedback';
 import { useCan } from '../hooks/useRole';
 import { useServerOptions } from './serverOptions';
 import type { PanelResource } from './types';
@@ -213,7 +213,7 @@ function GlobalDiscountsPage() {
     filters,
     pagination: { currentPage: page, pageSize: PAGE_SIZE, mode: 'server' },
     queryOptions: { retry: false },
-    errorNotification: () => ({ type: 'error', message: GENERAL.error, description: GLOBAL_DISCOUNTS.fetchFailed }),
+    errorNotification: () => ({ type: 'error', ...titled(GENERAL.error, GLOBAL_DISCOUNTS.fetchFailed) }),
   });
   const discounts = query.isError ? [] : (result.data ?? []);
 

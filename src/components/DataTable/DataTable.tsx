@@ -9,6 +9,7 @@ import { Alert, Button, Card, Dropdown, Input, Select, Space, Table, Typography 
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../contract';
+import { titled } from '../feedback/notify';
 import { Pagination } from './Pagination';
 
 export interface DataColumn<T> extends Omit<ColumnType<T>, 'sorter' | 'dataIndex'> {
@@ -114,7 +115,7 @@ export function DataTable<T extends BaseRecord>({
       queryOptions: { retry: false },
       // Load failures show in the banner above the table, and as a toast only where the spec asks.
       errorNotification: notifyLoadError
-        ? (error) => ({ type: 'error', message: loadErrorTitle, description: loadErrorMessage ?? error?.message ?? GENERAL.loadFailed })
+        ? (error) => ({ type: 'error', ...titled(loadErrorTitle, loadErrorMessage ?? error?.message ?? GENERAL.loadFailed) })
         : false,
     });
 

@@ -10,7 +10,7 @@ import { GENERAL, TOAST_MS } from '../../contract';
  * Refine's antd provider shows `description` as the toast's title and `message` as its body, so a
  * titled toast passes its title as `description`.
  */
-const titled = (title: string, body?: string) => (body ? { message: body, description: title } : { message: title });
+export const titled = (title: string, body?: string) => (body ? { message: body, description: title } : { message: title });
 
 export function useNotify() {
   const { open } = useNotification();
