@@ -15,15 +15,20 @@ function newestMtime(target: string): number {
   return newest;
 }
 
+// The newest source time the last build started from: an edit made during a build still counts.
+const STAMP = path.join(PANEL_DIR, '.sources-mtime');
+const newestSource = () => Math.max(...SOURCES.map((s) => newestMtime(path.join(ROOT, s))));
+
 export function panelIsStale(): boolean {
-  const built = fs.statSync(path.join(PANEL_DIR, 'index.html'), { throwIfNoEntry: false });
-  if (!built) return true;
-  return SOURCES.some((s) => newestMtime(path.join(ROOT, s)) > built.mtimeMs);
+  if (!fs.existsSync(path.join(PANEL_DIR, 'index.html')) || !fs.existsSync(STAMP)) return true;
+  return newestSource() > Number(fs.readFileSync(STAMP, 'utf8'));
 }
 
 export async function ensurePanelBuilt(log: (message: string) => void): Promise<void> {
   if (!panelIsStale()) return;
   log('Building the panel (vite build)...');
+  const sources = newestSource();
   const { build } = await import('vite');
   await build({ root: ROOT, configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  fs.writeFileSync(STAMP, String(sources));
 }
