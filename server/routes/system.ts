@@ -22,6 +22,8 @@ const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       demo_mode: app.config.demoMode,
       demo_users: app.config.demoMode ? [...DEMO_USERNAMES] : [],
       maintenance_mode: settings.maintenance_mode,
+      enable_trials: settings.enable_trials,
+      trial_days: settings.trial_days,
       theme: theme ? { name: theme.name, slug: theme.slug, ...parseJson<Partial<ThemeTokens>>(theme.tokens, {}) } : null,
     };
   });

@@ -43,6 +43,9 @@ export interface PublicConfig {
   demo_mode: boolean;
   demo_users: string[];
   maintenance_mode: boolean;
+  /** Whether trial accounts may be created now, and how long they last (every role's account form). */
+  enable_trials: boolean;
+  trial_days: number;
   theme: ThemeTokens | null;
 }
 

@@ -3,7 +3,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useS
 import type { PublicConfig } from '../contract';
 import { MAINTENANCE_EVENT, http } from './http';
 
-const EMPTY: PublicConfig = { demo_mode: false, demo_users: [], maintenance_mode: false, theme: null };
+const EMPTY: PublicConfig = { demo_mode: false, demo_users: [], maintenance_mode: false, enable_trials: true, trial_days: 7, theme: null };
 
 const AppConfigContext = createContext<{ config: PublicConfig; refetch: () => void }>({ config: EMPTY, refetch: () => undefined });
 

@@ -77,7 +77,8 @@ function SystemSettingsPage() {
       setSettings(next);
       form.setFieldValue(field, next[field]);
       notify.success(SETTINGS.updated);
-      if (field === 'maintenance_mode') refetchAppConfig();
+      // Maintenance and trials are published to every role through /config.
+      refetchAppConfig();
     } catch (error) {
       const e = error as HttpError;
       const messages = e?.errors?.[field];
