@@ -51,8 +51,9 @@ export const guard = fp(async (app: FastifyInstance) => {
   });
 
   app.addHook('onRequest', async (request) => {
+    // Decided by the matched route, never by the raw URL (which may be percent-encoded).
     const config = request.routeOptions.config;
-    if (!request.url.startsWith('/api/') || config.public || !config.access) return;
+    if (config.public || !config.access) return;
     const token = bearerToken(request);
     const session = token ? await resolveToken(app.db.kysely, token) : null;
     if (!session || session.user.status !== 'active') throw unauthenticated();

@@ -15,7 +15,7 @@ import type { UserRow } from '../db/schema';
 import { nowIso } from '../db/values';
 import { ApiError, fieldError, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { hit, peek } from '../http/rateLimit';
+import { hit, releaseHit } from '../http/rateLimit';
 import { pathIds } from '../http/scope';
 import { toCurrentUser } from '../users';
 
@@ -38,15 +38,14 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const tooMany = (retryAfter: number) =>
         new ApiError(429, AUTH.tooManyAttempts, undefined, { 'retry-after': String(retryAfter) });
 
-      const before = await peek(db, limitKey, LOGIN_LIMIT);
-      if (before.exceeded) throw tooMany(before.retryAfter);
+      // Every attempt counts before its password is checked, so a burst of parallel guesses cannot
+      // slip past the limit; a successful sign-in then takes its count back.
+      const attempt = await hit(db, limitKey, LOGIN_LIMIT);
+      if (attempt.exceeded) throw tooMany(attempt.retryAfter);
 
       const user = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
-      if (!user || !(await passwordMatches(user, password))) {
-        const after = await hit(db, limitKey, LOGIN_LIMIT);
-        if (after.exceeded) throw tooMany(after.retryAfter);
-        throw fieldError('username', AUTH.invalidCredentials);
-      }
+      if (!user || !(await passwordMatches(user, password))) throw fieldError('username', AUTH.invalidCredentials);
+      await releaseHit(db, limitKey);
       if (user.status !== 'active') throw fieldError('username', AUTH.accountDisabled);
 
       const token = await issueToken(db, user.id, app.config.tokenTtlHours);

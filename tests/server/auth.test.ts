@@ -294,6 +294,23 @@ describeEachDatabase('auth', (ctx) => {
     expect((await login(ctx, 'rl_target', 'password123')).status).toBe(200);
   });
 
+  it('counts parallel guesses before checking them: at most the limit gets its password checked', async () => {
+    await makeUser(ctx, 'rl_burst', 'dealer', 'reseller');
+    const attempts = [...Array.from({ length: 30 }, (_, i) => login(ctx, 'rl_burst', `guess-${i}`)), login(ctx, 'rl_burst', 'password123')];
+    const statuses = (await Promise.all(attempts)).map((r) => r.status);
+    expect(statuses.filter((s) => s !== 429).length).toBeLessThanOrEqual(LOGIN_LIMIT.max);
+    expect(statuses.every((s) => [200, 422, 429].includes(s))).toBe(true);
+  });
+
+  it('guards routes by the matched route, whatever the spelling of the URL', async () => {
+    for (const path of ['/%61pi/v1/system-settings', '/api/v1/%73ervers', '/%61%70%69/v1/user']) {
+      const res = await ctx.anonymous.request('GET', path);
+      expect(res.status, path).toBe(401);
+    }
+    const dealer = await ctx.as('dealer');
+    expect((await dealer.request('GET', '/%61pi/v1/system-settings')).status).toBe(403);
+  });
+
   it('GET /health answers 200 with the database kind', async () => {
     const res = await ctx.anonymous.get('/health');
     expect(res.status).toBe(200);
