@@ -33,6 +33,26 @@ export const unauthenticated = () => new ApiError(401, AUTH.unauthenticated);
 export const conflict = (message: string) => new ApiError(409, message);
 export const badRequest = (message: string) => new ApiError(400, message);
 
+/**
+ * Constraint failures that a race between two requests can still cause after the handlers' own
+ * checks (two creates of one unique name, a parent deleted while a child is created): a clear 4xx.
+ */
+function databaseConflict(code: string | undefined): { status: number; message: string } | null {
+  switch (code) {
+    case '23505':
+    case 'SQLITE_CONSTRAINT_UNIQUE':
+    case 'SQLITE_CONSTRAINT_PRIMARYKEY':
+      return { status: 409, message: GENERAL.alreadyExists };
+    case '23503':
+    case 'SQLITE_CONSTRAINT_FOREIGNKEY':
+      return { status: 409, message: GENERAL.relatedRecordGone };
+    case '22003':
+      return { status: 422, message: GENERAL.numberOutOfRange };
+    default:
+      return null;
+  }
+}
+
 export function errorHandler(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof ApiError) {
     if (error.headers) reply.headers(error.headers);
@@ -47,6 +67,8 @@ export function errorHandler(error: FastifyError | ApiError, request: FastifyReq
     return reply.code(422).send({ message: summary(errors), errors });
   }
   const code = (error as FastifyError).code;
+  const database = databaseConflict(code);
+  if (database) return reply.code(database.status).send({ message: database.message });
   if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
     return reply.code(400).send({ message: GENERAL.malformedJson });
   }

@@ -4,7 +4,7 @@
  * a per-resource whitelist and answered as { data, meta: { total, current_page, per_page, last_page } }.
  */
 import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListMeta, type Paginated } from '../../src/contract';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_RECORD_ID, type ListMeta, type Paginated } from '../../src/contract';
 import { badRequest, validationError } from './errors';
 
 type AnyQuery = SelectQueryBuilder<any, any, any>;
@@ -50,7 +50,7 @@ function checkFilterValue(name: string, def: FilterDef, value: string): string |
   if ('apply' in def) return def.validate?.(value) ?? null;
   switch (def.type) {
     case 'int':
-      return /^\d+$/.test(value) ? null : `The ${name} filter must be an integer.`;
+      return /^\d+$/.test(value) && Number(value) <= MAX_RECORD_ID ? null : `The ${name} filter must be an integer.`;
     case 'boolean':
       return BOOLEAN_VALUES.includes(value.toLowerCase()) ? null : `The ${name} filter must be true or false.`;
     case 'before':

@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { HIERARCHY, type RenewalQuote, calculateCreditsBody, idParam } from '../../src/contract';
+import { HIERARCHY, MAX_RECORD_ID, type RenewalQuote, calculateCreditsBody, idParam } from '../../src/contract';
 import { quoteRenewal, toGlobalDiscount, usableDiscounts } from '../accounts/pricing';
 import { branchServerId } from '../accounts/store';
 import type { Database } from '../db/schema';
@@ -33,7 +33,7 @@ const globalDiscountLookupRoutes: FastifyPluginAsyncZod = async (app) => {
     const actor = actorOf(request);
     // Admin belongs to no branch: it may name the server (?server_id=).
     const asked = Number((request.query as Record<string, unknown>).server_id);
-    const serverId = actor.role === 'admin' ? (Number.isInteger(asked) && asked > 0 ? asked : null) : await branchServerId(db, actor);
+    const serverId = actor.role === 'admin' ? (Number.isInteger(asked) && asked > 0 && asked <= MAX_RECORD_ID ? asked : null) : await branchServerId(db, actor);
     return discountsOf(db, serverId);
   });
 

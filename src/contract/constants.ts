@@ -103,3 +103,6 @@ export const STORAGE_KEYS = {
 export const DEMO_USERNAMES = ['admin', 'manager', 'reseller', 'dealer'] as const;
 
 export const API_PREFIX = '/api/v1';
+
+/** The largest record id (ids are 32-bit integers in PostgreSQL). */
+export const MAX_RECORD_ID = 2_147_483_647;

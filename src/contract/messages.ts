@@ -64,6 +64,10 @@ export const GENERAL = {
   validationFailed: 'The given data was invalid.',
   serverError: 'Server Error',
   fieldRequired: 'This field is required.',
+  invalidId: 'The id must be a positive whole number.',
+  alreadyExists: 'This value is already in use. Refresh and try again.',
+  relatedRecordGone: 'A related record was changed or removed meanwhile. Refresh and try again.',
+  numberOutOfRange: 'A number is out of range.',
 } as const;
 
 export const ENTITY_FORM = {

@@ -1,6 +1,6 @@
 /** Payloads of the end-user account calls, the MAC check and the renewal price lookup (spec 7). */
 import { z } from 'zod';
-import { RENEW_MONTHS } from '../constants';
+import { MAX_RECORD_ID, RENEW_MONTHS } from '../constants';
 import { normalizeMac } from '../mac';
 import { ACCOUNTS, ENTITY_FORM, FIELD_RULES, HIERARCHY, RENEWAL } from '../messages';
 import { looseBoolean, requiredText } from './common';
@@ -25,7 +25,7 @@ export const monthsField = z.preprocess(blankToUndefined, int(MONTHS_MESSAGE, RE
 const optionalMonths = z.preprocess(blankToUndefined, int(MONTHS_MESSAGE, RENEW_MONTHS.min, RENEW_MONTHS.max).optional());
 
 const optionalId = (message: string) =>
-  z.preprocess(blankToUndefined, z.number({ error: message }).int(message).positive(message).max(2_147_483_647, message).optional());
+  z.preprocess(blankToUndefined, z.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message).optional());
 
 /** A MAC address in any common notation, answered as its 12 uppercase hex digits. */
 export const macField = (required: string = ENTITY_FORM.macRequired) =>
@@ -134,7 +134,7 @@ export const autoRenewBody = z.object({
 export type AutoRenewBody = z.infer<typeof autoRenewBody>;
 
 const accountIds = z
-  .array(z.preprocess(blankToUndefined, z.number({ error: ACCOUNTS.accountIdsRequired }).int(ACCOUNTS.accountIdsRequired).positive(ACCOUNTS.accountIdsRequired)), {
+  .array(z.preprocess(blankToUndefined, z.number({ error: ACCOUNTS.accountIdsRequired }).int(ACCOUNTS.accountIdsRequired).positive(ACCOUNTS.accountIdsRequired).max(MAX_RECORD_ID, ACCOUNTS.accountIdsRequired)), {
     error: ACCOUNTS.accountIdsRequired,
   })
   .min(1, ACCOUNTS.accountIdsRequired)

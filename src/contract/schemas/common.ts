@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_RECORD_ID } from '../constants';
 import { GENERAL } from '../messages';
 
 /** A required text field whose every failure (missing, wrong type, blank) reads `message`. */
@@ -25,7 +26,11 @@ export const looseBoolean = z.union([
 export const intLike = (message: string = GENERAL.fieldRequired) =>
   z.coerce.number({ error: message }).int(message);
 
-export const idParam = z.object({ id: z.coerce.number().int().positive() });
+/** A record id: a positive integer that fits the id columns. */
+export const recordId = (message: string = GENERAL.invalidId) =>
+  z.coerce.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message);
+
+export const idParam = z.object({ id: recordId() });
 export type IdParam = z.infer<typeof idParam>;
 
 /** Optional ISO date or date-time; empty string means none. */

@@ -1,5 +1,6 @@
 /** Field types of the admin configuration forms: bounded numbers, switches and integer lists. */
 import { z } from 'zod';
+import { MAX_RECORD_ID } from '../constants';
 
 /** Numbers typed into forms often arrive as text: '12' is 12, '' and 'abc' are not numbers. */
 const numeric = (value: unknown) => {
@@ -12,7 +13,7 @@ const numeric = (value: unknown) => {
  * An integer within [min, max]; every failure (missing, wrong type, out of range) reads `message`,
  * except above `max` when `maxMessage` is given. The default max fits a 32-bit integer column.
  */
-export const boundedInt = (message: string, min: number, max: number = 2_147_483_647, maxMessage: string = message) =>
+export const boundedInt = (message: string, min: number, max: number = MAX_RECORD_ID, maxMessage: string = message) =>
   z.preprocess(
     numeric,
     // One check, so one message per field even when several rules fail.

@@ -1,5 +1,6 @@
 /** Payloads of the credit calls: add/recover, recover-from-history, and the option lookups. */
 import { z } from 'zod';
+import { MAX_RECORD_ID } from '../constants';
 import { CREDITS, HIERARCHY } from '../messages';
 
 export const CREDIT_ACTIONS = ['renew', 'recover'] as const;
@@ -19,11 +20,11 @@ export const creditMoveBody = z.object({
 export type CreditMoveBody = z.infer<typeof creditMoveBody>;
 
 export const recoverFromHistoryBody = z.object({
-  transaction_id: z.coerce.number({ error: HIERARCHY.historyInvalid }).int(HIERARCHY.historyInvalid).positive(HIERARCHY.historyInvalid),
+  transaction_id: z.coerce.number({ error: HIERARCHY.historyInvalid }).int(HIERARCHY.historyInvalid).positive(HIERARCHY.historyInvalid).max(MAX_RECORD_ID, HIERARCHY.historyInvalid),
 });
 export type RecoverFromHistoryBody = z.infer<typeof recoverFromHistoryBody>;
 
-const optionalQueryId = z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional());
+const optionalQueryId = z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().max(MAX_RECORD_ID).optional());
 
 /** GET /credit-options/allocation?server_id=&user_id= */
 export const allocationQuery = z.object({ server_id: optionalQueryId, user_id: optionalQueryId });

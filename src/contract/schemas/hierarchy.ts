@@ -3,7 +3,7 @@
  * parameterised by the level's messages, so the three levels share their rules.
  */
 import { z } from 'zod';
-import { PASSWORD_MIN_LENGTH } from '../constants';
+import { MAX_RECORD_ID, PASSWORD_MIN_LENGTH } from '../constants';
 import { ENTITY_FORM, HIERARCHY } from '../messages';
 import { looseBoolean, requiredText } from './common';
 
@@ -14,7 +14,7 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 const optionalId = (message: string) =>
   z.preprocess(
     (v) => (v === '' ? null : v),
-    z.coerce.number({ error: message }).int(message).positive(message).nullish(),
+    z.coerce.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message).nullish(),
   );
 
 const credits = (message: string) =>
@@ -140,6 +140,6 @@ export const userStatusBody = z
 export type UserStatusBody = z.infer<typeof userStatusBody>;
 
 export const promoteDealerBody = z.object({
-  manager_id: z.coerce.number({ error: HIERARCHY.managerRequired }).int(HIERARCHY.managerInvalid).positive(HIERARCHY.managerInvalid),
+  manager_id: z.coerce.number({ error: HIERARCHY.managerRequired }).int(HIERARCHY.managerInvalid).positive(HIERARCHY.managerInvalid).max(MAX_RECORD_ID, HIERARCHY.managerInvalid),
 });
 export type PromoteDealerBody = z.infer<typeof promoteDealerBody>;
