@@ -5,7 +5,7 @@
  */
 import { type HttpError } from '@refinedev/core';
 import { Alert, Descriptions, Form, Modal, Typography } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   CREDITS,
   type CreditOption,
@@ -49,9 +49,9 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
   const notify = useNotify();
   const afterMove = useAfterCreditMove();
   const [form] = Form.useForm<{ credits?: number }>();
-  const [options, setOptions] = useState<CreditOption[]>([]);
-  /** The bonus of each option is the server's (sent back as bonus_credits) unless the fallback list is in use. */
-  const [bonusKnown, setBonusKnown] = useState(false);
+  const [loaded, setLoaded] = useState<CreditOption[]>([]);
+  /** The lookup failed: the spec's fallback list, whose bonus is unknown (then none is sent). */
+  const [fallback, setFallback] = useState(false);
   const [loading, setLoading] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const key = useRef('');
@@ -60,32 +60,28 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
 
   const ownPaid = user && user.credits !== null ? user.credits - (user.bonus_credits ?? 0) : 0;
   const managerCap = admin && target?.role === 'manager';
+  const options = useMemo(
+    () => (fallback ? fallbackCreditOptions(admin ? FALLBACK_CREDIT_OPTIONS.adminMax : ownPaid).map(plain) : loaded),
+    [fallback, admin, ownPaid, loaded],
+  );
 
   useEffect(() => {
     if (!target) return;
     key.current = newIdempotencyKey();
     busy.current = false;
     form.resetFields();
-    setOptions([]);
+    setLoaded([]);
+    setFallback(false);
     setLoading(true);
     let cancelled = false;
     http
       .get<{ data: CreditOptionsResponse }>('credit-options/allocation', { params: { user_id: target.id } })
-      .then(({ data }) => {
-        if (cancelled) return;
-        setOptions(data.data.options);
-        setBonusKnown(true);
-      })
-      .catch(() => {
-        if (cancelled) return;
-        setOptions(fallbackCreditOptions(admin ? FALLBACK_CREDIT_OPTIONS.adminMax : ownPaid).map(plain));
-        setBonusKnown(false);
-      })
+      .then(({ data }) => !cancelled && setLoaded(data.data.options))
+      .catch(() => !cancelled && setFallback(true))
       .finally(() => !cancelled && setLoading(false));
     return () => {
       cancelled = true;
     };
-    // A new opening (another target) loads again; the balance is read at that moment.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [target?.id, entity]);
 
@@ -93,14 +89,19 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
 
   const submit = async () => {
     if (!target || busy.current) return;
-    const { credits } = await form.validateFields();
+    let credits: number | undefined;
+    try {
+      ({ credits } = await form.validateFields());
+    } catch {
+      return; // the messages show under the field
+    }
     const amount = Number(credits);
     const option = options.find((o) => o.value === amount);
     busy.current = true;
     setSubmitting(true);
     try {
       const body: Record<string, unknown> = { action: 'renew', credits: amount };
-      if (bonusKnown && option) body.bonus_credits = option.bonus_credits;
+      if (!fallback && option) body.bonus_credits = option.bonus_credits;
       const result = await postCreditCall(entity, target.id, 'credits', body, key.current);
       const bonus = result.data?.bonus_credits ?? 0;
       notify.success(HIERARCHY.creditsAdded, `${amount} credits${bonus ? ` + ${bonus} bonus` : ''} added to ${target.name}.`);
@@ -137,7 +138,7 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
           {!admin && <Descriptions.Item label="Your available credits">{ownPaid} credits</Descriptions.Item>}
         </Descriptions>
       )}
-      <Form form={form} layout="vertical" preserve={false} onFinish={submit}>
+      <Form form={form} name="add-credits" layout="vertical" preserve={false} onFinish={submit}>
         <Form.Item
           name="credits"
           label="Amount"

@@ -57,7 +57,12 @@ export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogPr
 
   const submit = async () => {
     if (!target || busy.current || !recovery) return;
-    const { credits } = await form.validateFields();
+    let credits: number | undefined;
+    try {
+      ({ credits } = await form.validateFields());
+    } catch {
+      return; // the messages show under the field
+    }
     const amount = Number(credits);
     busy.current = true;
     setSubmitting(true);
@@ -100,7 +105,7 @@ export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogPr
       )}
       {loadFailed && <Alert type="error" showIcon style={{ marginBottom: 16 }} message={CREDITS.recoveryOptionsFailed} />}
       {recovery?.message && <Alert type={available > 0 ? 'info' : 'warning'} showIcon style={{ marginBottom: 16 }} message={recovery.message} />}
-      <Form form={form} layout="vertical" preserve={false} onFinish={submit}>
+      <Form form={form} name="recover-credits" layout="vertical" preserve={false} onFinish={submit}>
         <Form.Item
           name="credits"
           label="Amount"

@@ -192,7 +192,7 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
       forceRender
     >
       <ErrorSummary items={summary} />
-      <Form form={form} layout="vertical" onFinish={onFinish} initialValues={{ status: 'active' }}>
+      <Form form={form} name={`${config.entity}-${mode}`} layout="vertical" onFinish={onFinish} initialValues={{ status: 'active' }}>
         {mode === 'create' && (
           <div style={{ display: 'flex', justifyContent: 'flex-end', marginBottom: 8 }}>
             <Button icon={<ThunderboltOutlined />} onClick={generate}>

@@ -22,7 +22,12 @@ export function PromoteDialog({ dealer, onClose }: { dealer: HierarchyUser | nul
 
   const submit = async () => {
     if (!dealer) return;
-    const { manager_id } = await form.validateFields();
+    let manager_id: number | undefined;
+    try {
+      ({ manager_id } = await form.validateFields());
+    } catch {
+      return;
+    }
     setSaving(true);
     try {
       await http.post(`dealers/${dealer.id}/promote`, { manager_id: admin ? manager_id : user?.id });
@@ -49,7 +54,7 @@ export function PromoteDialog({ dealer, onClose }: { dealer: HierarchyUser | nul
           message={`${dealer.name} (${dealer.username}) becomes a reseller${admin ? ' under the manager you choose' : ' under you'}. Its accounts and credits stay with it.`}
         />
       )}
-      <Form form={form} layout="vertical">
+      <Form form={form} name="promote-dealer" layout="vertical">
         {admin && (
           <Form.Item name="manager_id" label="Manager" rules={[{ required: true, message: HIERARCHY.managerRequired }]}>
             <UserPicker resource="managers" placeholder="Select a manager" />
