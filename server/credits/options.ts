@@ -40,9 +40,10 @@ export async function allocationOptions(
   actor: UserRow,
   recipient: UserRow | null,
   serverId: number | null,
+  forRole: string | null = null,
 ): Promise<CreditOptionsResponse> {
   const admin = actor.role === 'admin';
-  const recipientRole = recipient?.role ?? (isRole(actor.role) ? CHILD_ROLE[actor.role] : null);
+  const recipientRole = recipient?.role ?? forRole ?? (isRole(actor.role) ? CHILD_ROLE[actor.role] : null);
   const server = recipient ? await branchServerId(db, recipient) : (serverId ?? (admin ? null : await branchServerId(db, actor)));
   const calc = await bonusCalculator(db, actor.role, recipientRole, server);
 

@@ -15,9 +15,9 @@ const creditOptionRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: ['credit-options', 'list'] }, schema: { querystring: allocationQuery, tags } },
     async (request) => {
       const actor = actorOf(request);
-      const { user_id, server_id } = request.query;
+      const { user_id, server_id, role } = request.query;
       const recipient = user_id ? await findMember(db, actor, user_id, null) : null;
-      return { data: await allocationOptions(db, actor, recipient, server_id ?? null) };
+      return { data: await allocationOptions(db, actor, recipient, server_id ?? null, role ?? null) };
     },
   );
 

@@ -265,6 +265,12 @@ describeEachDatabase(
       expect(adminToReseller.body.data.options.map((o: { value: number }) => o.value)).toEqual([10, 25, 50, 100, 200, 500, 1000, 2000, 5000]);
       // Without a recipient, admin gets the offers for its own children: managers, by credit level.
       expect((await admin.get('/credit-options/allocation')).body.data.options).toEqual(levels.body.data.options);
+      // A user not created yet: role names the recipient's level (admin creating a reseller).
+      const forNewReseller = await admin.get('/credit-options/allocation?role=reseller');
+      const values = (res: { body: { data: { options: Array<{ value: number }> } } }) => res.body.data.options.map((o) => o.value);
+      expect(values(forNewReseller)).toEqual(values(adminToReseller));
+      expect(values(forNewReseller)).not.toEqual(values(levels));
+      expect((await admin.get('/credit-options/allocation?role=admin')).status).toBe(422);
 
       await putSetting(ctx.db.kysely, 'credit_options', { is_active: false });
       try {

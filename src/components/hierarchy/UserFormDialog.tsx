@@ -14,14 +14,12 @@ import {
   ENTITY_FORM,
   type CreditOption,
   type CreditOptionsResponse,
-  type CreditOptionsSettings,
   FALLBACK_CREDIT_OPTIONS,
   type HierarchyUser,
   type Role,
   USER_STATUSES,
   type UserStatus,
   fallbackCreditOptions,
-  generateCreditOptions,
   isRole,
 } from '../../contract';
 import { useCurrentUser } from '../../hooks/useRole';
@@ -56,8 +54,8 @@ interface Values {
 const plain = (v: number): CreditOption => ({ value: v, display_text: `${v} credits`, bonus_credits: 0, total_credits: v });
 const NONE: CreditOption = { value: 0, display_text: 'No initial credits', bonus_credits: 0, total_credits: 0 };
 
-/** The initial-credit amounts a creator may give (admin: the credit options settings, uncapped). */
-function useInitialCreditOptions(open: boolean, admin: boolean, serverId: number | null | undefined, ownPaid: number) {
+/** The initial-credit amounts a creator may give a new user of `role` (the API's allocation lookup). */
+function useInitialCreditOptions(open: boolean, role: 'reseller' | 'dealer', admin: boolean, serverId: number | null | undefined, ownPaid: number) {
   const [state, setState] = useState<{ options: CreditOption[]; min: number; max: number; loading: boolean }>({
     options: [],
     min: CREDIT_RANGE_HINT.min,
@@ -68,17 +66,9 @@ function useInitialCreditOptions(open: boolean, admin: boolean, serverId: number
     if (!open) return;
     let cancelled = false;
     setState((s) => ({ ...s, loading: true }));
-    const load = admin
-      ? // The allocation lookup answers for a manager when admin names no recipient: read the settings instead.
-        http.get<{ data: CreditOptionsSettings }>('credit-options-settings').then(({ data }) => ({
-          options: generateCreditOptions(data.data, null).map(plain),
-          min: data.data.is_active ? data.data.min_credits : FALLBACK_CREDIT_OPTIONS.start,
-          max: data.data.is_active ? data.data.max_credits : FALLBACK_CREDIT_OPTIONS.adminMax,
-        }))
-      : http
-          .get<{ data: CreditOptionsResponse }>('credit-options/allocation', { params: serverId ? { server_id: serverId } : {} })
-          .then(({ data }) => ({ options: data.data.options, min: data.data.min_credits, max: data.data.max_credits }));
-    load
+    http
+      .get<{ data: CreditOptionsResponse }>('credit-options/allocation', { params: { role, ...(serverId ? { server_id: serverId } : {}) } })
+      .then(({ data }) => ({ options: data.data.options, min: data.data.min_credits, max: data.data.max_credits }))
       .catch(() => {
         const max = admin ? FALLBACK_CREDIT_OPTIONS.adminMax : ownPaid;
         return { options: fallbackCreditOptions(max).map(plain), min: FALLBACK_CREDIT_OPTIONS.start, max };
@@ -87,7 +77,7 @@ function useInitialCreditOptions(open: boolean, admin: boolean, serverId: number
     return () => {
       cancelled = true;
     };
-  }, [open, admin, serverId, ownPaid]);
+  }, [open, role, admin, serverId, ownPaid]);
   return state;
 }
 
@@ -115,7 +105,7 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
 
   const picksParent = (isRole(role) ? config.parent.pickers.includes(role) : false) && (mode === 'create' || config.parent.onEdit);
   const ownPaid = user && user.credits !== null ? user.credits - (user.bonus_credits ?? 0) : 0;
-  const credits = useInitialCreditOptions(open && mode === 'create', admin, parentServer, ownPaid);
+  const credits = useInitialCreditOptions(open && mode === 'create', config.entity === 'resellers' ? 'reseller' : 'dealer', admin, parentServer, ownPaid);
   const fields = [...USER_FORM_FIELDS, 'parent', 'credits'];
 
   useEffect(() => {

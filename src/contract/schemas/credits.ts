@@ -26,6 +26,13 @@ export type RecoverFromHistoryBody = z.infer<typeof recoverFromHistoryBody>;
 
 const optionalQueryId = z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().max(MAX_RECORD_ID).optional());
 
-/** GET /credit-options/allocation?server_id=&user_id= */
-export const allocationQuery = z.object({ server_id: optionalQueryId, user_id: optionalQueryId });
+/**
+ * GET /credit-options/allocation?server_id=&user_id=&role= — `role` names the recipient's role when
+ * there is no recipient yet (initial credits in a create form); it defaults to the caller's child role.
+ */
+export const allocationQuery = z.object({
+  server_id: optionalQueryId,
+  user_id: optionalQueryId,
+  role: z.enum(['manager', 'reseller', 'dealer']).optional(),
+});
 export type AllocationQuery = z.infer<typeof allocationQuery>;
