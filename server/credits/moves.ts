@@ -68,14 +68,16 @@ export async function giveCredits(trx: Trx, actorId: number, targetId: number, a
   if (!actor || !target || target.status === DELETED) throw notFound();
   const admin = actor.role === 'admin';
 
-  if (options.purpose === 'add') {
-    if (target.status !== 'active') throw fieldError('recipient', CREDITS.recipient);
-    if (!admin && target.parent_id !== actor.id) throw fieldError('recipient', CREDITS.recipient);
+  // Initial credits of a user being created follow the Add Credits rules, except that the creator
+  // chose its status: a non-admin gives only to its direct child (named under the form's credits field).
+  if (options.purpose === 'add' && target.status !== 'active') throw fieldError('recipient', CREDITS.recipient);
+  if (!admin && target.parent_id !== actor.id) {
+    throw options.purpose === 'add' ? fieldError('recipient', CREDITS.recipient) : fieldError('credits', HIERARCHY.initialCreditsDirectChildOnly);
   }
   if (admin && target.role === 'manager' && amount > MANAGER_ALLOCATION_MAX) {
     throw fieldError('credits', CREDITS.adminAllocationCap);
   }
-  if (!admin && options.purpose === 'add') {
+  if (!admin) {
     const { minimum_credit_limit } = await getSystemSettings(trx);
     if (minimum_credit_limit > 0 && amount < minimum_credit_limit) {
       throw fieldError('credits', HIERARCHY.minimumCreditLimit(minimum_credit_limit));

@@ -4,6 +4,7 @@
  * - same key + same request: the first status and body again, nothing moves;
  * - same key + another request: 422 errors.idempotency_key;
  * - a failed call stores nothing: it moved nothing, so the key stays free for a retry.
+ * A replay does nothing else: no pre-check, no rate-limit hit, no transaction.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -13,7 +14,7 @@ import type { Database, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { ApiError, fieldError } from '../http/errors';
-import { hit } from '../http/rateLimit';
+import { hit, releaseHit } from '../http/rateLimit';
 
 export interface OperationResult {
   status: number;
@@ -34,11 +35,6 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
 function idempotencyKey(request: FastifyRequest): string | null {
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return null;
@@ -47,26 +43,45 @@ function idempotencyKey(request: FastifyRequest): string | null {
   return key;
 }
 
+const rateKey = (actor: Pick<UserRow, 'id'>) => `credit-ops:${actor.id}`;
+
 export async function rateLimitCredits(app: FastifyInstance, actor: UserRow): Promise<void> {
-  const state = await hit(app.db.kysely, `credit-ops:${actor.id}`, { max: app.config.creditOpsPerMinute, windowMs: RATE_WINDOW_MS });
+  const state = await hit(app.db.kysely, rateKey(actor), { max: app.config.creditOpsPerMinute, windowMs: RATE_WINDOW_MS });
   if (state.exceeded) {
     throw new ApiError(422, CREDITS.rateLimit.description, { rate_limit: [CREDITS.rateLimit.description] }, { 'retry-after': String(state.retryAfter) });
   }
 }
 
-/** Runs a credit move under the idempotency and rate-limit rules and sends its answer. */
-export async function runCreditOperation(
+/** What a credit call does: checks that read no locked state, then the move in one transaction. */
+export interface CreditOperation<P> {
+  /**
+   * Pre-checks (scope, form rules, uniqueness) that run only once the key is known to be new: a
+   * retry of a call that succeeded must get its first answer, not a refusal caused by its own effect.
+   */
+  prepare?: () => Promise<P>;
+  run: (trx: Transaction<Database>, prepared: P) => Promise<OperationResult>;
+}
+
+/**
+ * Runs a credit move under the idempotency and rate-limit rules and sends its answer. It resolves to
+ * nothing (never to the reply, which is a thenable): once it returns, the answer has been sent.
+ * Order: the replay lookup first (a replay is answered and costs no rate-limit hit), then the
+ * pre-checks, the rate limit, and the transaction that claims the key and moves.
+ */
+export async function runCreditOperation<P = void>(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
   actor: UserRow,
-  run: (trx: Transaction<Database>) => Promise<OperationResult>,
-): Promise<FastifyReply> {
+  operation: CreditOperation<P> | CreditOperation<P>['run'],
+): Promise<void> {
+  const { prepare, run } = typeof operation === 'function' ? { prepare: undefined, run: operation } : operation;
   const db = app.db.kysely;
   const key = idempotencyKey(request);
   const requestHash = createHash('sha256').update(`${request.method} ${request.url}\n${canonical(request.body)}`).digest('hex');
 
-  const replay = async (): Promise<FastifyReply | null> => {
+  /** The stored answer of this key, or null; the same key with another request is refused. */
+  const storedAnswer = async (): Promise<OperationResult | null> => {
     if (!key) return null;
     const stored = await db
       .selectFrom('idempotency_keys')
@@ -76,24 +91,31 @@ export async function runCreditOperation(
       .executeTakeFirst();
     if (!stored) return null;
     if (stored.request_hash !== requestHash) throw fieldError('idempotency_key', HIERARCHY.idempotencyMismatch);
-    return reply.code(stored.status_code).header('idempotent-replayed', 'true').send(JSON.parse(stored.response_body));
+    return { status: stored.status_code, body: JSON.parse(stored.response_body) };
+  };
+  const send = (answer: OperationResult, replayed: boolean): void => {
+    if (replayed) reply.header('idempotent-replayed', 'true');
+    reply.code(answer.status).send(answer.body);
   };
 
-  const replayed = await replay();
-  if (replayed) return replayed;
-  await rateLimitCredits(app, actor);
+  const seen = await storedAnswer();
+  if (seen) return send(seen, true);
 
+  let counted = false;
   let result: OperationResult;
   try {
+    const prepared = prepare ? await prepare() : (undefined as P);
+    counted = true; // hit() counts even when it refuses
+    await rateLimitCredits(app, actor);
     result = await inTransaction(db, async (trx) => {
       if (key) {
-        // Claimed first: a concurrent twin waits on this unique row and then replays the answer.
+        // Claimed first: a concurrent twin waits on this unique row, then replays the answer.
         await trx
           .insertInto('idempotency_keys')
           .values({ actor_id: actor.id, key, request_hash: requestHash, status_code: 0, response_body: '', created_at: nowIso() })
           .execute();
       }
-      const out = await run(trx);
+      const out = await run(trx, prepared);
       if (key) {
         await trx
           .updateTable('idempotency_keys')
@@ -105,11 +127,12 @@ export async function runCreditOperation(
       return out;
     });
   } catch (error) {
-    if (key && isUniqueViolation(error)) {
-      const again = await replay();
-      if (again) return again;
-    }
-    throw error;
+    // A concurrent twin that committed first (seen here as a unique violation, or as a pre-check
+    // that its effect made false) owns the answer: replay it, and this call was no operation.
+    const twin = key ? await storedAnswer() : null;
+    if (!twin) throw error;
+    if (counted) await releaseHit(db, rateKey(actor));
+    return send(twin, true);
   }
-  return reply.code(result.status).send(result.body);
+  return send(result, false);
 }

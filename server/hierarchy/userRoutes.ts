@@ -10,8 +10,8 @@ import type { ZodType } from 'zod';
 import {
   CREDITS,
   ENTITY_FORM,
+  GENERAL,
   HIERARCHY,
-  type HierarchyUser,
   type Role,
   USER_STATUSES,
   type UserStatus,
@@ -222,43 +222,55 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
     app.post(`/${resource}`, { config: { access: [resource, 'create'] }, schema: { body: level.createBody, tags } }, async (request, reply) => {
       const actor = actorOf(request);
       const body = request.body as CreateInput;
-      const parent = await level.parentForCreate(db, actor, body);
-      await checkServer(db, body.server_id);
-      if (await usernameTaken(db, body.username)) throw fieldError('username', ENTITY_FORM.usernameTaken);
-      if (actor.role !== 'admin' && level.creationMinimum) {
-        const minimum = Number((await getSystemSettings(db))[level.creationMinimum]);
-        if (minimum > 0 && actor.credits < minimum) throw fieldError('credits', HIERARCHY.minimumToCreate(minimum, role));
-      }
+      const precheck = async () => {
+        const parent = await level.parentForCreate(db, actor, body);
+        await checkServer(db, body.server_id);
+        if (await usernameTaken(db, body.username)) throw fieldError('username', ENTITY_FORM.usernameTaken);
+        if (actor.role !== 'admin' && level.creationMinimum) {
+          const minimum = Number((await getSystemSettings(db))[level.creationMinimum]);
+          if (minimum > 0 && actor.credits < minimum) throw fieldError('credits', HIERARCHY.minimumToCreate(minimum, role));
+        }
+        return { parent, password_hash: await hashPassword(body.password) };
+      };
       const status: UserStatus = body.status ?? (body.is_active ? 'active' : 'inactive');
-      const password_hash = await hashPassword(body.password);
 
-      let created: HierarchyUser;
-      try {
-        created = await inTransaction(db, async (trx) => {
-          const user = await insertUser(trx, parent, {
-            role,
-            name: body.name,
-            username: body.username,
-            password_hash,
-            phone: body.phone ?? null,
-            status,
-            server_id: role === 'manager' ? (body.server_id ?? null) : null,
-          });
-          let moved: { credits: number; bonus: number } | null = null;
-          if (body.credits > 0) moved = await giveCredits(trx, actor.id, user.id, body.credits, { purpose: 'create' });
-          const shown = await presentOne(trx, user.id);
-          await audit(trx, request, 'create', user, null, {
-            ...snapshot({ ...user, credits: shown.credits, bonus_credits: shown.bonus_credits }),
-            initial_credits: moved?.credits ?? 0,
-            initial_bonus_credits: moved?.bonus ?? 0,
-          });
-          return shown;
+      const create = async (trx: Transaction<Database>, { parent, password_hash }: Awaited<ReturnType<typeof precheck>>) => {
+        // The parent's row is locked (a delete locks it too, so the two serialise) and the choice is
+        // checked again on it: a parent deleted or moved away meanwhile gets no child.
+        const giver = body.credits > 0 && actor.role !== 'admin' ? [actor.id] : [];
+        const current = (await lockUsers(trx, [parent.id, ...giver])).get(parent.id);
+        const chosen = await level.parentForCreate(trx, actor, body);
+        if (!current || current.status === DELETED || chosen.id !== current.id) throw conflict(GENERAL.relatedRecordGone);
+        const user = await insertUser(trx, current, {
+          role,
+          name: body.name,
+          username: body.username,
+          password_hash,
+          phone: body.phone ?? null,
+          status,
+          server_id: role === 'manager' ? (body.server_id ?? null) : null,
         });
+        let moved: { credits: number; bonus: number } | null = null;
+        if (body.credits > 0) moved = await giveCredits(trx, actor.id, user.id, body.credits, { purpose: 'create' });
+        const shown = await presentOne(trx, user.id);
+        await audit(trx, request, 'create', user, null, {
+          ...snapshot({ ...user, credits: shown.credits, bonus_credits: shown.bonus_credits }),
+          initial_credits: moved?.credits ?? 0,
+          initial_bonus_credits: moved?.bonus ?? 0,
+        });
+        return { status: 201, body: { message: HIERARCHY.created(label), data: shown } };
+      };
+
+      try {
+        // Initial credits make the create a credit operation (Idempotency-Key, rate limit), like Add Credits.
+        if (body.credits > 0) return await runCreditOperation(app, request, reply, actor, { prepare: precheck, run: create });
+        const prepared = await precheck();
+        const out = await inTransaction(db, (trx) => create(trx, prepared));
+        return reply.code(out.status).send(out.body);
       } catch (error) {
         if (isUniqueViolation(error)) throw fieldError('username', ENTITY_FORM.usernameTaken);
         throw error;
       }
-      return reply.code(201).send({ message: HIERARCHY.created(label), data: created });
     });
 
     const update = async (request: FastifyRequest, id: number, body: UpdateInput) => {
@@ -366,23 +378,25 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
       { config: { access: [resource, 'credits'] }, schema: { params: idParam, body: creditMoveBody, tags } },
       async (request, reply) => {
         const actor = actorOf(request);
-        const target = await findMember(db, actor, request.params.id, role);
         const body = request.body;
-        return runCreditOperation(app, request, reply, actor, async (trx) => {
-          const result =
-            body.action === 'renew'
-              ? await giveCredits(trx, actor.id, target.id, body.credits, { purpose: 'add', bonusClaim: body.bonus_credits })
-              : await recoverCredits(trx, actor.id, target.id, body.credits);
-          await recordAudit(trx, request, {
-            module: 'credits',
-            action: body.action === 'renew' ? 'add' : 'recover',
-            entityId: target.id,
-            targetUsername: target.username,
-            description: `${body.action === 'renew' ? 'Added' : 'Recovered'} ${result.credits} credits${result.bonus ? ` (bonus ${body.action === 'renew' ? '+' : '-'}${result.bonus})` : ''}`,
-            oldValues: { credits: result.entries.find((e) => e.user_id === target.id)?.balance_before ?? target.credits },
-            newValues: { credits: result.target.credits, bonus_credits: result.target.bonus_credits, transactions: result.entries.map((e) => e.transaction_number) },
-          });
-          return creditResponse(trx, result, body.action === 'renew' ? HIERARCHY.creditsAdded : HIERARCHY.creditsRecovered);
+        return runCreditOperation(app, request, reply, actor, {
+          prepare: () => findMember(db, actor, request.params.id, role),
+          run: async (trx, target) => {
+            const result =
+              body.action === 'renew'
+                ? await giveCredits(trx, actor.id, target.id, body.credits, { purpose: 'add', bonusClaim: body.bonus_credits })
+                : await recoverCredits(trx, actor.id, target.id, body.credits);
+            await recordAudit(trx, request, {
+              module: 'credits',
+              action: body.action === 'renew' ? 'add' : 'recover',
+              entityId: target.id,
+              targetUsername: target.username,
+              description: `${body.action === 'renew' ? 'Added' : 'Recovered'} ${result.credits} credits${result.bonus ? ` (bonus ${body.action === 'renew' ? '+' : '-'}${result.bonus})` : ''}`,
+              oldValues: { credits: result.entries.find((e) => e.user_id === target.id)?.balance_before ?? target.credits },
+              newValues: { credits: result.target.credits, bonus_credits: result.target.bonus_credits, transactions: result.entries.map((e) => e.transaction_number) },
+            });
+            return creditResponse(trx, result, body.action === 'renew' ? HIERARCHY.creditsAdded : HIERARCHY.creditsRecovered);
+          },
         });
       },
     );

@@ -135,19 +135,22 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const actor = actorOf(request);
       const body = request.body;
-      if (body.expiry_date && actor.role !== 'admin') throw fieldError('expiry_date', ACCOUNTS.expiryAdminOnly);
-      const serverId = await resolveServer(db, actor, body.server_id);
-      const settings = await getSystemSettings(db);
-      if (body.is_trial) {
-        if (!settings.enable_trials) throw fieldError('is_trial', ACCOUNTS.trialsDisabled);
-        const minimum = Number(settings.minimum_credits_trial_user_creation) || 0;
-        if (actor.role !== 'admin' && minimum > 0 && ((await currentCredits(db, actor)) ?? 0) < minimum) {
-          throw fieldError('credits', HIERARCHY.minimumToCreate(minimum, ACCOUNTS.trialWhat));
+      const precheck = async () => {
+        if (body.expiry_date && actor.role !== 'admin') throw fieldError('expiry_date', ACCOUNTS.expiryAdminOnly);
+        const serverId = await resolveServer(db, actor, body.server_id);
+        const settings = await getSystemSettings(db);
+        if (body.is_trial) {
+          if (!settings.enable_trials) throw fieldError('is_trial', ACCOUNTS.trialsDisabled);
+          const minimum = Number(settings.minimum_credits_trial_user_creation) || 0;
+          if (actor.role !== 'admin' && minimum > 0 && ((await currentCredits(db, actor)) ?? 0) < minimum) {
+            throw fieldError('credits', HIERARCHY.minimumToCreate(minimum, ACCOUNTS.trialWhat));
+          }
         }
-      }
-      await checkUnique(db, serverId, { mac: body.mac_address, login: body.login });
+        await checkUnique(db, serverId, { mac: body.mac_address, login: body.login });
+        return { serverId, settings };
+      };
 
-      const create = async (trx: Transaction<Database>): Promise<OperationResult> => {
+      const create = async (trx: Transaction<Database>, { serverId, settings }: Awaited<ReturnType<typeof precheck>>): Promise<OperationResult> => {
         const now = new Date();
         const { id } = await trx
           .insertInto('accounts')
@@ -207,8 +210,9 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       try {
         // Buying months is a credit operation (Idempotency-Key, rate limit); an empty or trial account is not.
-        if (body.months) return await runCreditOperation(app, request, reply, actor, create);
-        const outcome = await inTransaction(db, create);
+        if (body.months) return await runCreditOperation(app, request, reply, actor, { prepare: precheck, run: create });
+        const prepared = await precheck();
+        const outcome = await inTransaction(db, (trx) => create(trx, prepared));
         return reply.code(outcome.status).send(outcome.body);
       } catch (error) {
         const field = uniqueViolationField(error);
@@ -348,33 +352,37 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: ['accounts', 'credits'] }, schema: { params: idParam, body: accountCreditsBody, tags } },
     async (request, reply) => {
       const actor = actorOf(request);
-      await findAccount(db, actor, request.params.id);
       const { action, months } = request.body;
-      return runCreditOperation(app, request, reply, actor, async (trx) => {
-        const locked = await lockAccount(trx, actor, request.params.id);
-        const options = { actorId: actor.id };
-        const { result } = action === 'renew' ? await renewLocked(trx, locked, months, actor, options) : await recoverLocked(trx, locked, months, actor, options);
-        await recordAudit(trx, request, {
-          module: 'accounts',
-          action: action === 'renew' ? 'renew' : 'recover',
-          entityId: locked.id,
-          targetUsername: locked.login,
-          description:
-            action === 'renew'
-              ? `Renewed ${locked.login} for ${months} month(s): ${result.credits} credit(s)`
-              : `Recovered ${months} month(s) from ${locked.login}: ${result.credits} credit(s) refunded`,
-          oldValues: { expiry_date: locked.expiry_date },
-          newValues: { expiry_date: action === 'renew' ? result.coverage_end : result.coverage_start, credits: result.credits, transaction_number: result.transaction_number },
-        });
-        return {
-          status: 200,
-          body: {
-            message: action === 'renew' ? ACCOUNTS.renewed : ACCOUNTS.recovered,
-            data: await show(trx, locked.id, actor),
-            renewal: result,
-            user_credits: await currentCredits(trx, actor),
-          },
-        };
+      return runCreditOperation(app, request, reply, actor, {
+        prepare: async () => {
+          await findAccount(db, actor, request.params.id);
+        },
+        run: async (trx) => {
+          const locked = await lockAccount(trx, actor, request.params.id);
+          const options = { actorId: actor.id };
+          const { result } = action === 'renew' ? await renewLocked(trx, locked, months, actor, options) : await recoverLocked(trx, locked, months, actor, options);
+          await recordAudit(trx, request, {
+            module: 'accounts',
+            action: action === 'renew' ? 'renew' : 'recover',
+            entityId: locked.id,
+            targetUsername: locked.login,
+            description:
+              action === 'renew'
+                ? `Renewed ${locked.login} for ${months} month(s): ${result.credits} credit(s)`
+                : `Recovered ${months} month(s) from ${locked.login}: ${result.credits} credit(s) refunded`,
+            oldValues: { expiry_date: locked.expiry_date },
+            newValues: { expiry_date: action === 'renew' ? result.coverage_end : result.coverage_start, credits: result.credits, transaction_number: result.transaction_number },
+          });
+          return {
+            status: 200,
+            body: {
+              message: action === 'renew' ? ACCOUNTS.renewed : ACCOUNTS.recovered,
+              data: await show(trx, locked.id, actor),
+              renewal: result,
+              user_credits: await currentCredits(trx, actor),
+            },
+          };
+        },
       });
     },
   );
@@ -440,47 +448,51 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const actor = actorOf(request);
       const { account_ids, months } = request.body;
-      await scopedIds(db, actor, account_ids);
       // All or nothing: one transaction; any refusal rolls every renewal back.
-      return runCreditOperation(app, request, reply, actor, async (trx) => {
-        const now = new Date();
-        const settings = await getSystemSettings(trx);
-        const locked: AccountRow[] = [];
-        for (const id of account_ids) locked.push(await lockAccount(trx, actor, id));
-        if (actor.role !== 'admin') {
-          let total = 0;
-          for (const account of locked) total += (await priceFor(trx, account, months, actor, now, settings)).credits;
-          const credits = (await currentCredits(trx, actor)) ?? 0;
-          if (credits < total) throw fieldError('credits', CREDITS.insufficientCredits(total, credits));
-        }
-        const renewals: RenewalResult[] = [];
-        for (const account of locked) {
-          try {
-            renewals.push((await renewLocked(trx, account, months, actor, { actorId: actor.id, now, settings })).result);
-          } catch (error) {
-            // Name the account whose renewal was refused.
-            if (error instanceof ApiError && error.errors?.months) throw fieldError('months', `${account.login}: ${error.errors.months[0]}`);
-            throw error;
+      return runCreditOperation(app, request, reply, actor, {
+        prepare: async () => {
+          await scopedIds(db, actor, account_ids);
+        },
+        run: async (trx) => {
+          const now = new Date();
+          const settings = await getSystemSettings(trx);
+          const locked: AccountRow[] = [];
+          for (const id of account_ids) locked.push(await lockAccount(trx, actor, id));
+          if (actor.role !== 'admin') {
+            let total = 0;
+            for (const account of locked) total += (await priceFor(trx, account, months, actor, now, settings)).credits;
+            const credits = (await currentCredits(trx, actor)) ?? 0;
+            if (credits < total) throw fieldError('credits', CREDITS.insufficientCredits(total, credits));
           }
-          await recordAudit(trx, request, {
-            module: 'accounts',
-            action: 'bulk_renew',
-            entityId: account.id,
-            targetUsername: account.login,
-            description: `Renewed ${account.login} for ${months} month(s): ${renewals.at(-1)!.credits} credit(s)`,
-            oldValues: { expiry_date: account.expiry_date },
-            newValues: { expiry_date: renewals.at(-1)!.coverage_end },
-          });
-        }
-        const accounts: Account[] = [];
-        for (const account of locked) accounts.push(await show(trx, account.id, actor));
-        return {
-          status: 200,
-          body: {
-            message: ACCOUNTS.bulkDone(renewals.length, 'renewed'),
-            data: { accounts, renewals, credits: renewals.reduce((sum, r) => sum + r.credits, 0), user_credits: await currentCredits(trx, actor) },
-          },
-        };
+          const renewals: RenewalResult[] = [];
+          for (const account of locked) {
+            try {
+              renewals.push((await renewLocked(trx, account, months, actor, { actorId: actor.id, now, settings })).result);
+            } catch (error) {
+              // Name the account whose renewal was refused.
+              if (error instanceof ApiError && error.errors?.months) throw fieldError('months', `${account.login}: ${error.errors.months[0]}`);
+              throw error;
+            }
+            await recordAudit(trx, request, {
+              module: 'accounts',
+              action: 'bulk_renew',
+              entityId: account.id,
+              targetUsername: account.login,
+              description: `Renewed ${account.login} for ${months} month(s): ${renewals.at(-1)!.credits} credit(s)`,
+              oldValues: { expiry_date: account.expiry_date },
+              newValues: { expiry_date: renewals.at(-1)!.coverage_end },
+            });
+          }
+          const accounts: Account[] = [];
+          for (const account of locked) accounts.push(await show(trx, account.id, actor));
+          return {
+            status: 200,
+            body: {
+              message: ACCOUNTS.bulkDone(renewals.length, 'renewed'),
+              data: { accounts, renewals, credits: renewals.reduce((sum, r) => sum + r.credits, 0), user_credits: await currentCredits(trx, actor) },
+            },
+          };
+        },
       });
     },
   );

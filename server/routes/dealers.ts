@@ -86,20 +86,25 @@ export default userRoutes({
       { config: { access: ['dealers', 'credits'] }, schema: { params: idParam, body: recoverFromHistoryBody, tags } },
       async (request, reply) => {
         const actor = actorOf(request);
-        const dealer = await findMember(db, actor, request.params.id, 'dealer');
-        if (actor.role !== 'admin' && dealer.parent_id !== actor.id) throw fieldError('recipient', CREDITS.recipient);
-        return runCreditOperation(app, request, reply, actor, async (trx) => {
-          const result = await recoverFromHistory(trx, actor.id, dealer.id, request.body.transaction_id);
-          await recordAudit(trx, request, {
-            module: 'credits',
-            action: 'recover_from_history',
-            entityId: dealer.id,
-            targetUsername: dealer.username,
-            description: `Recovered ${result.credits} credits of transaction #${request.body.transaction_id}`,
-            oldValues: { credits: result.entries.find((e) => e.user_id === dealer.id)?.balance_before ?? dealer.credits },
-            newValues: { credits: result.target.credits, bonus_credits: result.target.bonus_credits, transactions: result.entries.map((e) => e.transaction_number) },
-          });
-          return creditResponse(trx, result, HIERARCHY.creditsRecovered);
+        return runCreditOperation(app, request, reply, actor, {
+          prepare: async () => {
+            const dealer = await findMember(db, actor, request.params.id, 'dealer');
+            if (actor.role !== 'admin' && dealer.parent_id !== actor.id) throw fieldError('recipient', CREDITS.recipient);
+            return dealer;
+          },
+          run: async (trx, dealer) => {
+            const result = await recoverFromHistory(trx, actor.id, dealer.id, request.body.transaction_id);
+            await recordAudit(trx, request, {
+              module: 'credits',
+              action: 'recover_from_history',
+              entityId: dealer.id,
+              targetUsername: dealer.username,
+              description: `Recovered ${result.credits} credits of transaction #${request.body.transaction_id}`,
+              oldValues: { credits: result.entries.find((e) => e.user_id === dealer.id)?.balance_before ?? dealer.credits },
+              newValues: { credits: result.target.credits, bonus_credits: result.target.bonus_credits, transactions: result.entries.map((e) => e.transaction_number) },
+            });
+            return creditResponse(trx, result, HIERARCHY.creditsRecovered);
+          },
         });
       },
     );

@@ -286,6 +286,7 @@ export const HIERARCHY = {
   actionInvalid: 'The action must be renew or recover.',
   minimumToCreate: (n: number, what: string) => `You need at least ${n} credits to create a ${what}.`,
   minimumCreditLimit: (n: number) => `The minimum amount is ${n} credits.`,
+  initialCreditsDirectChildOnly: 'Only its direct parent can give initial credits to a new user. Create it with 0 credits; its parent can add credits later.',
   deleteHasCredits: (n: number) => `This user still holds ${n} credits. Recover them before deleting.`,
   deleteHasChildren: (n: number, what: string) => `This user still has ${n} ${what}. Delete or move them before deleting.`,
   deleteHasAccounts: (n: number) => `This user still owns ${n} account(s). Delete or move them before deleting.`,

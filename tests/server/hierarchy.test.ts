@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
-import { AUTH, ENTITY_FORM, HIERARCHY } from '../../src/contract';
+import { AUTH, CREDITS, ENTITY_FORM, HIERARCHY } from '../../src/contract';
 import { inTransaction } from '../../server/db/transaction';
 import { postChanges } from '../../server/ledger/post';
 import { updateSystemSettings } from '../../server/settings';
@@ -238,9 +239,10 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
     expect(required.body.errors.reseller).toEqual([HIERARCHY.resellerRequired]);
     const foreign = await manager.client.post('/dealers', { name: 'D', username: uniqueName('d'), password: PASSWORD, reseller: await userId(ctx, 'reseller2') });
     expect(foreign.body.errors.reseller).toEqual([HIERARCHY.resellerInvalid]);
-    const byManager = await createDealer(ctx, manager.client, 10, { reseller: reseller.id });
+    // A manager's dealer goes under one of its resellers; only that reseller may give it credits.
+    const byManager = await createDealer(ctx, manager.client, 0, { reseller: reseller.id });
     expect((await admin.get(`/dealers/${byManager.id}`)).body.data.parent_id).toBe(reseller.id);
-    expect((await balance(ctx, manager.id)).credits).toBe(40);
+    expect((await balance(ctx, manager.id)).credits).toBe(50);
     const byAdmin = await createDealer(ctx, admin, 0, { reseller: await userId(ctx, 'reseller2') });
     expect((await admin.get(`/dealers/${byAdmin.id}`)).body.data.reseller.id).toBe(await userId(ctx, 'reseller2'));
     const notMine = await reseller.client.post('/dealers', { name: 'D', username: uniqueName('d'), password: PASSWORD, reseller: await userId(ctx, 'reseller') });
@@ -345,6 +347,70 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
     expect(last).toMatchObject({ type: 'RECOVERED', credits: -4, bonus_credits: -4, counterparty_id: null, balance_after: 0 });
   });
 
+  it('initial credits on create follow the Add Credits rules: a non-admin gives only to its direct child, at least the minimum', async () => {
+    const admin = await ctx.as('admin');
+    const { manager, reseller } = await createBranch(ctx, { manager: 50, reseller: 30 });
+    const before = { manager: await balance(ctx, manager.id), reseller: await balance(ctx, reseller.id) };
+    const username = uniqueName('d');
+    const grandchild = await manager.client.post('/dealers', { name: 'D', username, password: PASSWORD, credits: 5, reseller: reseller.id });
+    expect(grandchild.status).toBe(422);
+    expect(grandchild.body.errors).toEqual({ credits: [HIERARCHY.initialCreditsDirectChildOnly] });
+    expect(await ctx.db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst()).toBeUndefined();
+    expect(await balance(ctx, manager.id)).toEqual(before.manager);
+    expect(await balance(ctx, reseller.id)).toEqual(before.reseller);
+    // Admin mints to any level.
+    const minted = await createDealer(ctx, admin, 5, { reseller: reseller.id });
+    expect(await balance(ctx, minted.id)).toEqual({ credits: 5, bonus_credits: 0 });
+
+    await updateSystemSettings(ctx.db.kysely, { minimum_credit_limit: 10 });
+    try {
+      const small = await reseller.client.post('/dealers', { name: 'D', username: uniqueName('d'), password: PASSWORD, credits: 5 });
+      expect(small.status).toBe(422);
+      expect(small.body.errors).toEqual({ credits: [HIERARCHY.minimumCreditLimit(10)] });
+      expect(await balance(ctx, reseller.id)).toEqual(before.reseller);
+      const smallReseller = await manager.client.post('/resellers', { name: 'R', username: uniqueName('r'), password: PASSWORD, credits: 9 });
+      expect(smallReseller.body.errors).toEqual({ credits: [HIERARCHY.minimumCreditLimit(10)] });
+      await createDealer(ctx, reseller.client, 10);
+      await createDealer(ctx, reseller.client, 0);
+      await createDealer(ctx, admin, 3, { reseller: reseller.id });
+      expect((await balance(ctx, reseller.id)).credits).toBe(before.reseller.credits - 10);
+    } finally {
+      await updateSystemSettings(ctx.db.kysely, { minimum_credit_limit: 0 });
+    }
+  });
+
+  it('a parent deleted while a child is created: the two serialise, never a 5xx, never a live orphan', { timeout: 120_000 }, async () => {
+    const { manager } = await createBranch(ctx);
+    const outcomes = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      const reseller = await createReseller(ctx, manager.client);
+      // With ledger history the delete only marks the row deleted (the orphan case); without, it removes it.
+      if (i % 2 === 0) {
+        await inTransaction(ctx.db.kysely, (trx) => postChanges(trx, [{ userId: reseller.id, type: 'TRIAL', credits: 0, remarks: 'history' }], { actorId: null }));
+      }
+      const [created, deleted] = await Promise.all([
+        manager.client.post('/dealers', { name: 'Race', username: uniqueName('race'), password: PASSWORD, reseller: reseller.id }),
+        // Staggered, so the delete lands before, during and after the create's transaction.
+        new Promise((resolve) => setTimeout(resolve, (i % 6) * 25)).then(() => manager.client.delete(`/resellers/${reseller.id}`)),
+      ]);
+      outcomes.add(`${created.status}/${deleted.status}`);
+      // Either the dealer came first (the reseller has a child now) or the reseller was gone.
+      if (created.status === 201) {
+        expect(deleted.status, JSON.stringify(deleted.body)).toBe(409);
+        expect(deleted.body.message).toBe(HIERARCHY.deleteHasChildren(1, 'dealer(s)'));
+      } else {
+        expect(created.status, JSON.stringify(created.body)).toBe(422);
+        expect(created.body.errors).toEqual({ reseller: [HIERARCHY.resellerInvalid] });
+        expect(deleted.status).toBe(204);
+      }
+    }
+    const orphans = await sql<{ id: number }>`
+      select c.id from users c left join users p on p.id = c.parent_id
+      where c.status != 'deleted' and c.parent_id is not null and (p.id is null or p.status = 'deleted')`.execute(ctx.db.kysely);
+    expect(orphans.rows).toEqual([]);
+    expect([...outcomes].every((o) => ['201/409', '422/204'].includes(o))).toBe(true);
+  });
+
   it('never returns panel passwords in any list or show', async () => {
     const admin = await ctx.as('admin');
     for (const url of ['/managers', '/resellers', '/dealers', `/dealers/${await userId(ctx, 'dealer')}`]) {
@@ -357,3 +423,26 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
     expect(allKeys(own.body).filter((k) => /pass|pwd|hash/i.test(k))).toEqual([]);
   });
 });
+
+describeEachDatabase(
+  'hierarchy: initial credits are a credit operation',
+  (ctx) => {
+    it('creating users with initial credits counts against the per-actor credit rate limit', async () => {
+      const reseller = await ctx.as('reseller');
+      const body = () => ({ name: 'D', username: uniqueName('d'), password: PASSWORD, credits: 1 });
+      expect((await reseller.post('/dealers', body())).status).toBe(201);
+      expect((await reseller.post('/dealers', body())).status).toBe(201);
+      const username = uniqueName('d');
+      const limited = await reseller.post('/dealers', { ...body(), username });
+      expect(limited.status).toBe(422);
+      expect(limited.body.errors).toEqual({ rate_limit: [CREDITS.rateLimit.description] });
+      expect(await ctx.db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst()).toBeUndefined();
+      // Without credits a create moves nothing and is not limited.
+      expect((await reseller.post('/dealers', { ...body(), credits: 0 })).status).toBe(201);
+      // The Add Credits budget is the same one.
+      const dealer = await userId(ctx, 'dealer');
+      expect((await reseller.post(`/dealers/${dealer}/credits`, { action: 'renew', credits: 1 })).body.errors).toEqual({ rate_limit: [CREDITS.rateLimit.description] });
+    });
+  },
+  { creditOpsPerMinute: 2 },
+);
