@@ -1,13 +1,16 @@
 /**
  * The one way a balance changes (DESIGN.md, ledger rules). Each change is a conditional UPDATE that
- * cannot take a balance below zero (or bonus below zero, or bonus above the total), and an
+ * cannot take a balance below zero or above MAX_BALANCE (or bonus below zero, or bonus above the
+ * total), and an
  * append-only entry carrying balance_before and balance_after, written in the caller's transaction.
  * Changes are applied in ascending user id so concurrent moves lock rows in one order.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Transaction, sql } from 'kysely';
+import { CREDITS, MAX_BALANCE } from '../../src/contract';
 import type { Database } from '../db/schema';
 import { nowIso } from '../db/values';
+import { ApiError } from '../http/errors';
 
 export const ENTRY_TYPES = ['PURCHASED', 'USED', 'RECOVERED', 'TRIAL'] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
@@ -52,6 +55,14 @@ export class InsufficientBalance extends Error {
   }
 }
 
+/** Thrown when a change would take a balance above MAX_BALANCE: the same 422 for every caller. */
+export class BalanceCapExceeded extends ApiError {
+  constructor(readonly userId: number) {
+    const message = CREDITS.balanceCap(MAX_BALANCE);
+    super(422, message, { credits: [message] });
+  }
+}
+
 export const newTransactionNumber = (): string =>
   `TXN-${Date.now().toString(36).toUpperCase()}-${randomBytes(3).toString('hex').toUpperCase()}`;
 
@@ -67,7 +78,7 @@ export async function postChanges(
   for (const change of ordered) {
     const delta = change.credits;
     const bonusDelta = change.bonusCredits ?? 0;
-    const row = await trx
+    let update = trx
       .updateTable('users')
       .set({
         credits: sql`credits + ${delta}`,
@@ -75,13 +86,17 @@ export async function postChanges(
         updated_at: createdAt,
       })
       .where('id', '=', change.userId)
-      .where(sql<boolean>`credits + ${delta} >= 0`)
-      .where(sql<boolean>`bonus_credits + ${bonusDelta} >= 0`)
-      .where(sql<boolean>`bonus_credits + ${bonusDelta} <= credits + ${delta}`)
-      .returning(['credits', 'bonus_credits'])
-      .executeTakeFirst();
+      // Each bound compares a column with a constant worked out here, so no condition can overflow
+      // the 32-bit columns of PostgreSQL, whatever order it evaluates them in.
+      .where(sql<boolean>`credits >= ${-delta}`)
+      .where(sql<boolean>`bonus_credits >= ${-bonusDelta}`)
+      .where(sql<boolean>`bonus_credits - credits <= ${delta - bonusDelta}`);
+    // Only a credit can cross the cap (a balance above it, set by hand, may still be spent down).
+    if (delta > 0) update = update.where(sql<boolean>`credits <= ${MAX_BALANCE - delta}`);
+    const row = await update.returning(['credits', 'bonus_credits']).executeTakeFirst();
     if (!row) {
       const current = await trx.selectFrom('users').select(['credits', 'bonus_credits']).where('id', '=', change.userId).executeTakeFirst();
+      if (current && delta > 0 && current.credits > MAX_BALANCE - delta) throw new BalanceCapExceeded(change.userId);
       const bonusShort = current && current.bonus_credits + bonusDelta < 0;
       throw new InsufficientBalance(
         change.userId,

@@ -39,6 +39,8 @@ export const DEFAULT_DATE_PRESET = 'last_30_days';
 export const FALLBACK_CREDIT_OPTIONS = { start: 10, step: 5, adminMax: 2000 } as const;
 export const CREDIT_RANGE_HINT = { min: 10, max: 10000 } as const;
 export const MANAGER_ALLOCATION_MAX = 10000;
+/** No balance may exceed this (PostgreSQL keeps balances in 32-bit integers). */
+export const MAX_BALANCE = 1_000_000_000;
 
 export const EXPIRY_FILTERS = ['expired', '7', '30', '60', '90', '365'] as const;
 export const EXPIRY_WARNING_DAYS = 7;

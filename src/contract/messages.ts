@@ -99,6 +99,7 @@ export const CREDITS = {
   recoveryOptionsFailed: 'Failed to load recovery options',
   insufficientCredits: (needed: number, available: number) =>
     `Insufficient credits: You need ${needed} credits but only have ${available}`,
+  balanceCap: (max: number) => `A balance cannot exceed ${max.toLocaleString('en-US')} credits.`,
 } as const;
 
 export const RENEWAL = {

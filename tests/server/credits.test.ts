@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { ACCESS, CREDITS, HIERARCHY } from '../../src/contract';
+import { ACCESS, CREDITS, HIERARCHY, MAX_BALANCE } from '../../src/contract';
 import { putSetting, updateSystemSettings } from '../../server/settings';
 import { type TestContext, describeEachDatabase, userId } from './harness';
 import { balance, createBranch, createDealer, createManager, createReseller, lastAudit } from './hierarchyFixtures';
@@ -242,6 +242,39 @@ describeEachDatabase(
       const numbers = new Set(answers.map((a) => JSON.stringify(a.body.data.transactions)));
       expect(numbers.size).toBe(1);
       expect((await balance(ctx, reseller.id)).credits).toBe(8);
+    });
+
+    it('no balance may exceed MAX_BALANCE: mints, moves and recoveries into it answer 422 errors.credits', async () => {
+      const admin = await ctx.as('admin');
+      const { manager, reseller, dealer } = await createBranch(ctx, { manager: 100, reseller: 50, dealer: 10 });
+      const capped = { credits: [CREDITS.balanceCap(MAX_BALANCE)] };
+      await ctx.db.kysely.updateTable('users').set({ credits: MAX_BALANCE - 5 }).where('id', '=', reseller.id).execute();
+      const entries = (await entriesOf(ctx, reseller.id)).length;
+      const others = [await balance(ctx, manager.id), await balance(ctx, dealer.id)];
+
+      const mint = await admin.post(`/resellers/${reseller.id}/credits`, add(6));
+      expect(mint.status).toBe(422);
+      expect(mint.body).toEqual({ message: CREDITS.balanceCap(MAX_BALANCE), errors: capped });
+      const give = await manager.client.post(`/resellers/${reseller.id}/credits`, add(6));
+      expect(give.body.errors).toEqual(capped);
+      const recovered = await reseller.client.post(`/dealers/${dealer.id}/credits`, recover(6));
+      expect(recovered.body.errors).toEqual(capped);
+      expect((await entriesOf(ctx, reseller.id)).length).toBe(entries);
+      expect([await balance(ctx, manager.id), await balance(ctx, dealer.id)]).toEqual(others);
+
+      // Up to the cap is fine; spending from above it too.
+      expect((await admin.post(`/resellers/${reseller.id}/credits`, add(5))).status).toBe(200);
+      expect((await balance(ctx, reseller.id)).credits).toBe(MAX_BALANCE);
+      expect((await admin.post(`/resellers/${reseller.id}/credits`, add(1))).body.errors).toEqual(capped);
+      expect((await reseller.client.post(`/dealers/${dealer.id}/credits`, add(10))).status).toBe(200);
+
+      // Near the 32-bit column limit (set by hand, above the cap): a clear 422, never an overflow 500.
+      await ctx.db.kysely.updateTable('users').set({ credits: 2_147_000_000 }).where('id', '=', dealer.id).execute();
+      const huge = await admin.post(`/dealers/${dealer.id}/credits`, add(1_000_000));
+      expect(huge.status).toBe(422);
+      expect(huge.body.errors).toEqual(capped);
+      expect((await balance(ctx, dealer.id)).credits).toBe(2_147_000_000);
+      expect((await admin.post(`/dealers/${dealer.id}/credits`, recover(1_000_000))).status).toBe(200);
     });
 
     it('offers allocation amounts: credit levels for admin to manager, credit options otherwise', async () => {
