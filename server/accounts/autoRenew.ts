@@ -3,13 +3,15 @@
  * for their auto_renew_months, charging the account's OWNER. Several API processes may run it on one
  * PostgreSQL at once: besides the job lease, each account is claimed by a conditional UPDATE on the
  * expiry the runner saw, inside the renewal's transaction, so a due account is renewed exactly once.
- * A renewal refused for insufficient credits is recorded (auto_renew_failed_at, auto_renew_error) and
- * not retried until the account is renewed or auto-renew is enabled again.
+ * A renewal refused for insufficient credits, or because the owner is not active (suspended,
+ * inactive, deleted), is recorded (auto_renew_failed_at, auto_renew_error) and not retried until
+ * the account is renewed or auto-renew is enabled again.
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { inTransaction } from '../db/transaction';
-import { ApiError } from '../http/errors';
+import { ACCOUNTS } from '../../src/contract';
+import { ApiError, fieldError } from '../http/errors';
 import { getSystemSettings } from '../settings';
 import { renewLocked } from './renewal';
 import { recordSystemAudit } from './systemAudit';
@@ -61,7 +63,9 @@ export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date())
           .returningAll()
           .executeTakeFirst();
         if (!claimed) return false;
-        const owner = await trx.selectFrom('users').select(['id', 'role', 'username']).where('id', '=', claimed.owner_id).executeTakeFirstOrThrow();
+        const owner = await trx.selectFrom('users').select(['id', 'role', 'username', 'status']).where('id', '=', claimed.owner_id).executeTakeFirstOrThrow();
+        // A suspended, inactive or deleted owner is not charged; recorded like an unaffordable renewal.
+        if (owner.status !== 'active') throw fieldError('owner', ACCOUNTS.autoRenewOwnerInactive);
         const months = claimed.auto_renew_months!;
         const { result } = await renewLocked(trx, claimed, months, owner, { actorId: null, now, auto: true, settings });
         await recordSystemAudit(trx, {

@@ -11,7 +11,11 @@ import { type SystemSettings, getSystemSettings } from '../settings';
 
 export type DiscountRow = Selectable<GlobalDiscountsTable>;
 
-/** Discounts of a server that apply now: active, inside valid_from..valid_until, uses left. */
+/**
+ * Discounts of a server that apply now: active, inside valid_from..valid_until, uses left. The
+ * form stores a bare valid_until as the last moment of its day; one stored as a bare date (written
+ * by other means) still covers that whole day, hence the equality with today's date.
+ */
 export function usableDiscounts(db: Kysely<Database>, serverId: number, now: Date) {
   const at = now.toISOString();
   return db
@@ -20,7 +24,7 @@ export function usableDiscounts(db: Kysely<Database>, serverId: number, now: Dat
     .where('server_id', '=', serverId)
     .where('is_active', '=', 1)
     .where((eb) => eb.or([eb('valid_from', 'is', null), eb('valid_from', '<=', at)]))
-    .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>=', at)]))
+    .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>=', at), eb('valid_until', '=', at.slice(0, 10))]))
     .where((eb) => eb.or([eb('max_uses', 'is', null), eb('current_uses', '<', eb.ref('max_uses'))]));
 }
 
@@ -88,7 +92,7 @@ export async function consumeDiscount(db: Kysely<Database>, discountId: number, 
     .where('id', '=', discountId)
     .where('is_active', '=', 1)
     .where((eb) => eb.or([eb('valid_from', 'is', null), eb('valid_from', '<=', at)]))
-    .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>=', at)]))
+    .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>=', at), eb('valid_until', '=', at.slice(0, 10))]))
     .where((eb) => eb.or([eb('max_uses', 'is', null), eb('current_uses', '<', eb.ref('max_uses'))]))
     .returning('id')
     .executeTakeFirst();

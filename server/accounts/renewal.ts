@@ -2,15 +2,18 @@
  * Renewing and recovering account months inside the caller's transaction (decisions file):
  * the payer's credits are spent through the ledger (USED, bonus credits first), the account is
  * extended from its current expiry (or from now when expired or empty), and a global discount that
- * matches the months sets the price and takes one of its uses.
+ * matches the months sets the price and takes one of its uses. Recovering months gives the paid part
+ * of them back to whoever paid for them (see recoverLocked).
  */
 import type { Transaction } from 'kysely';
 import { ACCOUNTS, CREDITS, type RenewalQuote, type RenewalResult } from '../../src/contract';
 import type { AccountRow, Database, UserRow } from '../db/schema';
 import { fieldError } from '../http/errors';
-import { InsufficientBalance, postChanges } from '../ledger/post';
+import { type BalanceChange, InsufficientBalance, postChanges } from '../ledger/post';
+import { lockUsers } from '../credits/moves';
+import { DELETED } from '../hierarchy/members';
 import { type SystemSettings, getSystemSettings } from '../settings';
-import { addMonths, inBonusPeriod, renewalStart, wholeMonthsBetween } from './dates';
+import { type CoverageEvent, addMonths, inBonusPeriod, renewalStart, reverseCoverage, wholeMonthsBetween } from './dates';
 import { consumeDiscount, quoteRenewal, regularQuote } from './pricing';
 
 export type Payer = Pick<UserRow, 'id' | 'role' | 'username'>;
@@ -59,6 +62,9 @@ export async function renewLocked(
   if (!options.auto && inBonusPeriod(account, now)) throw fieldError('months', ACCOUNTS.bonusPeriod);
   const settings = options.settings ?? (await getSystemSettings(trx));
 
+  // The payer's row is locked before its balance is read: a concurrent renewal by the same payer
+  // then waits here instead of spending the bonus credits this one saw (and failing its debit).
+  if (payer.role !== 'admin') await lockUsers(trx, [payer.id]);
   let quote = await priceFor(trx, account, months, payer, now, settings);
   if (quote.credits > 0) {
     const { credits } = await balanceOf(trx, payer.id);
@@ -134,41 +140,104 @@ export async function renewLocked(
   };
 }
 
-/** Credits still refundable for an account: what was paid (bonus excluded) minus earlier refunds. */
-export async function refundableCredits(trx: Transaction<Database>, accountId: number): Promise<number> {
-  const row = await trx
-    .selectFrom('credit_transactions')
-    .select((eb) => [
-      eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('type', '=', 'USED').then(eb('credits', '-', eb.ref('bonus_credits'))).else(0).end()), eb.lit(0)).as('used'),
-      eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('type', '=', 'RECOVERED').then(eb.ref('credits')).else(0).end()), eb.lit(0)).as('refunded'),
-    ])
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Math.max(0, -Number(row.used) - Number(row.refunded));
+/** A paid renewal of the account, as the ledger recorded it (USED entry). */
+interface PaidRenewal {
+  userId: number;
+  months: number;
+  /** What the renewal cost in all, and the paid part of it (the rest was bonus credits). */
+  cost: number;
+  paid: number;
 }
 
 /**
- * Takes `months` unused whole months back from a locked account: the expiry moves back by them and
- * the actor is refunded months x default_credits (never more than refundableCredits). Admin gets no
- * refund (it holds no balance).
+ * The paid part of the latest `reversed` months of a renewal. Bonus credits are spent first, so
+ * they paid for the earliest months and the paid credits for the latest ones.
+ */
+function paidValue(renewal: PaidRenewal, reversed: number): number {
+  const months = Math.min(Math.max(reversed, 0), renewal.months);
+  return Math.min(renewal.paid, Math.round((renewal.cost * months) / renewal.months));
+}
+
+/** The account's recorded coverage, and per user what was paid for the account and refunded. */
+async function accountLedger(trx: Transaction<Database>, accountId: number) {
+  const rows = await trx
+    .selectFrom('credit_transactions')
+    .select(['id', 'user_id', 'type', 'credits', 'bonus_credits', 'coverage_start', 'coverage_end'])
+    .where('account_id', '=', accountId)
+    .where('type', 'in', ['USED', 'RECOVERED'])
+    .orderBy('id')
+    .execute();
+  const events: Array<CoverageEvent<PaidRenewal>> = [];
+  const paidBy = new Map<number, number>();
+  const refundedTo = new Map<number, number>();
+  const add = (map: Map<number, number>, id: number, n: number) => map.set(id, (map.get(id) ?? 0) + n);
+  for (const row of rows) {
+    const paid = row.credits - row.bonus_credits;
+    if (row.type === 'USED') add(paidBy, row.user_id, -paid);
+    else add(refundedTo, row.user_id, paid);
+    const start = row.coverage_start ? new Date(row.coverage_start) : null;
+    const end = row.coverage_end ? new Date(row.coverage_end) : null;
+    if (!start || !end || Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()) || end <= start) continue;
+    events.push({
+      id: row.id,
+      start,
+      end,
+      paidBy:
+        row.type === 'USED' ? { userId: row.user_id, months: Math.max(1, wholeMonthsBetween(start, end)), cost: -row.credits, paid: -paid } : null,
+    });
+  }
+  return { events, paidBy, refundedTo };
+}
+
+/**
+ * Takes `months` unused whole months back from a locked account. The expiry moves back over the
+ * coverage being reversed (newest first, on the calendar of the renewals that bought it), and each
+ * renewal whose months come back refunds ITS PAYER, whoever recovers (the caller only needs the
+ * account in its subtree): the paid part of those months, as a RECOVERED entry on the account, never
+ * more than the payer paid for the account minus what it got back already. Bonus credits spent on
+ * them are forfeited (never returned, as bonus or as paid). Months nobody paid for (admin renewals,
+ * trials, expiries set by hand) refund nothing. A reversed paid stretch is recorded even when it
+ * refunds 0, so the same months cannot be refunded again after they are covered for free.
  */
 export async function recoverLocked(
   trx: Transaction<Database>,
   account: AccountRow,
   months: number,
-  actor: Payer,
+  _actor: Payer,
   options: RenewOptions,
 ): Promise<{ account: AccountRow; result: RenewalResult }> {
   const now = options.now ?? new Date();
-  const settings = options.settings ?? (await getSystemSettings(trx));
   const expiry = account.expiry_date ? new Date(account.expiry_date) : null;
-  const unused = expiry ? wholeMonthsBetween(now, expiry) : 0;
+  const unused = expiry && !Number.isNaN(expiry.getTime()) ? wholeMonthsBetween(now, expiry) : 0;
   if (!expiry || months > unused) throw fieldError('months', ACCOUNTS.recoverTooMany(unused));
 
-  const shortened = addMonths(expiry, -months);
-  const newExpiry = shortened.getTime() < now.getTime() ? now : shortened;
-  const perMonth = Number(settings.default_credits) || 1;
-  const refund = actor.role === 'admin' ? 0 : Math.min(months * perMonth, await refundableCredits(trx, account.id));
+  const ledger = await accountLedger(trx, account.id);
+  const { target, stretches } = reverseCoverage(expiry, months, ledger.events);
+  const newExpiry = target.getTime() < now.getTime() ? now : target;
+
+  const payerIds = [...new Set(stretches.flatMap((s) => (s.paidBy ? [s.paidBy.userId] : [])))];
+  const payers = payerIds.length > 0 ? await lockUsers(trx, payerIds) : new Map<number, UserRow>();
+  const left = new Map(payerIds.map((id) => [id, Math.max(0, (ledger.paidBy.get(id) ?? 0) - (ledger.refundedTo.get(id) ?? 0))]));
+  const refunds: BalanceChange[] = [];
+  for (const stretch of stretches) {
+    const renewal = stretch.paidBy;
+    const payer = renewal ? payers.get(renewal.userId) : undefined;
+    // A deleted payer holds nothing any more: its months come back without a refund.
+    if (!renewal || !payer || payer.status === DELETED) continue;
+    const reversedBefore = renewal.months - stretch.liveMonths;
+    const due = paidValue(renewal, reversedBefore + stretch.months) - paidValue(renewal, reversedBefore);
+    const credits = Math.max(0, Math.min(due, left.get(payer.id) ?? 0));
+    left.set(payer.id, (left.get(payer.id) ?? 0) - credits);
+    refunds.push({
+      userId: payer.id,
+      type: 'RECOVERED',
+      credits,
+      accountId: account.id,
+      coverageStart: new Date(Math.max(stretch.start.getTime(), newExpiry.getTime())).toISOString(),
+      coverageEnd: stretch.end.toISOString(),
+      remarks: `Recovery of ${stretch.months} month(s) from ${account.login}`,
+    });
+  }
 
   const updated = await trx
     .updateTable('accounts')
@@ -179,35 +248,18 @@ export async function recoverLocked(
     .executeTakeFirst();
   if (!updated) throw new Error(`Account ${account.id} changed while being recovered`);
 
-  let transactionNumber: string | null = null;
-  if (refund > 0) {
-    const [entry] = await postChanges(
-      trx,
-      [
-        {
-          userId: actor.id,
-          type: 'RECOVERED',
-          credits: refund,
-          accountId: account.id,
-          coverageStart: newExpiry.toISOString(),
-          coverageEnd: account.expiry_date,
-          remarks: `Recovery of ${months} month(s) from ${account.login}`,
-        },
-      ],
-      { actorId: options.actorId },
-    );
-    transactionNumber = entry.transaction_number;
-  }
+  const entries = refunds.length > 0 ? await postChanges(trx, refunds, { actorId: options.actorId }) : [];
+  const refunded = entries.reduce((sum, e) => sum + e.credits, 0);
   return {
     account: updated,
     result: {
       account_id: account.id,
       months,
-      credits: refund,
+      credits: refunded,
       discount_id: null,
       coverage_start: newExpiry.toISOString(),
       coverage_end: account.expiry_date!,
-      transaction_number: transactionNumber,
+      transaction_number: (entries.find((e) => e.credits > 0) ?? entries[0])?.transaction_number ?? null,
     },
   };
 }

@@ -335,6 +335,7 @@ export const ACCOUNTS = {
   autoRenewEnabled: 'Auto-renew enabled.',
   autoRenewDisabled: 'Auto-renew disabled.',
   bulkDone: (n: number, verb: 'suspended' | 'activated' | 'renewed' | 'messaged') => `${n} account(s) ${verb} successfully.`,
+  autoRenewOwnerInactive: 'The account owner is not active: auto-renewal is stopped.',
 } as const;
 
 /** The admin configuration screens: labels and the success messages spec 8 calls "similar for other entities". */

@@ -1,6 +1,6 @@
 /** End-user accounts: create, validation, list filters, scoping per role, password masking, lifecycle calls. */
 import { expect, it } from 'vitest';
-import { ACCOUNTS, CREDITS, ENTITY_FORM, HIERARCHY, RENEWAL, formatMac } from '../../src/contract';
+import { ACCOUNTS, CREDITS, ENTITY_FORM, FIELD_RULES, HIERARCHY, RENEWAL, formatMac } from '../../src/contract';
 import { addMonths } from '../../server/accounts/dates';
 import { updateSystemSettings } from '../../server/settings';
 import { DAY, accountIdByLogin, accountRow, balance, createAccount, entriesFor, inDays, setAccount, uniqueMac } from './accountFixtures';
@@ -98,6 +98,28 @@ describeEachDatabase(
       expect(res.body.data).toMatchObject({ server_id: 2, expiry_date: expiry, pwd_txt: '********' });
       const empty = await createAccount(ctx, 'reseller');
       expect(empty.expiry_date).toBeNull();
+    });
+
+    it('refuses an expiry date that is not on the calendar instead of rolling it over', async () => {
+      const admin = await ctx.as('admin');
+      const account = await createAccount(ctx, 'dealer');
+      for (const bad of ['2099-02-30', '2099-02-29', '2099-04-31', '2099-02-30T10:00:00Z', '2099-06-31T00:00:00.000Z', '2099-01-01T24:00:00Z', '2099-00-10', '2099-13-01']) {
+        const created = await admin.post('/accounts', { login: `cal.${Date.now()}`, full_name: 'Calendar', password: 'x', mac_address: uniqueMac(), server_id: 1, expiry_date: bad });
+        expect(created.status, bad).toBe(422);
+        expect(created.body.errors, bad).toEqual({ expiry_date: [FIELD_RULES.validDate] });
+        const updated = await admin.put(`/accounts/${account.id}`, { expiry_date: bad });
+        expect(updated.status, bad).toBe(422);
+        expect(updated.body.errors, bad).toEqual({ expiry_date: [FIELD_RULES.validDate] });
+        const autoRenew = await admin.post(`/accounts/${account.id}/auto-renew`, { months: 1, auto_renew_end_date: bad });
+        expect(autoRenew.body.errors, bad).toEqual({ auto_renew_end_date: [FIELD_RULES.validDate] });
+      }
+      expect((await accountRow(ctx, account.id)).expiry_date).toBeNull();
+      // Leap day in a leap year, and the last day of a 31-day month, are real dates.
+      const leap = await admin.put(`/accounts/${account.id}`, { expiry_date: '2096-02-29' });
+      expect(leap.status, JSON.stringify(leap.body)).toBe(200);
+      expect(leap.body.data.expiry_date).toBe('2096-02-29T23:59:59.999Z');
+      const end = await admin.put(`/accounts/${account.id}`, { expiry_date: '2099-12-31T10:30:00Z' });
+      expect(end.body.data.expiry_date).toBe('2099-12-31T10:30:00.000Z');
     });
 
     it('refuses a MAC address already used on the same server, in any notation; another server may reuse it', async () => {

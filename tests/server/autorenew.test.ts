@@ -4,7 +4,7 @@
  * on one connection pool and (PostgreSQL) from two separate pools as two API processes would.
  */
 import { expect, it } from 'vitest';
-import { CREDITS } from '../../src/contract';
+import { ACCOUNTS, CREDITS } from '../../src/contract';
 import { DUE_AHEAD_MS, runAutoRenew } from '../../server/accounts/autoRenew';
 import { addMonths } from '../../server/accounts/dates';
 import { hashPassword } from '../../server/auth/passwords';
@@ -103,6 +103,36 @@ describeEachDatabase(
       expect(enable.body.data.auto_renew_failed_at).toBeNull();
       expect((await runAutoRenew(ctx.db.kysely)).renewed).toEqual([account.id]);
       expect((await balance(ctx, poor.username)).credits).toBe(2);
+    });
+
+    it('does not charge an owner that is suspended, inactive or deleted: records it once and leaves the account', async () => {
+      const reseller2 = await ctx.db.kysely.selectFrom('users').selectAll().where('username', '=', 'reseller2').executeTakeFirstOrThrow();
+      for (const status of ['suspended', 'inactive', 'deleted']) {
+        const owner = await insertUser(ctx.db.kysely, reseller2, { role: 'dealer', username: `${status}${Date.now()}`, name: `Owner ${status}`, password_hash: await hashPassword('password123') });
+        await inTransaction(ctx.db.kysely, (trx) =>
+          postChanges(trx, [{ userId: owner.id, type: 'PURCHASED', credits: 10, counterpartyId: reseller2.id }], { actorId: reseller2.id }),
+        );
+        const account = await dueAccount(ctx, owner.username, 2);
+        await ctx.db.kysely.updateTable('users').set({ status }).where('id', '=', owner.id).execute();
+
+        const report = await runAutoRenew(ctx.db.kysely);
+        expect(report.renewed, status).not.toContain(account.id);
+        expect(report.failed, status).toEqual([account.id]);
+        const row = await accountRow(ctx, account.id);
+        expect(row.expiry_date, status).toBe(account.expiry);
+        expect(row.auto_renew_failed_at, status).not.toBeNull();
+        expect(row.auto_renew_error, status).toBe(ACCOUNTS.autoRenewOwnerInactive);
+        expect(await balance(ctx, owner.username), status).toEqual({ credits: 10, bonus_credits: 0 });
+        expect(await usedEntries(ctx, account.id)).toHaveLength(0);
+
+        // Recorded once: later runs neither charge nor record it again.
+        const again = await runAutoRenew(ctx.db.kysely);
+        expect(again.failed).not.toContain(account.id);
+        expect(again.renewed).not.toContain(account.id);
+        const audits = await ctx.db.kysely.selectFrom('audit_logs').select('description').where('entity_id', '=', account.id).where('action', '=', 'auto_renew_failed').execute();
+        expect(audits).toEqual([{ description: `Auto-renewal of ${account.login} failed: ${ACCOUNTS.autoRenewOwnerInactive}` }]);
+        expect(await balance(ctx, owner.username)).toEqual({ credits: 10, bonus_credits: 0 });
+      }
     });
 
     it('renews each due account exactly once when two runners race on the same database', async () => {

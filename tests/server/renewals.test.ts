@@ -5,13 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ACCOUNTS, CREDITS, RENEWAL } from '../../src/contract';
-import { addMonths, inBonusPeriod, renewalStart, wholeMonthsBetween } from '../../server/accounts/dates';
+import { addMonths, inBonusPeriod, renewalStart, reverseCoverage, wholeMonthsBetween } from '../../server/accounts/dates';
 import { inTransaction } from '../../server/db/transaction';
 import { nowIso } from '../../server/db/values';
 import { postChanges } from '../../server/ledger/post';
 import { updateSystemSettings } from '../../server/settings';
-import { accountRow, balance, createAccount, entriesFor, inDays, setAccount, userId } from './accountFixtures';
+import { accountRow, balance, createAccount, entriesFor, inDays, setAccount, uniqueMac, userId } from './accountFixtures';
 import { type TestContext, describeEachDatabase } from './harness';
+import { balance as balanceOf, createBranch } from './hierarchyFixtures';
 
 describe('calendar months', () => {
   it('adds months clamping to the last day of shorter months', () => {
@@ -43,6 +44,35 @@ describe('calendar months', () => {
     expect(inBonusPeriod({ is_promo: 1, expiry_date: '2025-06-20T00:00:00.000Z' }, now)).toBe(false);
     expect(inBonusPeriod({ is_promo: 0, expiry_date: '2025-09-01T00:00:00.000Z' }, now)).toBe(false);
   });
+
+  it('steps back over recorded renewals on their own calendar, so recovering undoes renewing', () => {
+    const d = (iso: string) => new Date(iso);
+    const renewal = { id: 1, start: d('2030-12-31T12:00:00Z'), end: d('2031-06-30T12:00:00Z'), paidBy: 'dealer' };
+    const back = reverseCoverage(d('2031-06-30T12:00:00Z'), 6, [renewal]);
+    expect(back.target.toISOString()).toBe('2030-12-31T12:00:00.000Z');
+    expect(back.stretches).toEqual([{ paidBy: 'dealer', months: 6, liveMonths: 6, start: d('2030-12-31T12:00:00Z'), end: d('2031-06-30T12:00:00Z') }]);
+    // Part of it, then the rest: still back on the 31st.
+    const part = reverseCoverage(d('2031-06-30T12:00:00Z'), 2, [renewal]);
+    expect(part.target.toISOString()).toBe('2031-04-30T12:00:00.000Z');
+    const marker = { id: 2, start: part.target, end: d('2031-06-30T12:00:00Z'), paidBy: null };
+    const rest = reverseCoverage(part.target, 4, [renewal, marker]);
+    expect(rest.target.toISOString()).toBe('2030-12-31T12:00:00.000Z');
+    expect(rest.stretches).toMatchObject([{ paidBy: 'dealer', months: 4, liveMonths: 4 }]);
+
+    // Newest first over two payers, with an unpaid month on top (an admin renewal writes no entry).
+    const second = { id: 3, start: d('2031-06-30T12:00:00Z'), end: d('2031-09-30T12:00:00Z'), paidBy: 'reseller' };
+    const mixed = reverseCoverage(d('2031-10-30T12:00:00Z'), 5, [renewal, second]);
+    expect(mixed.stretches.map((s) => [s.paidBy, s.months, s.start.toISOString()])).toEqual([
+      [null, 1, '2031-09-30T12:00:00.000Z'],
+      ['reseller', 3, '2031-06-30T12:00:00.000Z'],
+      ['dealer', 1, '2031-05-31T12:00:00.000Z'],
+    ]);
+    // Months a later recovery reversed are not paid any more, whoever covered them again for free.
+    const reversed = { id: 4, start: d('2031-06-30T12:00:00Z'), end: d('2031-09-30T12:00:00Z'), paidBy: null };
+    expect(reverseCoverage(d('2031-09-30T12:00:00Z'), 3, [renewal, second, reversed]).stretches).toMatchObject([{ paidBy: null, months: 3 }]);
+    // Nothing recorded: plain calendar months.
+    expect(reverseCoverage(d('2031-03-15T00:00:00Z'), 2, []).target.toISOString()).toBe('2031-01-15T00:00:00.000Z');
+  });
 });
 
 async function addDiscount(ctx: TestContext, values: Partial<{ server_id: number; validity_months: number; credits_required: number; is_active: number; valid_from: string | null; valid_until: string | null; max_uses: number | null; current_uses: number; name: string }>) {
@@ -67,6 +97,44 @@ async function addDiscount(ctx: TestContext, values: Partial<{ server_id: number
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** Removes a user's bonus credits (a write-off entry), so paid amounts in a test are exact. */
+async function dropBonus(ctx: TestContext, id: number) {
+  const { bonus_credits: bonus } = await balanceOf(ctx, id);
+  if (bonus === 0) return;
+  await inTransaction(ctx.db.kysely, (trx) =>
+    postChanges(trx, [{ userId: id, type: 'RECOVERED', credits: -bonus, bonusCredits: -bonus, remarks: 'Test: bonus removed' }], { actorId: null }),
+  );
+}
+
+async function giveBonus(ctx: TestContext, id: number, bonus: number) {
+  await inTransaction(ctx.db.kysely, (trx) =>
+    postChanges(trx, [{ userId: id, type: 'PURCHASED', credits: bonus, bonusCredits: bonus, remarks: 'Promo bonus: test' }], { actorId: null }),
+  );
+}
+
+/** A fresh manager > reseller > dealer branch holding paid credits only. */
+async function paidBranch(ctx: TestContext, credits: { manager?: number; reseller?: number; dealer?: number }) {
+  const branch = await createBranch(ctx, credits);
+  for (const user of [branch.manager, branch.reseller, branch.dealer]) await dropBonus(ctx, user.id);
+  return branch;
+}
+
+/** Every user's balance equals the sum of its entries, and no entry leaves a negative balance. */
+async function ledgerHolds(ctx: TestContext, ids: number[]) {
+  for (const id of ids) {
+    const entries = await ctx.db.kysely.selectFrom('credit_transactions').selectAll().where('user_id', '=', id).orderBy('id').execute();
+    const b = await balanceOf(ctx, id);
+    expect(entries.reduce((sum, e) => sum + e.credits, 0), `user ${id}`).toBe(b.credits);
+    expect(entries.reduce((sum, e) => sum + e.bonus_credits, 0), `user ${id} bonus`).toBe(b.bonus_credits);
+    let previous = 0;
+    for (const e of entries) {
+      expect(e.balance_before).toBe(previous);
+      expect(e.balance_after).toBe(e.balance_before + e.credits);
+      previous = e.balance_after;
+    }
+  }
 }
 
 const near = (iso: string | null, expected: Date, toleranceMs = 60_000) => {
@@ -254,9 +322,10 @@ describeEachDatabase(
       expect(audit).toEqual([{ action: 'renew', username: 'admin' }]);
     });
 
-    it('recovers unused whole months to the actor, never more than was paid for the account', async () => {
+    it('recovers unused whole months, refunding what was paid for them, never more', async () => {
       const a = await createAccount(ctx, 'dealer', { months: 6 });
       const expiry = (await accountRow(ctx, a.id)).expiry_date!;
+      const [bought6] = await entriesFor(ctx, a.id);
       const before = await balance(ctx, 'dealer');
       const tooMany = await (await ctx.as('dealer')).post(`/accounts/${a.id}/credits`, { action: 'recover', months: 7 });
       expect(tooMany.status).toBe(422);
@@ -265,31 +334,212 @@ describeEachDatabase(
       const res = await (await ctx.as('dealer')).post(`/accounts/${a.id}/credits`, { action: 'recover', months: 2 });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.message).toBe(ACCOUNTS.recovered);
-      expect(res.body.renewal).toMatchObject({ months: 2, credits: 2, coverage_end: expiry });
-      expect(res.body.data.expiry_date).toBe(addMonths(new Date(expiry), -2).toISOString());
-      expect((await balance(ctx, 'dealer')).credits).toBe(before.credits + 2);
+      const paid6 = -(bought6.credits - bought6.bonus_credits);
+      expect(res.body.renewal).toMatchObject({ months: 2, credits: Math.min(2, paid6), coverage_end: expiry });
+      // Four of the six months bought stay, on the renewal's own calendar.
+      expect(res.body.data.expiry_date).toBe(addMonths(new Date(bought6.coverage_start!), 4).toISOString());
+      expect((await balance(ctx, 'dealer')).credits).toBe(before.credits + Math.min(2, paid6));
       const entries = await entriesFor(ctx, a.id);
-      expect(entries.at(-1)).toMatchObject({ type: 'RECOVERED', credits: 2, bonus_credits: 0 });
+      expect(entries.at(-1)).toMatchObject({ type: 'RECOVERED', credits: Math.min(2, paid6), bonus_credits: 0, account_id: a.id });
 
-      // Bought 12 months for 9 credits: recovering 11 months refunds at most the 9 paid.
+      // Bought 12 months for 9 credits: 11 months back refund their share (8.25 -> 8), not 11.
+      await updateSystemSettings(ctx.db.kysely, { global_discounts_enabled: true });
       const discountId = await addDiscount(ctx, { validity_months: 12, credits_required: 9, name: 'Recover cap' });
       const b = await createAccount(ctx, 'dealer');
+      await dropBonus(ctx, await userId(ctx, 'dealer'));
       const bought = await renew('dealer', b.id, 12);
       expect(bought.body.renewal.discount_id).toBe(discountId);
       await ctx.db.kysely.updateTable('global_discounts').set({ is_active: 0 }).where('id', '=', discountId).execute();
       const mid = await balance(ctx, 'dealer');
       const big = await (await ctx.as('dealer')).post(`/accounts/${b.id}/credits`, { action: 'recover', months: 11 });
-      expect(big.body.renewal.credits).toBe(9);
-      expect((await balance(ctx, 'dealer')).credits).toBe(mid.credits + 9);
-      // Already refunded in full: shortening goes on, refunds stop.
+      expect(big.body.renewal.credits).toBe(8);
+      expect((await balance(ctx, 'dealer')).credits).toBe(mid.credits + 8);
+      // An expiry set by hand inside months already taken back: shortening goes on, refunds do not.
       await setAccount(ctx, b.id, { expiry_date: inDays(70) });
       const more = await (await ctx.as('dealer')).post(`/accounts/${b.id}/credits`, { action: 'recover', months: 1 });
       expect(more.status).toBe(200);
       expect(more.body.renewal.credits).toBe(0);
-      expect((await balance(ctx, 'dealer')).credits).toBe(mid.credits + 9);
+      expect((await balance(ctx, 'dealer')).credits).toBe(mid.credits + 8);
       const expired = await createAccount(ctx, 'dealer');
       const none = await (await ctx.as('dealer')).post(`/accounts/${expired.id}/credits`, { action: 'recover', months: 1 });
       expect(none.body.errors.months).toEqual([ACCOUNTS.recoverTooMany(0)]);
+    });
+
+    it('refunds recovered months to the user who paid for them, not to the caller', async () => {
+      const { manager, reseller, dealer } = await paidBranch(ctx, { manager: 20, reseller: 20, dealer: 30 });
+      const account = (await dealer.client.post('/accounts', { login: `payer${Date.now()}`, full_name: 'Payer Test', password: 'stbpass1', mac_address: uniqueMac(), months: 6 })).body.data;
+      const after6 = await balanceOf(ctx, dealer.id);
+      expect(after6.credits).toBe(24);
+      const managerBefore = await balanceOf(ctx, manager.id);
+      const resellerBefore = await balanceOf(ctx, reseller.id);
+
+      const res = await manager.client.post(`/accounts/${account.id}/credits`, { action: 'recover', months: 5 });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.renewal.credits).toBe(5);
+      expect(await balanceOf(ctx, dealer.id)).toEqual({ credits: 29, bonus_credits: 0 });
+      expect(await balanceOf(ctx, manager.id)).toEqual(managerBefore);
+      expect(await balanceOf(ctx, reseller.id)).toEqual(resellerBefore);
+      expect(res.body.user_credits).toBe(managerBefore.credits);
+      const refund = (await entriesFor(ctx, account.id)).at(-1)!;
+      expect(refund).toMatchObject({ type: 'RECOVERED', user_id: dealer.id, credits: 5, bonus_credits: 0, account_id: account.id, actor_id: manager.id, counterparty_id: null });
+      expect(refund.transaction_number).toBe(res.body.renewal.transaction_number);
+
+      // Outside the caller's subtree: 404, nothing moves.
+      const other = await (await ctx.as('manager2')).post(`/accounts/${account.id}/credits`, { action: 'recover', months: 1 });
+      expect(other.status).toBe(404);
+      expect(await balanceOf(ctx, dealer.id)).toEqual({ credits: 29, bonus_credits: 0 });
+      await ledgerHolds(ctx, [manager.id, reseller.id, dealer.id]);
+    });
+
+    it('refunds each payer its own months, newest first; months nobody paid for refund nothing', async () => {
+      const { manager, reseller, dealer } = await paidBranch(ctx, { manager: 10, reseller: 20, dealer: 20 });
+      const account = (await dealer.client.post('/accounts', { login: `mixed${Date.now()}`, full_name: 'Mixed Payers', password: 'stbpass1', mac_address: uniqueMac() })).body.data;
+      await setAccount(ctx, account.id, { expiry_date: '2031-03-15T00:00:00.000Z' });
+      const start = { manager: await balanceOf(ctx, manager.id), reseller: await balanceOf(ctx, reseller.id), dealer: await balanceOf(ctx, dealer.id) };
+      expect((await dealer.client.post(`/accounts/${account.id}/credits`, { action: 'renew', months: 2 })).status).toBe(200);
+      expect((await reseller.client.post(`/accounts/${account.id}/credits`, { action: 'renew', months: 3 })).status).toBe(200);
+      expect((await renew('admin', account.id, 1)).status).toBe(200);
+      expect((await accountRow(ctx, account.id)).expiry_date).toBe('2031-09-15T00:00:00.000Z');
+      const recover = async (months: number) => {
+        const res = await manager.client.post(`/accounts/${account.id}/credits`, { action: 'recover', months });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return res.body.renewal;
+      };
+
+      // The admin's month is on top: free, so nothing comes back and no entry is written.
+      const entriesBefore = (await entriesFor(ctx, account.id)).length;
+      expect(await recover(1)).toMatchObject({ credits: 0, transaction_number: null, coverage_start: '2031-08-15T00:00:00.000Z' });
+      expect(await entriesFor(ctx, account.id)).toHaveLength(entriesBefore);
+      // Then the reseller's three months and one of the dealer's two.
+      expect(await recover(4)).toMatchObject({ credits: 4, coverage_start: '2031-04-15T00:00:00.000Z' });
+      const refunds = (await entriesFor(ctx, account.id)).slice(entriesBefore);
+      expect(refunds.map((e) => [e.type, e.user_id, e.credits, e.coverage_start, e.coverage_end])).toEqual(
+        [
+          ['RECOVERED', reseller.id, 3, '2031-05-15T00:00:00.000Z', '2031-08-15T00:00:00.000Z'],
+          ['RECOVERED', dealer.id, 1, '2031-04-15T00:00:00.000Z', '2031-05-15T00:00:00.000Z'],
+        ].sort((x, y) => (x[1] as number) - (y[1] as number)),
+      );
+      expect((await balanceOf(ctx, reseller.id)).credits).toBe(start.reseller.credits);
+      expect((await balanceOf(ctx, dealer.id)).credits).toBe(start.dealer.credits - 1);
+      expect(await recover(1)).toMatchObject({ credits: 1 });
+      // Back to the expiry nobody paid for: further months refund nothing.
+      expect(await recover(1)).toMatchObject({ credits: 0, coverage_start: '2031-02-15T00:00:00.000Z' });
+      expect(await balanceOf(ctx, dealer.id)).toEqual(start.dealer);
+      expect(await balanceOf(ctx, reseller.id)).toEqual(start.reseller);
+      expect(await balanceOf(ctx, manager.id)).toEqual(start.manager);
+      await ledgerHolds(ctx, [manager.id, reseller.id, dealer.id]);
+    });
+
+    it('does not refund months again once they came back and were covered for free', async () => {
+      const { manager, dealer } = await paidBranch(ctx, { dealer: 20 });
+      const account = (await dealer.client.post('/accounts', { login: `twice${Date.now()}`, full_name: 'Twice', password: 'stbpass1', mac_address: uniqueMac() })).body.data;
+      await setAccount(ctx, account.id, { expiry_date: '2031-01-10T00:00:00.000Z' });
+      await dealer.client.post(`/accounts/${account.id}/credits`, { action: 'renew', months: 6 });
+      await dealer.client.post(`/accounts/${account.id}/credits`, { action: 'renew', months: 6 });
+      expect((await balanceOf(ctx, dealer.id)).credits).toBe(8);
+      const recover = async (months: number) => (await manager.client.post(`/accounts/${account.id}/credits`, { action: 'recover', months })).body.renewal;
+      expect(await recover(6)).toMatchObject({ credits: 6 });
+      // The admin gives the same six months back for free; taking them again refunds nothing.
+      await renew('admin', account.id, 6);
+      expect(await recover(6)).toMatchObject({ credits: 0 });
+      expect((await balanceOf(ctx, dealer.id)).credits).toBe(14);
+      // The first six months are still the dealer's.
+      expect(await recover(6)).toMatchObject({ credits: 6, coverage_start: '2031-01-10T00:00:00.000Z' });
+      expect((await balanceOf(ctx, dealer.id)).credits).toBe(20);
+      await ledgerHolds(ctx, [manager.id, dealer.id]);
+    });
+
+    it('returns only the paid part of recovered months: spent bonus credits are forfeited', async () => {
+      const { reseller, dealer } = await paidBranch(ctx, { dealer: 10 });
+      await giveBonus(ctx, dealer.id, 2);
+      const account = (await dealer.client.post('/accounts', { login: `bonus${Date.now()}`, full_name: 'Bonus', password: 'stbpass1', mac_address: uniqueMac(), months: 3 })).body.data;
+      const [used] = await entriesFor(ctx, account.id);
+      expect(used).toMatchObject({ credits: -3, bonus_credits: -2 });
+      expect(await balanceOf(ctx, dealer.id)).toEqual({ credits: 9, bonus_credits: 0 });
+      // The bonus paid for the first months, the paid credit for the last one.
+      const last = await reseller.client.post(`/accounts/${account.id}/credits`, { action: 'recover', months: 1 });
+      expect(last.body.renewal.credits).toBe(1);
+      const rest = await reseller.client.post(`/accounts/${account.id}/credits`, { action: 'recover', months: 1 });
+      expect(rest.status).toBe(200);
+      expect(rest.body.renewal.credits).toBe(0);
+      expect(await balanceOf(ctx, dealer.id)).toEqual({ credits: 10, bonus_credits: 0 });
+      const refunds = (await entriesFor(ctx, account.id)).filter((e) => e.type === 'RECOVERED');
+      expect(refunds.map((e) => [e.user_id, e.credits, e.bonus_credits])).toEqual([
+        [dealer.id, 1, 0],
+        [dealer.id, 0, 0],
+      ]);
+      await ledgerHolds(ctx, [reseller.id, dealer.id]);
+    });
+
+    it('recovering undoes renewing exactly, month ends included', async () => {
+      const { dealer } = await paidBranch(ctx, { dealer: 30 });
+      const account = (await dealer.client.post('/accounts', { login: `monthend${Date.now()}`, full_name: 'Month End', password: 'stbpass1', mac_address: uniqueMac() })).body.data;
+      await setAccount(ctx, account.id, { expiry_date: '2030-12-31T12:00:00.000Z' });
+      const act = async (action: 'renew' | 'recover', months: number) => {
+        const res = await dealer.client.post(`/accounts/${account.id}/credits`, { action, months });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return res.body.data.expiry_date;
+      };
+      expect(await act('renew', 6)).toBe('2031-06-30T12:00:00.000Z');
+      expect(await act('recover', 6)).toBe('2030-12-31T12:00:00.000Z');
+      expect(await act('renew', 6)).toBe('2031-06-30T12:00:00.000Z');
+      expect(await act('recover', 2)).toBe('2031-04-30T12:00:00.000Z');
+      expect(await act('recover', 4)).toBe('2030-12-31T12:00:00.000Z');
+      expect(await act('renew', 2)).toBe('2031-02-28T12:00:00.000Z');
+      expect(await act('renew', 1)).toBe('2031-03-28T12:00:00.000Z');
+      expect(await act('recover', 3)).toBe('2030-12-31T12:00:00.000Z');
+      expect((await balanceOf(ctx, dealer.id)).credits).toBe(30);
+    });
+
+    it('renews concurrently for the same payer without refusing (bonus read under the payer lock)', { timeout: 60_000 }, async () => {
+      const { dealer } = await paidBranch(ctx, { dealer: 60 });
+      const create = (months?: number) =>
+        dealer.client.post('/accounts', { login: `race${Date.now()}${Math.random().toString(36).slice(2, 8)}`, full_name: 'Race', password: 'stbpass1', mac_address: uniqueMac(), ...(months ? { months } : {}) });
+      const accounts: number[] = [];
+      for (let i = 0; i < 3; i++) accounts.push((await create()).body.data.id);
+      let expected = 60;
+      for (let round = 0; round < 10; round++) {
+        await giveBonus(ctx, dealer.id, 1);
+        expected += 1;
+        const single = (id: number) => dealer.client.post(`/accounts/${id}/credits`, { action: 'renew', months: 1 });
+        const pair =
+          round % 3 === 0
+            ? [single(accounts[0]), single(accounts[1])]
+            : round % 3 === 1
+              ? [single(accounts[0]), dealer.client.post('/accounts/bulk-renew', { account_ids: [accounts[2]], months: 1 })]
+              : [create(1), single(accounts[1])];
+        const answers = await Promise.all(pair);
+        expect(answers.map((a) => [a.status, a.body.errors ?? null]), `round ${round}`).toEqual([
+          [round % 3 === 2 ? 201 : 200, null],
+          [200, null],
+        ]);
+        expected -= 2;
+        expect(await balanceOf(ctx, dealer.id), `round ${round}`).toEqual({ credits: expected, bonus_credits: 0 });
+      }
+      await ledgerHolds(ctx, [dealer.id]);
+    });
+
+    it('a discount valid until a bare date applies through the whole of that day', async () => {
+      await updateSystemSettings(ctx.db.kysely, { global_discounts_enabled: true });
+      const today = new Date().toISOString().slice(0, 10);
+      const admin = await ctx.as('admin');
+      const created = await admin.post('/global-discounts', { name: 'Ends today', server_id: 1, validity_months: 9, credits_required: 8, valid_until: today });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.data.valid_until).toBe(`${today}T23:59:59.999Z`);
+      const a = await createAccount(ctx, 'dealer');
+      expect((await renew('dealer', a.id, 9)).body.renewal).toMatchObject({ credits: 8, discount_id: created.body.data.id });
+
+      // A row holding the bare date (written by other means) still covers its day.
+      const bare = await addDiscount(ctx, { validity_months: 11, credits_required: 10, valid_until: today, name: 'Bare date' });
+      const quote = await (await ctx.as('dealer')).post('/global-discounts/calculate-credits', { server_id: 1, months: 11 });
+      expect(quote.body.data).toMatchObject({ credits: 10, discount_id: bare });
+      const b = await createAccount(ctx, 'dealer');
+      expect((await renew('dealer', b.id, 11)).body.renewal).toMatchObject({ credits: 10, discount_id: bare });
+      // Yesterday's bare date is over.
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      await ctx.db.kysely.updateTable('global_discounts').set({ valid_until: yesterday }).where('id', '=', bare).execute();
+      const c = await createAccount(ctx, 'dealer');
+      expect((await renew('dealer', c.id, 11)).body.renewal).toMatchObject({ credits: 11, discount_id: null });
     });
 
     it('bulk renew is all or nothing: one unaffordable account changes nothing', async () => {

@@ -47,6 +47,19 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 
 /**
+ * Date.parse rolls impossible dates over ('2099-02-30' becomes March 2nd) and takes hour 24: the
+ * written day and time must exist on the calendar.
+ */
+function onCalendar(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return false;
+  return Number(m[4] ?? 0) <= 23 && Number(m[5] ?? 0) <= 59 && Number(m[6] ?? 0) <= 59;
+}
+
+/**
  * An optional date that cannot be in the past ('' and null mean none). A bare date means the end
  * of that day (UTC), so today is accepted.
  */
@@ -60,7 +73,7 @@ export const futureDate = (pastMessage: string) =>
       if (!text) return null;
       const dateOnly = DATE_ONLY.test(text);
       const ms = dateOnly ? Date.parse(`${text}T23:59:59.999Z`) : DATE_TIME.test(text) ? Date.parse(text) : Number.NaN;
-      if (Number.isNaN(ms)) {
+      if (Number.isNaN(ms) || !onCalendar(text)) {
         ctx.addIssue({ code: 'custom', message: FIELD_RULES.validDate });
         return z.NEVER;
       }
