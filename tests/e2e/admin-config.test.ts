@@ -1,7 +1,10 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { FIELD_RULES, GLOBAL_DISCOUNTS, SERVERS, SETTINGS } from '../../src/contract';
 import { describeBrowser } from './harness';
+
+/** A field of a declared CRUD form (its id is prefixed with the form's name: '<resource>-<mode>_<field>'). */
+const field = (scope: Locator, name: string) => scope.locator(`[id$="-create_${name}"], [id$="-edit_${name}"]`);
 
 /** Waits for a toast with this text and closes it, so the next one can be told apart. */
 async function toast(page: Page, text: string) {
@@ -61,12 +64,12 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     await page.locator('.ant-breadcrumb', { hasText: 'Home' }).getByText('Servers').waitFor();
     await page.getByRole('button', { name: 'Add Server' }).click();
     const dialog = page.getByRole('dialog');
-    expect(await dialog.locator('#db_port').inputValue()).toBe('3306');
-    await dialog.locator('#name').fill('E2E Server');
-    await dialog.locator('#db_host').fill('10.0.0.9');
-    await dialog.locator('#db_name').fill('stalker_db');
-    await dialog.locator('#db_username').fill('stalker');
-    await dialog.locator('#db_password').fill('s3cret-pass');
+    expect(await field(dialog, 'db_port').inputValue()).toBe('3306');
+    await field(dialog, 'name').fill('E2E Server');
+    await field(dialog, 'db_host').fill('10.0.0.9');
+    await field(dialog, 'db_name').fill('stalker_db');
+    await field(dialog, 'db_username').fill('stalker');
+    await field(dialog, 'db_password').fill('s3cret-pass');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Server created successfully.');
 
@@ -80,9 +83,9 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     await row.getByRole('button', { name: 'Row actions' }).click();
     await page.locator('.ant-dropdown-menu-item', { hasText: 'Edit' }).click();
     const edit = page.getByRole('dialog');
-    await expect.poll(() => edit.locator('#name').inputValue()).toBe('E2E Server');
-    expect(await edit.locator('#db_password').inputValue()).toBe('');
-    expect(await edit.locator('#db_password').getAttribute('placeholder')).toBe('Leave empty to keep the current password');
+    await expect.poll(() => field(edit, 'name').inputValue()).toBe('E2E Server');
+    expect(await field(edit, 'db_password').inputValue()).toBe('');
+    expect(await field(edit, 'db_password').getAttribute('placeholder')).toBe('Leave empty to keep the current password');
     await page.context().close();
   });
 
@@ -91,8 +94,8 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     await page.goto('/themes');
     await page.getByRole('button', { name: 'Add Theme' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.locator('#name').pressSequentially('Rounded Night 2');
-    expect(await dialog.locator('#slug').inputValue()).toBe('rounded-night-2');
+    await field(dialog, 'name').pressSequentially('Rounded Night 2');
+    expect(await field(dialog, 'slug').inputValue()).toBe('rounded-night-2');
     await dialog.getByRole('spinbutton', { name: 'Border radius' }).fill('16');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Theme created successfully.');
