@@ -74,6 +74,7 @@ describeEachDatabase('global discounts', (ctx) => {
       ['max_uses', 'x', FIELD_RULES.atLeast('Max uses', 1)],
       ['valid_from', 'not-a-date', FIELD_RULES.validDate],
       ['valid_until', '2025-13-45', FIELD_RULES.validDate],
+      ['valid_from', '2030-02-30', FIELD_RULES.validDate],
       ['valid_until', 12, FIELD_RULES.validDate],
     ];
     for (const [field, value, message] of cases) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_RECORD_ID, RENEW_MONTHS } from '../constants';
 import { normalizeMac } from '../mac';
 import { ACCOUNTS, ENTITY_FORM, FIELD_RULES, HIERARCHY, RENEWAL } from '../messages';
-import { looseBoolean, requiredText } from './common';
+import { looseBoolean, parseCalendarDate, requiredText } from './common';
 import { USER_STATUSES, type UserStatus } from './hierarchy';
 
 export const ACCOUNT_STATES = ['online', 'offline'] as const;
@@ -43,22 +43,6 @@ export const macField = (required: string = ENTITY_FORM.macRequired) =>
       return mac;
     });
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
-
-/**
- * Date.parse rolls impossible dates over ('2099-02-30' becomes March 2nd) and takes hour 24: the
- * written day and time must exist on the calendar.
- */
-function onCalendar(text: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(text);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return false;
-  return Number(m[4] ?? 0) <= 23 && Number(m[5] ?? 0) <= 59 && Number(m[6] ?? 0) <= 59;
-}
-
 /**
  * An optional date that cannot be in the past ('' and null mean none). A bare date means the end
  * of that day (UTC), so today is accepted.
@@ -71,9 +55,8 @@ export const futureDate = (pastMessage: string) =>
       if (value === undefined) return undefined;
       const text = value?.trim();
       if (!text) return null;
-      const dateOnly = DATE_ONLY.test(text);
-      const ms = dateOnly ? Date.parse(`${text}T23:59:59.999Z`) : DATE_TIME.test(text) ? Date.parse(text) : Number.NaN;
-      if (Number.isNaN(ms) || !onCalendar(text)) {
+      const ms = parseCalendarDate(text, 'end');
+      if (Number.isNaN(ms)) {
         ctx.addIssue({ code: 'custom', message: FIELD_RULES.validDate });
         return z.NEVER;
       }

@@ -33,8 +33,25 @@ export const recordId = (message: string = GENERAL.invalidId) =>
 export const idParam = z.object({ id: recordId() });
 export type IdParam = z.infer<typeof idParam>;
 
-/** Optional ISO date or date-time; empty string means none. */
-export const optionalDate = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date(), z.literal(''), z.null()])
-  .optional()
-  .transform((v) => (v ? new Date(v).toISOString() : null));
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+
+/** Date.parse rolls impossible dates over ('2099-02-30' becomes March 2nd): the day and time must exist. */
+function onCalendar(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return false;
+  return Number(m[4] ?? 0) <= 23 && Number(m[5] ?? 0) <= 59 && Number(m[6] ?? 0) <= 59;
+}
+
+/**
+ * A date ('YYYY-MM-DD', taken as the start or the end of that UTC day) or a date-time, as epoch
+ * milliseconds; NaN when the text is not a real calendar date.
+ */
+export function parseCalendarDate(text: string, bareDateIs: 'start' | 'end'): number {
+  if (!onCalendar(text)) return Number.NaN;
+  if (DATE_ONLY.test(text)) return Date.parse(`${text}T${bareDateIs === 'start' ? '00:00:00.000' : '23:59:59.999'}Z`);
+  return DATE_TIME.test(text) ? Date.parse(text) : Number.NaN;
+}

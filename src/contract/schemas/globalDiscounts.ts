@@ -2,12 +2,11 @@ import { z } from 'zod';
 import { GLOBAL_DISCOUNT_DEFAULTS } from '../constants';
 import { DISCOUNT_FORM, ENTITY_FORM, FIELD_RULES, GLOBAL_DISCOUNTS, PROMOS } from '../messages';
 import { boundedInt, boundedNumber, switchField } from './configFields';
-import { optionalText, requiredText } from './common';
+import { optionalText, parseCalendarDate, requiredText } from './common';
 
 export const DISCOUNT_VALIDITY_MONTHS = { min: 1, max: 120 } as const;
 const CREDITS_MAX = 1_000_000;
 
-const DATE_TEXT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
  * An optional date or date-time ('' and null mean none), stored as ISO text. A bare date bounds the
@@ -20,13 +19,12 @@ const boundaryDate = (edge: 'start' | 'end') =>
     .transform((value, ctx): string | null => {
       const text = value?.trim();
       if (!text) return null;
-      const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
-      const ms = DATE_TEXT.test(text) ? Date.parse(dateOnly ? `${text}T00:00:00Z` : text) : Number.NaN;
+      const ms = parseCalendarDate(text, edge);
       if (Number.isNaN(ms)) {
         ctx.addIssue({ code: 'custom', message: FIELD_RULES.validDate });
         return z.NEVER;
       }
-      return new Date(dateOnly && edge === 'end' ? ms + 86_400_000 - 1 : ms).toISOString();
+      return new Date(ms).toISOString();
     });
 
 export const globalDiscountBody = z
