@@ -1,76 +1,52 @@
 /**
- * Recovery history of a dealer: the paid allocations it received, and whether each has been taken
- * back with recover-from-history (the RECOVERED entry's remarks name the allocation).
+ * Recovery history of a dealer: the paid allocations it received, what was already taken back from
+ * each (by a recovery from history or by a normal recovery, credits/allocations.ts), and what
+ * recover-from-history would take now: what is left of the allocation, at most the paid balance.
  */
 import type { Kysely, Transaction } from 'kysely';
-import { HIERARCHY, type RecoveryHistoryItem, type Role } from '../../src/contract';
+import { CREDITS, HIERARCHY, type RecoveryHistoryItem, type Role } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
-import { fieldError } from '../http/errors';
+import { fieldError, notFound } from '../http/errors';
+import { type AllocationState, allocationStates, remainingOf } from './allocations';
 import { type MoveResult, lockUsers, paidOf, recoverCredits } from './moves';
 
 export const historyRemark = (transactionNumber: string) => `Recovery of ${transactionNumber}`;
-const REMARK_PREFIX = 'Recovery of ';
-
-function allocations(db: Kysely<Database>, userId: number) {
-  return db
-    .selectFrom('credit_transactions as t')
-    .leftJoin('users as cp', 'cp.id', 't.counterparty_id')
-    .select([
-      't.id',
-      't.transaction_number',
-      't.credits',
-      't.created_at',
-      't.remarks',
-      'cp.id as from_id',
-      'cp.name as from_name',
-      'cp.username as from_username',
-      'cp.role as from_role',
-    ])
-    .where('t.user_id', '=', userId)
-    .where('t.type', '=', 'PURCHASED')
-    .where('t.counterparty_id', 'is not', null)
-    .where('t.bonus_credits', '=', 0)
-    .where('t.credits', '>', 0);
-}
-
-async function recoveredAt(db: Kysely<Database>, userId: number): Promise<Map<string, string>> {
-  const rows = await db
-    .selectFrom('credit_transactions')
-    .select(['remarks', 'created_at'])
-    .where('user_id', '=', userId)
-    .where('type', '=', 'RECOVERED')
-    .where('remarks', 'like', `${REMARK_PREFIX}%`)
-    .execute();
-  return new Map(rows.map((r) => [r.remarks!.slice(REMARK_PREFIX.length), r.created_at]));
-}
 
 export async function recoveryHistory(db: Kysely<Database>, dealer: UserRow): Promise<RecoveryHistoryItem[]> {
-  const [rows, recovered] = await Promise.all([allocations(db, dealer.id).orderBy('t.id', 'desc').execute(), recoveredAt(db, dealer.id)]);
+  const rows = (await allocationStates(db, dealer.id).execute()) as AllocationState[];
+  const fromIds = [...new Set(rows.map((r) => r.counterparty_id).filter((id): id is number => id !== null))];
+  const senders = fromIds.length ? await db.selectFrom('users').select(['id', 'name', 'username', 'role']).where('id', 'in', fromIds).execute() : [];
+  const byId = new Map(senders.map((u) => [u.id, u]));
   const paid = paidOf(dealer);
   return rows.map((r) => {
-    const at = recovered.get(r.transaction_number) ?? null;
+    const from = r.counterparty_id !== null ? byId.get(r.counterparty_id) : undefined;
+    const recovered = Number(r.recovered);
+    const remaining = remainingOf(r);
     return {
       id: r.id,
       transaction_number: r.transaction_number,
       credits: r.credits,
       date: r.created_at,
       remarks: r.remarks,
-      from: r.from_id ? { id: r.from_id, name: r.from_name!, username: r.from_username!, role: r.from_role as Role } : null,
-      recovered: at !== null,
-      recovered_at: at,
-      recoverable_credits: at !== null ? 0 : Math.min(r.credits, paid),
+      from: from ? { id: from.id, name: from.name, username: from.username, role: from.role as Role } : null,
+      recovered: remaining === 0,
+      recovered_at: recovered > 0 ? r.recovered_at : null,
+      recovered_credits: recovered,
+      recoverable_credits: Math.min(remaining, paid),
     };
   });
 }
 
-/** Takes back the credits of one earlier allocation, once. */
+/** Takes back what is left of one earlier allocation, as far as the dealer's paid credits go. */
 export async function recoverFromHistory(trx: Transaction<Database>, actorId: number, dealerId: number, transactionId: number): Promise<MoveResult> {
-  // The dealer's row lock serialises two recoveries of the same allocation.
-  await lockUsers(trx, [actorId, dealerId]);
-  const entry = await allocations(trx, dealerId).where('t.id', '=', transactionId).executeTakeFirst();
+  // The dealer's row lock serialises every recovery from it, so what is left cannot be taken twice.
+  const dealer = (await lockUsers(trx, [actorId, dealerId])).get(dealerId);
+  if (!dealer) throw notFound();
+  const entry = (await allocationStates(trx, dealerId).where('t.id', '=', transactionId).executeTakeFirst()) as AllocationState | undefined;
   if (!entry) throw fieldError('transaction_id', HIERARCHY.historyInvalid);
-  if ((await recoveredAt(trx, dealerId)).has(entry.transaction_number)) {
-    throw fieldError('transaction_id', HIERARCHY.historyAlreadyRecovered);
-  }
-  return recoverCredits(trx, actorId, dealerId, entry.credits, { remarks: historyRemark(entry.transaction_number) });
+  const remaining = remainingOf(entry);
+  if (remaining === 0) throw fieldError('transaction_id', HIERARCHY.historyAlreadyRecovered);
+  const amount = Math.min(remaining, paidOf(dealer));
+  if (amount <= 0) throw fieldError('paid_credits', CREDITS.cannotRecover(0));
+  return recoverCredits(trx, actorId, dealerId, amount, { remarks: historyRemark(entry.transaction_number), allocationId: entry.id });
 }

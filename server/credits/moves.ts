@@ -6,6 +6,7 @@
  * - bonus credits are their own PURCHASED entry minted by the system and never move between users;
  *   a recovery that leaves no paid credits also removes the remaining bonus.
  * The rows of both sides are locked in id order first, then checked, then posted through postChanges.
+ * A recovery also records which allocations of the child it took back (credits/allocations.ts).
  */
 import { type Transaction } from 'kysely';
 import { CREDITS, HIERARCHY, MANAGER_ALLOCATION_MAX } from '../../src/contract';
@@ -14,6 +15,7 @@ import type { Database, UserRow } from '../db/schema';
 import { fieldError, notFound } from '../http/errors';
 import { type BalanceChange, InsufficientBalance, type PostedEntry, postChanges } from '../ledger/post';
 import { getSystemSettings } from '../settings';
+import { linkRecovery } from './allocations';
 import { bonusFor } from './bonus';
 import { DELETED } from '../hierarchy/members';
 
@@ -110,6 +112,8 @@ export async function giveCredits(trx: Trx, actorId: number, targetId: number, a
 export interface RecoverOptions {
   /** Remarks of the child's RECOVERED entry (recover-from-history names the allocation). */
   remarks?: string;
+  /** The allocation this recovery takes back (recover-from-history); else the newest ones. */
+  allocationId?: number;
 }
 
 /** Takes `amount` paid credits back from `targetId`: burned by admin, else returned to the actor. */
@@ -150,5 +154,7 @@ export async function recoverCredits(trx: Trx, actorId: number, targetId: number
     });
   }
   const entries = await post(trx, changes, actor.id, (e) => short(e.available));
+  const taken = entries.find((e) => e.user_id === target.id && e.type === 'RECOVERED' && e.bonus_credits === 0);
+  if (taken) await linkRecovery(trx, target.id, taken.id, amount, options.allocationId);
   return { entries, credits: amount, bonus: bonusToZero, target: await reload(trx, target.id), actor: await reload(trx, actor.id) };
 }

@@ -119,6 +119,16 @@ export interface CreditTransactionsTable {
   created_at: Timestamp;
 }
 
+/** One recovery's take from one allocation (a paid PURCHASED entry from another user). */
+export interface AllocationRecoveriesTable {
+  id: Id;
+  allocation_id: number;
+  /** The recovered user's RECOVERED entry. */
+  recovery_id: number;
+  credits: number;
+  created_at: Timestamp;
+}
+
 export interface IdempotencyKeysTable {
   id: Id;
   actor_id: number;
@@ -261,6 +271,7 @@ export interface Database {
   accounts: AccountsTable;
   credit_transactions: CreditTransactionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  allocation_recoveries: AllocationRecoveriesTable;
   ticket_categories: TicketCategoriesTable;
   tickets: TicketsTable;
   ticket_replies: TicketRepliesTable;

@@ -180,9 +180,13 @@ export interface RecoveryHistoryItem {
   date: string;
   remarks: string | null;
   from: UserRef | null;
+  /** True once all of it was taken back (by recover-from-history or by normal recoveries). */
   recovered: boolean;
+  /** When credits were last taken back from it (null when none were). */
   recovered_at: string | null;
-  /** What recover-from-history would take now (0 when recovered or nothing is left). */
+  /** Taken back from it so far. */
+  recovered_credits: number;
+  /** What recover-from-history would take now: what is left of it, at most the paid balance. */
   recoverable_credits: number;
 }
 

@@ -1,8 +1,10 @@
 import { expect, it } from 'vitest';
 import { ACCESS, CREDITS, HIERARCHY, MAX_BALANCE } from '../../src/contract';
+import * as allocationRecoveries from '../../server/db/migrations/0005_allocation_recoveries';
 import { putSetting, updateSystemSettings } from '../../server/settings';
 import { type TestContext, describeEachDatabase, userId } from './harness';
-import { balance, createBranch, createDealer, createManager, createReseller, lastAudit } from './hierarchyFixtures';
+import { uniqueMac } from './accountFixtures';
+import { balance, createBranch, createDealer, createManager, createReseller, lastAudit, uniqueName } from './hierarchyFixtures';
 
 const entriesOf = (ctx: TestContext, id: number) =>
   ctx.db.kysely.selectFrom('credit_transactions').selectAll().where('user_id', '=', id).orderBy('id').execute();
@@ -354,6 +356,73 @@ describeEachDatabase(
       const bad = await reseller.client.post(`/dealers/${dealer.id}/credits/recover-from-history`, { transaction_id: foreign });
       expect(bad.body.errors).toEqual({ transaction_id: [HIERARCHY.historyInvalid] });
       expect(await lastAudit(ctx, 'credits', 'recover_from_history', dealer.id)).toBeTruthy();
+    });
+
+    it('recovery history counts every recovery and recovers what is left of an allocation, at most the paid balance', async () => {
+      const { reseller, dealer } = await createBranch(ctx, { reseller: 200 });
+      const give = async (credits: number): Promise<number> => {
+        const res = await reseller.client.post(`/dealers/${dealer.id}/credits`, add(credits));
+        expect(res.status).toBe(200);
+        return res.body.data.transactions.find((t: { user_id: number }) => t.user_id === dealer.id).id;
+      };
+      const history = async () => {
+        const res = await reseller.client.get(`/dealers/${dealer.id}/credits/recovery-history`);
+        expect(res.status).toBe(200);
+        return Object.fromEntries(
+          res.body.data.map((h: { id: number; recovered: boolean; recovered_credits: number; recoverable_credits: number }) => [
+            h.id,
+            [h.recovered, h.recovered_credits, h.recoverable_credits],
+          ]),
+        );
+      };
+      const fromHistory = (id: number) => reseller.client.post(`/dealers/${dealer.id}/credits/recover-from-history`, { transaction_id: id });
+      const a1 = await give(30);
+      const a2 = await give(20);
+
+      // A normal recovery takes back the newest allocations first; history shows it.
+      expect((await reseller.client.post(`/dealers/${dealer.id}/credits`, recover(25))).status).toBe(200);
+      expect(await history()).toEqual({ [a2]: [true, 20, 0], [a1]: [false, 5, 25] });
+      const again = await fromHistory(a2);
+      expect(again.status).toBe(422);
+      expect(again.body.errors).toEqual({ transaction_id: [HIERARCHY.historyAlreadyRecovered] });
+      expect(await balance(ctx, dealer.id)).toEqual({ credits: 25, bonus_credits: 0 });
+
+      // The dealer spends 10: history offers what the paid balance allows, and recovers exactly that.
+      const bought = await dealer.client.post('/accounts', { login: uniqueName('acct'), full_name: 'Spent', password: 'stbpass1', mac_address: uniqueMac(), months: 10 });
+      expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+      expect(await history()).toEqual({ [a2]: [true, 20, 0], [a1]: [false, 5, 15] });
+      const partial = await fromHistory(a1);
+      expect(partial.status).toBe(200);
+      expect(partial.body.data).toMatchObject({ credits: 15, user: { credits: 0 } });
+      expect(await history()).toEqual({ [a2]: [true, 20, 0], [a1]: [false, 20, 0] });
+      const empty = await fromHistory(a1);
+      expect(empty.status).toBe(422);
+      expect(empty.body.errors).toEqual({ paid_credits: [CREDITS.cannotRecover(0)] });
+
+      // New credits make the rest of a1 recoverable; after that it is fully recovered, once.
+      const a3 = await give(10);
+      expect(await history()).toEqual({ [a3]: [false, 0, 10], [a2]: [true, 20, 0], [a1]: [false, 20, 10] });
+      expect((await fromHistory(a1)).body.data.credits).toBe(10);
+      expect(await history()).toEqual({ [a3]: [false, 0, 0], [a2]: [true, 20, 0], [a1]: [true, 30, 0] });
+      expect((await fromHistory(a1)).body.errors).toEqual({ transaction_id: [HIERARCHY.historyAlreadyRecovered] });
+      expect(await balance(ctx, dealer.id)).toEqual({ credits: 0, bonus_credits: 0 });
+      const links = await ctx.db.kysely.selectFrom('allocation_recoveries').select(['allocation_id', 'credits']).where('allocation_id', 'in', [a1, a2, a3]).orderBy('id').execute();
+      expect(links).toEqual([
+        { allocation_id: a2, credits: 20 },
+        { allocation_id: a1, credits: 5 },
+        { allocation_id: a1, credits: 15 },
+        { allocation_id: a1, credits: 10 },
+      ]);
+    });
+
+    it('the migration links the recoveries already in the ledger exactly as the API links new ones', async () => {
+      const db = ctx.db.kysely;
+      const links = () => db.selectFrom('allocation_recoveries').select(['allocation_id', 'recovery_id', 'credits']).orderBy('recovery_id').orderBy('allocation_id').execute();
+      const live = await links();
+      expect(live.length).toBeGreaterThan(5);
+      await allocationRecoveries.down(db);
+      await allocationRecoveries.up(db);
+      expect(await links()).toEqual(live);
     });
   },
   { creditOpsPerMinute: 10_000 },
