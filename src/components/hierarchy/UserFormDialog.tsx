@@ -12,6 +12,7 @@ import {
   CREDITS,
   CREDIT_RANGE_HINT,
   ENTITY_FORM,
+  HIERARCHY,
   type CreditOption,
   type CreditOptionsResponse,
   FALLBACK_CREDIT_OPTIONS,
@@ -107,6 +108,12 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
   const ownPaid = user && user.credits !== null ? user.credits - (user.bonus_credits ?? 0) : 0;
   const credits = useInitialCreditOptions(open && mode === 'create', config.entity === 'resellers' ? 'reseller' : 'dealer', admin, parentServer, ownPaid);
   const fields = [...USER_FORM_FIELDS, 'parent', 'credits'];
+  // Only the new user's direct parent (or admin, who mints) can give it initial credits.
+  const chosenParent = Form.useWatch('parent', form);
+  const givesInitialCredits = admin || !picksParent || chosenParent === undefined || chosenParent === user?.id;
+  useEffect(() => {
+    if (!givesInitialCredits) form.setFieldValue('credits', 0);
+  }, [givesInitialCredits, form]);
 
   useEffect(() => {
     if (!open) return;
@@ -204,10 +211,10 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
           <Form.Item
             name="credits"
             label="Initial credits"
-            extra={`Range: ${credits.min}-${credits.max} credits`}
+            extra={givesInitialCredits ? `Range: ${credits.min}-${credits.max} credits` : HIERARCHY.initialCreditsDirectChildOnly}
             rules={[{ required: true, message: CREDITS.selectAmount }]}
           >
-            <AmountSelect options={[NONE, ...credits.options]} allowCustom={admin} loading={credits.loading} />
+            <AmountSelect options={givesInitialCredits ? [NONE, ...credits.options] : [NONE]} allowCustom={admin} loading={credits.loading} />
           </Form.Item>
         )}
       </Form>
