@@ -19,9 +19,10 @@ import {
 } from '../../contract';
 import { useCurrentUser } from '../../hooks/useRole';
 import { http } from '../../providers/http';
+import { useIdempotencyKey } from '../../providers/idempotency';
 import { useNotify } from '../feedback';
 import { AmountSelect } from './AmountSelect';
-import { type CreditEntity, newIdempotencyKey, postCreditCall, useAfterCreditMove } from './creditCall';
+import { type CreditEntity, postCreditCall, useAfterCreditMove } from './creditCall';
 import { creditErrorToast, firstFieldMessage } from './creditErrors';
 
 /** The user credits are added to or recovered from. */
@@ -54,7 +55,7 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
   const [fallback, setFallback] = useState(false);
   const [loading, setLoading] = useState(false);
   const [submitting, setSubmitting] = useState(false);
-  const key = useRef('');
+  const key = useIdempotencyKey(target ? `${entity}/${target.id}` : null);
   const busy = useRef(false);
   const selected = Form.useWatch('credits', form);
 
@@ -67,7 +68,6 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
 
   useEffect(() => {
     if (!target) return;
-    key.current = newIdempotencyKey();
     busy.current = false;
     form.resetFields();
     setLoaded([]);
@@ -102,7 +102,7 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
     try {
       const body: Record<string, unknown> = { action: 'renew', credits: amount };
       if (!fallback && option) body.bonus_credits = option.bonus_credits;
-      const result = await postCreditCall(entity, target.id, 'credits', body, key.current);
+      const result = await postCreditCall(entity, target.id, 'credits', body, key);
       const bonus = result.data?.bonus_credits ?? 0;
       notify.success(HIERARCHY.creditsAdded, `${amount} credits${bonus ? ` + ${bonus} bonus` : ''} added to ${target.name}.`);
       await afterMove(entity);

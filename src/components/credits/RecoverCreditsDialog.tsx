@@ -9,10 +9,11 @@ import { useEffect, useRef, useState } from 'react';
 import { CREDITS, DIALOGS, GENERAL, HIERARCHY, HIERARCHY_PANEL, type RecoveryOptionsResponse } from '../../contract';
 import { useCurrentUser } from '../../hooks/useRole';
 import { http } from '../../providers/http';
+import { useIdempotencyKey } from '../../providers/idempotency';
 import { useNotify } from '../feedback';
 import type { CreditDialogProps } from './AddCreditsDialog';
 import { AmountSelect } from './AmountSelect';
-import { newIdempotencyKey, postCreditCall, useAfterCreditMove } from './creditCall';
+import { postCreditCall, useAfterCreditMove } from './creditCall';
 import { creditErrorToast, firstFieldMessage } from './creditErrors';
 
 export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogProps) {
@@ -24,13 +25,12 @@ export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogPr
   const [loadFailed, setLoadFailed] = useState(false);
   const [loading, setLoading] = useState(false);
   const [submitting, setSubmitting] = useState(false);
-  const key = useRef('');
+  const key = useIdempotencyKey(target ? `${entity}/${target.id}` : null);
   const busy = useRef(false);
   const selected = Form.useWatch('credits', form);
 
   useEffect(() => {
     if (!target) return;
-    key.current = newIdempotencyKey();
     busy.current = false;
     form.resetFields();
     setRecovery(null);
@@ -67,7 +67,7 @@ export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogPr
     busy.current = true;
     setSubmitting(true);
     try {
-      await postCreditCall(entity, target.id, 'credits', { action: 'recover', credits: amount }, key.current);
+      await postCreditCall(entity, target.id, 'credits', { action: 'recover', credits: amount }, key);
       notify.success(HIERARCHY.creditsRecovered, `${amount} credits recovered from ${target.name}.`);
       await afterMove(entity);
       onClose();

@@ -6,9 +6,9 @@ import { Form, InputNumber, Modal, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { ACCOUNT_SCREEN, CREDITS, RENEWAL } from '../../contract';
 import { http } from '../../providers/http';
+import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
 import { useNotify } from '../feedback';
 import { applyServerErrors } from '../form/serverErrors';
-import { newIdempotencyKey } from './idempotency';
 import { INVALID_MONTHS, PriceSummary, type RenewTarget, useAfterRenewal } from './shared';
 import { useRenewalQuote, validMonths } from './useRenewalQuote';
 
@@ -25,15 +25,12 @@ export function BulkRenewDialog({ accounts, onClose, onRenewed }: BulkRenewDialo
   const notify = useNotify();
   const afterRenewal = useAfterRenewal();
   const [sending, setSending] = useState(false);
-  const [nonce, setNonce] = useState(newIdempotencyKey);
+  const nonce = useIdempotencyKey(accounts);
   const servers = useMemo(() => (accounts ?? []).map((a) => a.server_id), [accounts]);
   const price = useRenewalQuote(servers, months, Boolean(accounts?.length));
 
   useEffect(() => {
-    if (accounts) {
-      form.resetFields();
-      setNonce(newIdempotencyKey());
-    }
+    if (accounts) form.resetFields();
   }, [accounts, form]);
 
   const submit = async () => {
@@ -55,7 +52,7 @@ export function BulkRenewDialog({ accounts, onClose, onRenewed }: BulkRenewDialo
       const { data } = await http.post<{ message?: string }>(
         'accounts/bulk-renew',
         { account_ids: ids, months: values.months },
-        { headers: { 'Idempotency-Key': `${nonce}:${values.months}` } },
+        withIdempotencyKey(`${nonce}:${values.months}`),
       );
       notify.success(data?.message ?? `${ids.length} account(s) renewed successfully.`);
       await afterRenewal();

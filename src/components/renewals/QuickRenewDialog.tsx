@@ -7,10 +7,10 @@ import { Descriptions, Form, InputNumber, Modal } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { ACCOUNTS, ACCOUNT_SCREEN, CREDITS, DATETIME_FORMAT, RENEWAL } from '../../contract';
 import { http } from '../../providers/http';
+import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
 import { ExpiryCell } from '../display/ExpiryCell';
 import { useNotify } from '../feedback';
 import { applyServerErrors } from '../form/serverErrors';
-import { newIdempotencyKey } from './idempotency';
 import { INVALID_MONTHS, PriceSummary, type RenewTarget, renewedExpiry, useAfterRenewal } from './shared';
 import { useRenewalQuote, validMonths } from './useRenewalQuote';
 
@@ -27,15 +27,12 @@ export function QuickRenewDialog({ account, onClose, onRenewed }: QuickRenewDial
   const notify = useNotify();
   const afterRenewal = useAfterRenewal();
   const [sending, setSending] = useState(false);
-  const [nonce, setNonce] = useState(newIdempotencyKey);
+  const nonce = useIdempotencyKey(account);
   const servers = useMemo(() => (account ? [account.server_id] : []), [account]);
   const price = useRenewalQuote(servers, months, Boolean(account));
 
   useEffect(() => {
-    if (account) {
-      form.resetFields();
-      setNonce(newIdempotencyKey());
-    }
+    if (account) form.resetFields();
   }, [account, form]);
 
   const submit = async () => {
@@ -53,7 +50,7 @@ export function QuickRenewDialog({ account, onClose, onRenewed }: QuickRenewDial
     }
     setSending(true);
     try {
-      await http.post(`accounts/${account.id}/credits`, { action: 'renew', months: values.months }, { headers: { 'Idempotency-Key': `${nonce}:${values.months}` } });
+      await http.post(`accounts/${account.id}/credits`, { action: 'renew', months: values.months }, withIdempotencyKey(`${nonce}:${values.months}`));
       notify.success(ACCOUNTS.renewed);
       await afterRenewal();
       onRenewed?.();

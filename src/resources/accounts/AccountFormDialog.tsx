@@ -20,10 +20,10 @@ import {
 import { useNotify } from '../../components/feedback';
 import { applyServerErrors } from '../../components/form/serverErrors';
 import { useRenewalQuote, validMonths } from '../../components/renewals';
-import { newIdempotencyKey } from '../../components/renewals/idempotency';
 import { INVALID_MONTHS, PriceSummary, useAfterRenewal } from '../../components/renewals/shared';
 import { useCurrentUser } from '../../hooks/useRole';
 import { http } from '../../providers/http';
+import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
 import { useServerOptions } from './useServers';
 import { useTrialSettings } from './useTrialSettings';
 
@@ -59,7 +59,7 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
   const { options, branchServer } = useServerOptions();
   const trials = useTrialSettings();
   const [saving, setSaving] = useState(false);
-  const [nonce, setNonce] = useState(newIdempotencyKey);
+  const nonce = useIdempotencyKey(target);
   const [summary, setSummary] = useState<string[]>([]);
   const editing = target !== null && target !== 'create' ? target : null;
   const mode = editing ? 'edit' : 'create';
@@ -77,7 +77,6 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
     if (!target) return;
     form.resetFields();
     setSummary([]);
-    setNonce(newIdempotencyKey());
     if (editing) {
       form.setFieldsValue({
         full_name: editing.full_name,
@@ -115,7 +114,7 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
       const changed = editing ? !(values.expiry_date && before ? values.expiry_date.isSame(before) : values.expiry_date === before) : Boolean(values.expiry_date);
       if (changed) body.expiry_date = values.expiry_date ? values.expiry_date.toISOString() : null;
     }
-    let headers: Record<string, string> | undefined;
+    let idempotencyKey: string | undefined;
     if (editing) {
       body.status = values.status;
     } else if (values.purchase === 'months') {
@@ -124,14 +123,14 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
         form.setFields([{ name: 'months', errors: [CREDITS.insufficientCredits(price.total, price.balance)] }]);
         return;
       }
-      headers = { 'Idempotency-Key': `${nonce}:create` };
+      idempotencyKey = `${nonce}:create`;
     } else if (values.purchase === 'trial') {
       body.is_trial = true;
     }
     setSaving(true);
     try {
       if (editing) await http.put(`accounts/${editing.id}`, body);
-      else await http.post('accounts', body, { headers });
+      else await http.post('accounts', body, idempotencyKey ? withIdempotencyKey(idempotencyKey) : undefined);
       notify.success(editing ? ACCOUNTS.updated : ACCOUNTS.created);
       await afterSave();
       onClose();

@@ -3,12 +3,13 @@
  * each paid allocation the dealer received, taken back at most once.
  */
 import { Alert, Button, Modal, Popconfirm, Table, Tag } from 'antd';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, type RecoveryHistoryItem } from '../../contract';
-import { creditErrorToast, newIdempotencyKey, postCreditCall, useAfterCreditMove } from '../../components/credits';
+import { creditErrorToast, postCreditCall, useAfterCreditMove } from '../../components/credits';
 import { dateTime } from '../../components/display';
 import { useNotify } from '../../components/feedback';
 import { http } from '../../providers/http';
+import { useIdempotencyKey } from '../../providers/idempotency';
 
 export function RecoveryHistoryDialog({ dealer, onClose }: { dealer: HierarchyUser | null; onClose: () => void }) {
   const notify = useNotify();
@@ -18,7 +19,7 @@ export function RecoveryHistoryDialog({ dealer, onClose }: { dealer: HierarchyUs
   const [failed, setFailed] = useState(false);
   const [working, setWorking] = useState<number | null>(null);
   /** One key per opening and allocation: a repeated click replays instead of recovering twice. */
-  const opening = useRef('');
+  const opening = useIdempotencyKey(dealer);
 
   const load = useCallback(async (id: number) => {
     setLoading(true);
@@ -36,7 +37,6 @@ export function RecoveryHistoryDialog({ dealer, onClose }: { dealer: HierarchyUs
 
   useEffect(() => {
     if (!dealer) return;
-    opening.current = newIdempotencyKey();
     void load(dealer.id);
   }, [dealer, load]);
 
@@ -44,7 +44,7 @@ export function RecoveryHistoryDialog({ dealer, onClose }: { dealer: HierarchyUs
     if (!dealer || working !== null) return;
     setWorking(item.id);
     try {
-      await postCreditCall('dealers', dealer.id, 'credits/recover-from-history', { transaction_id: item.id }, `${opening.current}-${item.id}`);
+      await postCreditCall('dealers', dealer.id, 'credits/recover-from-history', { transaction_id: item.id }, `${opening}-${item.id}`);
       notify.success(HIERARCHY.creditsRecovered, `${item.recoverable_credits} credits recovered from ${dealer.name}.`);
       await afterMove('dealers');
       await load(dealer.id);
