@@ -1,10 +1,13 @@
-/** What the renewal dialogs share: the target shape, the price summary and the success handling. */
+/** What the renewal dialogs share: the target shape, the dialog with its months, price and balance check, the success handling. */
 import { useInvalidate, useInvalidateAuthStore } from '@refinedev/core';
-import { Alert, Descriptions, Space, Spin, Tag, Typography } from 'antd';
+import { Alert, Descriptions, Form, InputNumber, Modal, Space, Spin, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { useCallback } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { CREDITS, RENEWAL } from '../../contract';
-import type { RenewalPrice } from './useRenewalQuote';
+import { useIdempotencyKey } from '../../providers/idempotency';
+import { useNotify } from '../feedback';
+import { applyServerErrors } from '../form/serverErrors';
+import { type RenewalPrice, useRenewalQuote, validMonths } from './useRenewalQuote';
 
 export interface RenewTarget {
   id: number;
@@ -74,5 +77,102 @@ export function PriceSummary({ price, count = 1 }: { price: RenewalPrice; count?
       )}
       {price.error && <Alert style={{ marginTop: 12 }} type="warning" showIcon message={price.error} />}
     </Spin>
+  );
+}
+
+export interface RenewalDialogProps {
+  /** What the dialog renews; it is open while this is set, and each opening gets its own Idempotency-Key. */
+  opening: unknown;
+  /** The server id of each account to renew, for the price. */
+  servers: Array<number | null>;
+  title: string;
+  okText: string;
+  /** The message under the months for a value that is not a valid number of months. */
+  monthsError: (months: unknown) => string;
+  /** Sends the renewal and answers the success message. */
+  send: (months: number, idempotencyKey: string) => Promise<string>;
+  /** Server error fields shown under the months. */
+  errorAliases: Record<string, string>;
+  /** Above the form (the accounts and their expiry). */
+  header: (months: unknown) => ReactNode;
+  /** Accounts renewed at once, for the price summary. */
+  count?: number;
+  onClose: () => void;
+  onRenewed?: () => void;
+}
+
+/** The renewal dialog: months 1 to 50, the price, the balance checked before sending, 'Renewal Failed' with the server's message. */
+export function RenewalDialog({ opening, servers, title, okText, monthsError, send, errorAliases, header, count, onClose, onRenewed }: RenewalDialogProps) {
+  const [form] = Form.useForm<{ months: number | null }>();
+  const months = Form.useWatch('months', form);
+  const notify = useNotify();
+  const afterRenewal = useAfterRenewal();
+  const [sending, setSending] = useState(false);
+  const nonce = useIdempotencyKey(opening);
+  const open = Boolean(opening);
+  const price = useRenewalQuote(servers, months, open && servers.length > 0);
+
+  useEffect(() => {
+    if (opening) form.resetFields();
+  }, [opening, form]);
+
+  const submit = async () => {
+    if (!open || servers.length === 0) return;
+    const values = await form.validateFields().catch(() => null);
+    if (!values || !validMonths(values.months)) {
+      notify.error(RENEWAL.invalidMonths.title, RENEWAL.invalidMonths.description);
+      return;
+    }
+    if (!price.loading && price.balance !== null && price.total > price.balance) {
+      const message = CREDITS.insufficientCredits(price.total, price.balance);
+      form.setFields([{ name: 'months', errors: [message] }]);
+      notify.error(RENEWAL.failed, message);
+      return;
+    }
+    setSending(true);
+    try {
+      notify.success(await send(values.months, nonce));
+      await afterRenewal();
+      onRenewed?.();
+      onClose();
+    } catch (error) {
+      applyServerErrors(form, error, ['months'], errorAliases);
+      notify.httpError(error, RENEWAL.failed, RENEWAL.failed);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={title}
+      okText={okText}
+      onOk={submit}
+      onCancel={onClose}
+      confirmLoading={sending}
+      okButtonProps={{ disabled: price.loading }}
+      forceRender
+      destroyOnHidden={false}
+    >
+      {header(months)}
+      <Form form={form} layout="vertical" initialValues={{ months: 1 }} onFinish={submit}>
+        <Form.Item
+          name="months"
+          label="Months"
+          rules={[
+            {
+              validator: (_, v) => {
+                const message = validMonths(v) ? null : monthsError(v);
+                return message ? Promise.reject(new Error(message)) : Promise.resolve();
+              },
+            },
+          ]}
+        >
+          <InputNumber precision={0} style={{ width: '100%' }} aria-label="Months" />
+        </Form.Item>
+      </Form>
+      <PriceSummary price={price} count={count} />
+    </Modal>
   );
 }
