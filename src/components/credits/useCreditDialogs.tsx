@@ -1,7 +1,8 @@
 /** The Add Credits and Recover Credits dialogs of one list, opened from its row actions. */
 import { useState } from 'react';
-import { AddCreditsDialog, type CreditTarget } from './AddCreditsDialog';
+import { AddCreditsDialog } from './AddCreditsDialog';
 import type { CreditEntity } from './creditCall';
+import type { CreditTarget } from './creditDialog';
 import { RecoverCreditsDialog } from './RecoverCreditsDialog';
 
 export function useCreditDialogs(entity: CreditEntity) {
