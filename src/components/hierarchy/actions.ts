@@ -37,6 +37,21 @@ export interface BulkOutcome {
   firstError?: unknown;
 }
 
+/**
+ * Deletes the ids (one call each), then one toast: the failure with the first error, or the deletion
+ * of one or `n` users; `clear` (the selection) runs when any was deleted.
+ */
+export function useDeleteUsers(entity: Entity, texts: { failed: string; deletedOne: string; deletedMany: (n: number) => string }) {
+  const notify = useNotify();
+  const bulk = useBulkRunner(entity);
+  return (ids: Array<string | number>, clear?: () => void) =>
+    bulk.remove(ids).then(({ done, failed, firstError }) => {
+      if (failed > 0) notify.httpError(firstError, texts.failed);
+      else notify.success(ids.length > 1 ? texts.deletedMany(done) : texts.deletedOne);
+      if (done > 0) clear?.();
+    });
+}
+
 /** Runs one call per id (spec 7), then refreshes the list once; never rejects. */
 export function useBulkRunner(entity: Entity) {
   const { mutateAsync: deleteOne } = useDelete();

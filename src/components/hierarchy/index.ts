@@ -3,6 +3,7 @@ export * from './UserDetailsDrawer';
 export * from './UserFields';
 export * from './UserPicker';
 export * from './actions';
+export * from './rowActions';
 export * from './generate';
 export * from './serverErrors';
 export * from './UserFormDialog';

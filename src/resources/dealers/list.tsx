@@ -1,23 +1,13 @@
 /** /dealers (admin, manager, reseller): dealers of the caller's subtree. */
-import {
-  DeleteOutlined,
-  EditOutlined,
-  HistoryOutlined,
-  MinusCircleOutlined,
-  PlusCircleOutlined,
-  PlusOutlined,
-  RiseOutlined,
-  RollbackOutlined,
-} from '@ant-design/icons';
-import { Button, Switch } from 'antd';
+import { PlusOutlined, RiseOutlined, RollbackOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { DIALOGS, ENTITY_FORM, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser } from '../../contract';
-import { type DataColumn, DataTable, type RowAction } from '../../components/DataTable';
-import { useCreditDialogs } from '../../components/credits';
+import { ENTITY_FORM, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser } from '../../contract';
+import { type DataColumn, DataTable } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
-import { useConfirm, useNotify } from '../../components/feedback';
-import { type UserLevelConfig, UserFormDialog, useBulkRunner, useStatusToggle } from '../../components/hierarchy';
+import { useConfirm } from '../../components/feedback';
+import { type UserLevelConfig, UserFormDialog, statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../components/hierarchy';
 import { useCan, useCurrentUser } from '../../hooks/useRole';
 import { PromoteDialog } from './PromoteDialog';
 import { RecoveryHistoryDialog } from './RecoveryHistoryDialog';
@@ -38,23 +28,19 @@ export const dealerLevel: UserLevelConfig = {
 export function DealersList() {
   const { role } = useCurrentUser();
   const navigate = useNavigate();
-  const notify = useNotify();
   const { confirmDelete } = useConfirm();
   const canCreate = useCan('dealers', 'create');
   const canPromote = useCan('dealers', 'promote');
-  const credits = useCreditDialogs('dealers');
   const toggle = useStatusToggle('dealers', 'dealer');
-  const bulk = useBulkRunner('dealers');
   const [creating, setCreating] = useState(false);
   const [promoting, setPromoting] = useState<HierarchyUser | null>(null);
   const [history, setHistory] = useState<HierarchyUser | null>(null);
 
-  const remove = (ids: Array<string | number>, clear?: () => void) =>
-    bulk.remove(ids).then(({ done, failed, firstError }) => {
-      if (failed > 0) notify.httpError(firstError, HIERARCHY_PANEL.dealerDeleteFailed);
-      else notify.success(ids.length > 1 ? HIERARCHY_PANEL.dealersDeleted(done) : HIERARCHY.deleted('Dealer'));
-      if (done > 0) clear?.();
-    });
+  const remove = useDeleteUsers('dealers', {
+    failed: HIERARCHY_PANEL.dealerDeleteFailed,
+    deletedOne: HIERARCHY.deleted('Dealer'),
+    deletedMany: HIERARCHY_PANEL.dealersDeleted,
+  });
 
   const columns: Array<DataColumn<HierarchyUser>> = [
     { dataIndex: 'name', title: 'Dealer Name', sortable: true },
@@ -63,36 +49,16 @@ export function DealersList() {
     ...(role === 'admin' ? [{ dataIndex: 'manager.name', title: 'Manager', render: (v: string | undefined) => v ?? '—', responsive: ['lg' as const] }] : []),
     { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110 },
     { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 120 },
-    {
-      dataIndex: 'is_active',
-      title: 'Status',
-      width: 110,
-      render: (active: boolean, record) => (
-        <Switch
-          size="small"
-          checked={active}
-          checkedChildren="Active"
-          unCheckedChildren={record.status === 'suspended' ? 'Suspended' : 'Inactive'}
-          aria-label={`Status of ${record.username}`}
-          onClick={(_, e) => {
-            e.stopPropagation();
-            toggle(record);
-          }}
-        />
-      ),
-    },
+    statusColumn(toggle),
     { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
   ];
 
-  const rowActions = (record: HierarchyUser): Array<RowAction<HierarchyUser>> => [
-    { key: 'edit', label: 'Edit', icon: <EditOutlined />, onClick: (r) => navigate(`/dealers/edit/${r.id}`) },
-    { key: 'add-credits', label: DIALOGS.addCredits, icon: <PlusCircleOutlined />, disabled: !record.is_active, onClick: credits.openAdd },
-    { key: 'recover-credits', label: DIALOGS.recoverCredits, icon: <MinusCircleOutlined />, onClick: credits.openRecover },
-    { key: 'recovery-history', label: 'Recovery History', icon: <RollbackOutlined />, onClick: setHistory },
-    { key: 'transactions', label: 'Transactions', icon: <HistoryOutlined />, onClick: (r) => navigate(`/dealers/${r.id}/transactions`) },
-    { key: 'promote', label: 'Promote to Reseller', icon: <RiseOutlined />, hidden: !canPromote, onClick: setPromoting },
-    { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, onClick: (r) => confirmDelete(`dealer "${r.name}"`, () => remove([r.id])) },
-  ];
+  const { rowActions, dialogs } = useUserRowActions('dealers', {
+    onEdit: (r) => navigate(`/dealers/edit/${r.id}`),
+    onDelete: (r) => confirmDelete(`dealer "${r.name}"`, () => remove([r.id])),
+    afterCredits: [{ key: 'recovery-history', label: 'Recovery History', icon: <RollbackOutlined />, onClick: setHistory }],
+    afterTransactions: [{ key: 'promote', label: 'Promote to Reseller', icon: <RiseOutlined />, hidden: !canPromote, onClick: setPromoting }],
+  });
 
   return (
     <>
@@ -119,7 +85,7 @@ export function DealersList() {
       <UserFormDialog config={dealerLevel} mode="create" open={creating} onClose={() => setCreating(false)} />
       <PromoteDialog dealer={promoting} onClose={() => setPromoting(null)} />
       <RecoveryHistoryDialog dealer={history} onClose={() => setHistory(null)} />
-      {credits.dialogs}
+      {dialogs}
     </>
   );
 }

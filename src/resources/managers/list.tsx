@@ -1,29 +1,24 @@
 /** /managers (admin): the shared table with the manager row actions (spec 2, Managers list). */
-import { DeleteOutlined, EditOutlined, HistoryOutlined, MinusCircleOutlined, PlusCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Switch } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { App, Button } from 'antd';
 import { useNavigate } from 'react-router';
 import { DIALOGS, GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, MANAGERS } from '../../contract';
-import { type DataColumn, DataTable, type RowAction } from '../../components/DataTable';
-import { useCreditDialogs } from '../../components/credits';
+import { type DataColumn, DataTable } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
-import { useConfirm, useNotify } from '../../components/feedback';
-import { useBulkRunner, useStatusToggle } from '../../components/hierarchy';
+import { useConfirm } from '../../components/feedback';
+import { statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../components/hierarchy';
 
 export function ManagersList() {
   const navigate = useNavigate();
-  const notify = useNotify();
   const { notification } = App.useApp();
   const { confirmDelete } = useConfirm();
-  const credits = useCreditDialogs('managers');
   const toggle = useStatusToggle('managers', 'manager');
-  const bulk = useBulkRunner('managers');
 
-  const remove = (ids: Array<string | number>, clear?: () => void) =>
-    bulk.remove(ids).then(({ done, failed, firstError }) => {
-      if (failed > 0) notify.httpError(firstError, MANAGERS.deleteFailed);
-      else notify.success(ids.length > 1 ? HIERARCHY_PANEL.managersDeleted(done) : HIERARCHY.deleted('Manager'));
-      if (done > 0) clear?.();
-    });
+  const remove = useDeleteUsers('managers', {
+    failed: MANAGERS.deleteFailed,
+    deletedOne: HIERARCHY.deleted('Manager'),
+    deletedMany: HIERARCHY_PANEL.managersDeleted,
+  });
 
   const comingSoon = (title: string) => () => notification.info({ message: title, description: GENERAL.comingSoon });
 
@@ -34,34 +29,15 @@ export function ManagersList() {
     { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110 },
     { dataIndex: 'total_children', title: 'Total Resellers', sortable: true, width: 130, responsive: ['lg'] },
     { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 120, responsive: ['lg'] },
-    {
-      dataIndex: 'is_active',
-      title: 'Status',
-      width: 110,
-      render: (active: boolean, record) => (
-        <Switch
-          size="small"
-          checked={active}
-          checkedChildren="Active"
-          unCheckedChildren="Inactive"
-          aria-label={`Status of ${record.username}`}
-          onClick={(_, e) => {
-            e.stopPropagation();
-            toggle(record);
-          }}
-        />
-      ),
-    },
+    statusColumn(toggle),
     { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
   ];
 
-  const rowActions = (record: HierarchyUser): Array<RowAction<HierarchyUser>> => [
-    { key: 'edit', label: 'Edit', icon: <EditOutlined />, onClick: (r) => navigate(`/managers/edit/${r.id}`) },
-    { key: 'add-credits', label: DIALOGS.addCredits, icon: <PlusCircleOutlined />, disabled: !record.is_active, onClick: credits.openAdd },
-    { key: 'recover-credits', label: DIALOGS.recoverCredits, icon: <MinusCircleOutlined />, onClick: credits.openRecover },
-    { key: 'transactions', label: 'View Transactions', icon: <HistoryOutlined />, onClick: (r) => navigate(`/managers/${r.id}/transactions`) },
-    { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, onClick: (r) => confirmDelete(`manager "${r.name}"`, () => remove([r.id])) },
-  ];
+  const { rowActions, dialogs } = useUserRowActions('managers', {
+    onEdit: (r) => navigate(`/managers/edit/${r.id}`),
+    onDelete: (r) => confirmDelete(`manager "${r.name}"`, () => remove([r.id])),
+    transactionsLabel: 'View Transactions',
+  });
 
   return (
     <>
@@ -86,7 +62,7 @@ export function ManagersList() {
           </Button>
         }
       />
-      {credits.dialogs}
+      {dialogs}
     </>
   );
 }

@@ -1,14 +1,12 @@
 /** /resellers: Resellers Management (spec 2, Resellers screen). */
-import { DeleteOutlined, EditOutlined, EyeOutlined, HistoryOutlined, MinusCircleOutlined, PlusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import { EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { DIALOGS, ENTITY_FORM, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS } from '../../contract';
-import { type DataColumn, DataTable, type RowAction } from '../../components/DataTable';
-import { useCreditDialogs } from '../../components/credits';
+import { ENTITY_FORM, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS } from '../../contract';
+import { type DataColumn, DataTable } from '../../components/DataTable';
 import { StatusTag, activeOptions, dateTime } from '../../components/display';
 import { useConfirm, useNotify, useStatusPopup } from '../../components/feedback';
-import { type UserLevelConfig, UserDetailsDrawer, UserFormDialog, useBulkRunner } from '../../components/hierarchy';
+import { type UserLevelConfig, UserDetailsDrawer, UserFormDialog, useBulkRunner, useUserRowActions } from '../../components/hierarchy';
 import { useCan, useCurrentUser } from '../../hooks/useRole';
 
 export const resellerLevel: UserLevelConfig = {
@@ -28,12 +26,10 @@ const MaskedPassword = () => (
 
 export function ResellersList() {
   const { role } = useCurrentUser();
-  const navigate = useNavigate();
   const notify = useNotify();
   const popup = useStatusPopup();
   const { confirmDelete, confirm } = useConfirm();
   const canCreate = useCan('resellers', 'create');
-  const credits = useCreditDialogs('resellers');
   const bulk = useBulkRunner('resellers');
   const [editing, setEditing] = useState<{ mode: 'create' | 'edit'; record: HierarchyUser | null } | null>(null);
   const [details, setDetails] = useState<HierarchyUser | null>(null);
@@ -68,14 +64,11 @@ export function ResellersList() {
     { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime },
   ];
 
-  const rowActions = (record: HierarchyUser): Array<RowAction<HierarchyUser>> => [
-    { key: 'view', label: 'View Details', icon: <EyeOutlined />, onClick: setDetails },
-    { key: 'edit', label: 'Edit', icon: <EditOutlined />, onClick: (r) => setEditing({ mode: 'edit', record: r }) },
-    { key: 'add-credits', label: DIALOGS.addCredits, icon: <PlusCircleOutlined />, disabled: !record.is_active, onClick: credits.openAdd },
-    { key: 'recover-credits', label: DIALOGS.recoverCredits, icon: <MinusCircleOutlined />, onClick: credits.openRecover },
-    { key: 'transactions', label: 'Transactions', icon: <HistoryOutlined />, onClick: (r) => navigate(`/resellers/${r.id}/transactions`) },
-    { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, onClick: (r) => confirmDelete(`reseller "${r.name}"`, () => removeOne(r)) },
-  ];
+  const { rowActions, dialogs } = useUserRowActions('resellers', {
+    onEdit: (r) => setEditing({ mode: 'edit', record: r }),
+    onDelete: (r) => confirmDelete(`reseller "${r.name}"`, () => removeOne(r)),
+    first: [{ key: 'view', label: 'View Details', icon: <EyeOutlined />, onClick: setDetails }],
+  });
 
   return (
     <>
@@ -116,7 +109,7 @@ export function ResellersList() {
       />
       <UserFormDialog config={resellerLevel} mode={editing?.mode ?? 'create'} record={editing?.record} open={editing !== null} onClose={() => setEditing(null)} />
       <UserDetailsDrawer user={details} onClose={() => setDetails(null)} childrenLabel="Total Dealers" />
-      {credits.dialogs}
+      {dialogs}
     </>
   );
 }
