@@ -70,7 +70,8 @@ const chainColumns: Array<DataColumn<TransactionEntry>> = [
 ];
 
 export interface TransactionsTableProps {
-  title: ReactNode;
+  /** None inside a drawer or dialog that has its own. */
+  title?: ReactNode;
   /** Path of a sub-list under /api/v1 ('managers/3/transactions'); the global list when absent. */
   path?: string;
   /** Fixed filters (user_id of a user's history). */

@@ -1,15 +1,15 @@
 /** The accounts screen's smaller dialogs: STB info, transactions, auto-renew and the bulk message. */
 import { useCustom } from '@refinedev/core';
-import { Alert, Button, DatePicker, Descriptions, Drawer, Form, Input, InputNumber, Modal, Space, Spin, Tag, Typography } from 'antd';
+import { Alert, Button, DatePicker, Descriptions, Drawer, Form, Input, InputNumber, Modal, Space, Spin, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
-import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, type TransactionEntry, formatMac } from '../../contract';
-import { DataTable } from '../../components/DataTable';
-import { StatusTag, dateOnly, dateTime } from '../../components/display';
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, formatMac } from '../../contract';
+import { StatusTag, dateTime } from '../../components/display';
 import { useNotify } from '../../components/feedback';
 import { applyServerErrors } from '../../components/form/serverErrors';
 import { validMonths } from '../../components/renewals';
 import { INVALID_MONTHS, useAfterRenewal } from '../../components/renewals/shared';
+import { TransactionsTable } from '../../components/transactions';
 import { http } from '../../providers/http';
 
 interface StbInfo {
@@ -67,27 +67,11 @@ export function StbInfoDrawer({ account, onClose }: { account: Account | null; o
   );
 }
 
-/** The ledger entries of one account (GET /accounts/{id}/transactions), read-only. */
+/** The ledger entries of one account (GET /accounts/{id}/transactions) in the shared transactions table, read-only. */
 export function TransactionsDrawer({ account, onClose }: { account: Account | null; onClose: () => void }) {
   return (
     <Drawer open={Boolean(account)} onClose={onClose} title={`${ACCOUNT_SCREEN.transactions}${account ? `: ${account.login}` : ''}`} width="min(1100px, 100vw)" destroyOnHidden>
-      {account && (
-        <DataTable<TransactionEntry>
-          resource="transactions"
-          meta={{ path: `accounts/${account.id}/transactions` }}
-          searchPlaceholder="Search transactions..."
-          columns={[
-            { dataIndex: 'transaction_number', title: 'Transaction', sortable: true, width: 170 },
-            { dataIndex: 'type', title: 'Type', sortable: true, width: 110, render: (v: string) => <Tag>{v}</Tag> },
-            { dataIndex: 'credits', title: 'Credits', sortable: true, width: 90 },
-            { dataIndex: 'account', title: 'Account', width: 120, render: dash },
-            { dataIndex: 'coverage_start', title: 'Coverage start', width: 130, render: dateOnly },
-            { dataIndex: 'coverage_end', title: 'Coverage end', width: 130, render: dateOnly },
-            { dataIndex: 'remarks', title: 'Remarks', width: 240, render: dash },
-            { dataIndex: 'date', sortKey: 'created_at', title: 'Date', sortable: true, width: 150, render: dateTime },
-          ]}
-        />
-      )}
+      {account && <TransactionsTable path={`accounts/${account.id}/transactions`} />}
     </Drawer>
   );
 }
