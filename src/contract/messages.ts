@@ -68,10 +68,11 @@ export const GENERAL = {
   alreadyExists: 'This value is already in use. Refresh and try again.',
   relatedRecordGone: 'A related record was changed or removed meanwhile. Refresh and try again.',
   numberOutOfRange: 'A number is out of range.',
+  serverPlaceholder: 'Select a server',
 } as const;
 
 export const ENTITY_FORM = {
-  nameRequired: 'Name is required',
+  nameRequired: PROFILE.nameRequired,
   usernameRequired: 'Username is required',
   passwordRequiredAccounts: 'Password is required for new accounts',
   macRequired: 'STB MAC address is required for users',
@@ -83,6 +84,8 @@ export const ENTITY_FORM = {
   usernameTaken: 'The username has already been taken.',
   expiryInPast: 'Expiry date cannot be in the past',
   invalidMac: 'MAC address must be exactly 12 hexadecimal digits',
+  /** Every password field of an edit form (users, managers, resellers, dealers, servers). */
+  keepPassword: 'Leave empty to keep the current password',
 } as const;
 
 export const CREDITS = {
@@ -94,7 +97,7 @@ export const CREDITS = {
   promoCredits: 'Invalid Promo Credits',
   recipient: 'Invalid Recipient',
   validation: { title: 'Validation Failed', description: 'Please check your input and try again.' },
-  unauthorized: { title: 'Unauthorized', description: "You don't have permission to perform this action." },
+  unauthorized: { title: 'Unauthorized', description: ACCESS.forbidden },
   addFailed: 'Failed to Add Credits',
   recoveryOptionsFailed: 'Failed to load recovery options',
   insufficientCredits: (needed: number, available: number) =>
@@ -113,7 +116,7 @@ export const RENEWAL = {
 } as const;
 
 export const STATUS = {
-  updateFailed: { title: 'Update Failed', description: 'Failed to update status' },
+  updateFailed: { title: PROFILE.updateFailed.title, description: 'Failed to update status' },
   activate: 'Activate',
   deactivate: 'Deactivate',
 } as const;
@@ -121,7 +124,7 @@ export const STATUS = {
 export const MANAGERS = {
   loadDataFailed: 'Failed to load manager data',
   deleteFailed: 'Failed to delete manager(s)',
-  loadFailed: { title: 'Load Failed', description: 'Failed to load managers' },
+  loadFailed: { title: GENERAL.loadFailed, description: 'Failed to load managers' },
 } as const;
 
 export const RESELLERS = {
@@ -278,7 +281,7 @@ export const HIERARCHY = {
   usernameFormat: 'The username may contain only letters, numbers, dots, dashes, underscores and @.',
   statusInvalid: 'The status must be active, inactive or suspended.',
   statusRequired: 'The is_active field is required.',
-  serverInvalid: 'The selected server is invalid.',
+  serverInvalid: SERVER_FORM.selectedInvalid,
   managerRequired: 'Please select a manager.',
   managerInvalid: 'The selected manager is invalid.',
   managerAdminOnly: 'Only an administrator may choose the manager.',
@@ -340,7 +343,6 @@ export const ACCOUNTS = {
 
 /** The admin configuration screens: labels and the success messages spec 8 calls "similar for other entities". */
 export const CONFIG_SCREENS = {
-  keepPassword: 'Leave empty to keep the current password',
   checkConnection: 'Check',
   connectionChecked: (name: string, status: string) => `Connection check of ${name}: ${status}`,
   connectionCheckFailed: 'Failed to check the server connection',
@@ -359,6 +361,8 @@ export const CONFIG_SCREENS = {
   creditOptionsSaved: 'Credit options settings saved successfully.',
   creditOptionsReset: 'Credit options settings reset to the defaults.',
   resetConfirm: 'Reset the credit options settings to the defaults?',
+  creditOptionsTitle: 'Credit Options Settings',
+  maintenanceMode: 'Maintenance Mode',
 } as const;
 
 /** The end-user accounts screens of the panel: titles, expiry display, dialogs (spec 2 and 4). */
@@ -389,12 +393,12 @@ export const ACCOUNT_SCREEN = {
   activateConfirm: (n: number) => `Activate ${n} account(s)?`,
   macCheck: 'MAC Check',
   userSearch: 'User Search',
+  searchPlaceholder: 'Search login, name or MAC...',
   macSearchPlaceholder: 'e.g. 00:1A:79:12:34:56',
 } as const;
 
 /** Panel texts of the managers, resellers and dealers screens and the credit dialogs (spec leaves these to us). */
 export const HIERARCHY_PANEL = {
-  managersLoadFailed: 'Failed to load managers',
   resellersLoadFailed: 'Failed to load resellers',
   dealersLoadFailed: 'Failed to load dealers',
   transactionsLoadFailed: 'Failed to load transactions',
@@ -409,8 +413,9 @@ export const HIERARCHY_PANEL = {
   promoteFailed: 'Failed to promote dealer',
   recoveryHistoryFailed: 'Failed to load recovery history',
   recoverFailed: 'Failed to Recover Credits',
+  recoveryHistory: 'Recovery History',
+  promoteToReseller: 'Promote to Reseller',
   suspendAllTitle: 'Suspend Resellers',
   suspendAllBody: (n: number) => `Suspend all ${n} selected reseller(s)? They will not be able to sign in until activated again.`,
-  passwordKept: 'Leave empty to keep the current password',
   passwordHidden: 'Passwords are stored encrypted and cannot be shown.',
 } as const;

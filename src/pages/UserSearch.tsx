@@ -2,7 +2,7 @@
 import type { Account } from '../contract';
 import { ACCOUNT_SCREEN } from '../contract';
 import { DataTable } from '../components/DataTable';
-import { expiryFilterOptions, statusFilterOptions, useAccountActions } from '../resources/accounts/AccountsPage';
+import { accountListProps, useAccountActions } from '../resources/accounts/AccountsPage';
 import { accountColumns } from '../resources/accounts/columns';
 
 export function UserSearchPage() {
@@ -12,13 +12,8 @@ export function UserSearchPage() {
       <DataTable<Account>
         resource="user-search"
         title={ACCOUNT_SCREEN.userSearch}
-        searchPlaceholder="Search login, name or MAC..."
-        loadErrorMessage={ACCOUNT_SCREEN.loadFailed}
+        {...accountListProps}
         columns={[...accountColumns.slice(0, 5), { dataIndex: 'owner.username', title: 'Owner' }, ...accountColumns.slice(5)]}
-        selectFilters={[
-          { field: 'expiry', label: 'Expiry', options: expiryFilterOptions },
-          { field: 'status', label: 'Status', options: statusFilterOptions },
-        ]}
         rowActions={rowActions}
       />
       {dialogs}

@@ -177,7 +177,7 @@ function CreditOptionsSettingsPage() {
     <Row gutter={[16, 16]}>
       <Col xs={24} lg={14}>
         <Card
-          title="Credit Options Settings"
+          title={CONFIG_SCREENS.creditOptionsTitle}
           extra={
             canEdit && (
               <Button icon={<UndoOutlined />} onClick={reset}>
@@ -265,6 +265,6 @@ function CreditOptionsSettingsPage() {
 }
 
 export const creditOptionsSettings: PanelResource = {
-  resource: { name: 'credit-options-settings', list: '/credit-options-settings', meta: { label: 'Credit Options Settings', icon: <SlidersOutlined /> } },
+  resource: { name: 'credit-options-settings', list: '/credit-options-settings', meta: { label: CONFIG_SCREENS.creditOptionsTitle, icon: <SlidersOutlined /> } },
   routes: [{ path: '/credit-options-settings', element: <CreditOptionsSettingsPage />, access: ['credit-options-settings', 'list'] }],
 };

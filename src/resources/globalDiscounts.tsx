@@ -87,7 +87,7 @@ function DiscountFormFields({ servers, serversLoading }: { servers: Array<{ labe
         <Input.TextArea rows={2} />
       </Form.Item>
       <Form.Item name="server_id" label="Server" rules={[{ required: true, message: GLOBAL_DISCOUNTS.selectServer }]}>
-        <Select options={servers} loading={serversLoading} placeholder="Select a server" showSearch optionFilterProp="label" />
+        <Select options={servers} loading={serversLoading} placeholder={GENERAL.serverPlaceholder} showSearch optionFilterProp="label" />
       </Form.Item>
       <Row gutter={16}>
         <Col xs={24} sm={8}>

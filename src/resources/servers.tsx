@@ -27,7 +27,7 @@ const passwordField = (mode: 'create' | 'edit'): FieldDef => ({
   type: 'password',
   only: mode,
   // Write-only: the API never sends it back, so an empty field on edit keeps the stored one.
-  placeholder: mode === 'edit' ? CONFIG_SCREENS.keepPassword : undefined,
+  placeholder: mode === 'edit' ? ENTITY_FORM.keepPassword : undefined,
 });
 
 const fields: FieldDef[] = [

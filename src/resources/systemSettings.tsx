@@ -37,7 +37,7 @@ const FEATURES: Array<{ field: SystemSettingField; label: string; help: string }
 ];
 
 const LABELS: Record<SystemSettingField, string> = Object.fromEntries(
-  [...NUMBERS, ...FEATURES, { field: 'maintenance_mode', label: 'Maintenance Mode' }].map((s) => [s.field, s.label]),
+  [...NUMBERS, ...FEATURES, { field: 'maintenance_mode', label: CONFIG_SCREENS.maintenanceMode }].map((s) => [s.field, s.label]),
 ) as Record<SystemSettingField, string>;
 
 const bounds = (field: SystemSettingField) => {
@@ -167,7 +167,7 @@ function SystemSettingsPage() {
 
   const controlCard = (
     <Card title={SETTINGS.controlCard}>
-      <Alert type="warning" showIcon message="Maintenance Mode" description={CONFIG_SCREENS.maintenanceWarning} style={{ marginBottom: 8 }} />
+      <Alert type="warning" showIcon message={CONFIG_SCREENS.maintenanceMode} description={CONFIG_SCREENS.maintenanceWarning} style={{ marginBottom: 8 }} />
       {switchRow('maintenance_mode', LABELS.maintenance_mode, 'Disable system access for everyone but administrators.')}
       {settings.maintenance_mode && <Alert type="error" showIcon style={{ marginTop: 12 }} message={CONFIG_SCREENS.maintenanceOn} />}
     </Card>

@@ -1,6 +1,6 @@
 import { GiftOutlined } from '@ant-design/icons';
 import { Alert, Form } from 'antd';
-import { CONFIG_SCREENS, ENTITY_FORM, PROMOS, type UserPromo } from '../contract';
+import { CONFIG_SCREENS, ENTITY_FORM, GENERAL, PROMOS, type UserPromo } from '../contract';
 import { CrudPage } from '../components/CrudPage';
 import { ActiveTag, activeOptions, dateTime } from '../components/display';
 import type { FieldDef } from '../components/form/fields';
@@ -22,7 +22,7 @@ function UserPromosPage() {
   const fields: FieldDef[] = [
     { name: 'name', label: 'Name', type: 'text', required: ENTITY_FORM.nameRequired },
     { name: 'description', label: 'Description', type: 'textarea' },
-    { name: 'server_id', label: 'Server', type: 'select', options: servers.options, required: PROMOS.serverRequired, placeholder: 'Select a server' },
+    { name: 'server_id', label: 'Server', type: 'select', options: servers.options, required: PROMOS.serverRequired, placeholder: GENERAL.serverPlaceholder },
     { name: 'credits_required', label: 'Credits Required', type: 'number', min: 1, step: 1, required: PROMOS.creditsRequiredMin, rules: atLeastOne(PROMOS.creditsRequiredMin) },
     { name: 'bonus_credits', label: 'Bonus Credits', type: 'number', min: 1, step: 1, required: PROMOS.bonusCreditsMin, rules: atLeastOne(PROMOS.bonusCreditsMin) },
     { name: 'is_active', label: 'Active', type: 'switch', initial: true },

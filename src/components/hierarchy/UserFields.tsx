@@ -3,7 +3,7 @@
  * with the level's own messages (spec 5).
  */
 import { Form, Input, Select } from 'antd';
-import { ENTITY_FORM, HIERARCHY, HIERARCHY_PANEL, PASSWORD_MIN_LENGTH, PROFILE, type UserStatus } from '../../contract';
+import { ENTITY_FORM, HIERARCHY, PASSWORD_MIN_LENGTH, PROFILE, type UserStatus } from '../../contract';
 
 export interface UserFieldsProps {
   mode: 'create' | 'edit';
@@ -49,7 +49,7 @@ export function UserFields({ mode, nameRequired, passwordRequired, lockUsername 
           { min: PASSWORD_MIN_LENGTH, message: HIERARCHY.passwordTooShort },
         ]}
       >
-        <Input.Password autoComplete="new-password" placeholder={mode === 'edit' ? HIERARCHY_PANEL.passwordKept : undefined} />
+        <Input.Password autoComplete="new-password" placeholder={mode === 'edit' ? ENTITY_FORM.keepPassword : undefined} />
       </Form.Item>
       <Form.Item name="status" label="Status">
         <Select options={statuses.map((s) => ({ value: s, label: STATUS_LABELS[s] }))} />

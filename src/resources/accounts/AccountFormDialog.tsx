@@ -11,8 +11,10 @@ import {
   ACCOUNTS,
   ACCOUNT_SCREEN,
   CREDITS,
+  DATETIME_FORMAT,
   ENTITY_FORM,
   GENERAL,
+  TIME_FORMAT,
   USER_STATUSES,
   formatMac,
   normalizeMac,
@@ -170,7 +172,7 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
           name="password"
           label="Password"
           rules={mode === 'create' ? [{ required: true, message: ENTITY_FORM.passwordRequiredAccounts }] : []}
-          help={mode === 'edit' ? 'Leave empty to keep the current password' : undefined}
+          help={mode === 'edit' ? ENTITY_FORM.keepPassword : undefined}
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
@@ -186,7 +188,7 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
           <Input placeholder={ACCOUNT_SCREEN.macSearchPlaceholder} />
         </Form.Item>
         <Form.Item name="server_id" label="Server" rules={[{ required: true, message: ACCOUNTS.serverRequired }]}>
-          <Select options={serverOptions} placeholder="Select a server" />
+          <Select options={serverOptions} placeholder={GENERAL.serverPlaceholder} />
         </Form.Item>
         {mode === 'create' && (
           <>
@@ -228,7 +230,7 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
               },
             ]}
           >
-            <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} />
+            <DatePicker showTime={{ format: TIME_FORMAT }} format={DATETIME_FORMAT} style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} />
           </Form.Item>
         )}
         {mode === 'edit' && (

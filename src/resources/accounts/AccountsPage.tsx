@@ -18,7 +18,7 @@ import {
 import { useInvalidate } from '@refinedev/core';
 import { Button } from 'antd';
 import { useState } from 'react';
-import { type Account, ACCOUNTS, ACCOUNT_SCREEN, EXPIRY_FILTERS, HIERARCHY, RENEWAL, STATUS, USER_STATUSES } from '../../contract';
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, EXPIRY_FILTERS, GENERAL, HIERARCHY, RENEWAL, STATUS, USER_STATUSES } from '../../contract';
 import { DataTable, type RowAction } from '../../components/DataTable';
 import { useConfirm, useNotify } from '../../components/feedback';
 import { BulkRenewDialog, QuickRenewDialog } from '../../components/renewals';
@@ -30,9 +30,21 @@ import { AutoRenewDialog, BulkMessageDialog, StbInfoDrawer, TransactionsDrawer }
 import { useServerOptions } from './useServers';
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** How the confirmation dialogs name an account. */
+const subject = (account: Account) => `account "${account.login}"`;
 
-export const expiryFilterOptions = EXPIRY_FILTERS.map((value) => ({ label: ACCOUNT_SCREEN.expiryFilter(value), value }));
-export const statusFilterOptions = USER_STATUSES.map((value) => ({ label: capitalise(value), value }));
+const expiryFilterOptions = EXPIRY_FILTERS.map((value) => ({ label: ACCOUNT_SCREEN.expiryFilter(value), value }));
+const statusFilterOptions = USER_STATUSES.map((value) => ({ label: capitalise(value), value }));
+
+/** What the Users list and User Search share: the search box's hint, the load error, the expiry and status filters. */
+export const accountListProps = {
+  searchPlaceholder: ACCOUNT_SCREEN.searchPlaceholder,
+  loadErrorMessage: ACCOUNT_SCREEN.loadFailed,
+  selectFilters: [
+    { field: 'expiry', label: 'Expiry', options: expiryFilterOptions },
+    { field: 'status', label: 'Status', options: statusFilterOptions },
+  ],
+};
 
 /** Row actions every account list offers; `open` shows the matching dialog. */
 export function useAccountActions() {
@@ -78,7 +90,7 @@ export function useAccountActions() {
         icon: active ? <StopOutlined /> : <CheckCircleOutlined />,
         hidden: !can.status,
         onClick: (r) =>
-          confirmStatus(!active, `account "${r.login}"`, () =>
+          confirmStatus(!active, subject(r), () =>
             call(() => http.patch(`accounts/${r.id}`, { is_active: !active }), HIERARCHY.statusUpdated, STATUS.updateFailed.title, STATUS.updateFailed.description),
           ),
       },
@@ -89,7 +101,7 @@ export function useAccountActions() {
         hidden: !can.edit,
         onClick: (r) =>
           confirm(ACCOUNT_SCREEN.resetDevice, ACCOUNT_SCREEN.resetDeviceConfirm(r.login), () =>
-            call(() => http.post(`accounts/${r.id}/reset-device`), ACCOUNTS.deviceReset, 'Error', ACCOUNT_SCREEN.actionFailed),
+            call(() => http.post(`accounts/${r.id}/reset-device`), ACCOUNTS.deviceReset, GENERAL.error, ACCOUNT_SCREEN.actionFailed),
           ),
       },
       { key: 'stb', label: ACCOUNT_SCREEN.stbInfo, icon: <InfoCircleOutlined />, hidden: !can.show, onClick: setStb },
@@ -102,7 +114,7 @@ export function useAccountActions() {
         danger: true,
         hidden: !can.delete,
         onClick: (r) =>
-          confirmDelete(`account "${r.login}"`, () => call(() => http.delete(`accounts/${r.id}`), ACCOUNTS.deleted, 'Error', ACCOUNT_SCREEN.deleteFailed)),
+          confirmDelete(subject(r), () => call(() => http.delete(`accounts/${r.id}`), ACCOUNTS.deleted, GENERAL.error, ACCOUNT_SCREEN.deleteFailed)),
       },
     ];
   };
@@ -149,14 +161,9 @@ export function AccountsPage() {
       <DataTable<Account>
         resource="accounts"
         title={ACCOUNT_SCREEN.title}
-        searchPlaceholder="Search login, name or MAC..."
-        loadErrorMessage={ACCOUNT_SCREEN.loadFailed}
+        {...accountListProps}
         columns={accountColumns}
-        selectFilters={[
-          { field: 'expiry', label: 'Expiry', options: expiryFilterOptions },
-          { field: 'status', label: 'Status', options: statusFilterOptions },
-          { field: 'server_id', label: 'Server', options: servers },
-        ]}
+        selectFilters={[...accountListProps.selectFilters, { field: 'server_id', label: 'Server', options: servers }]}
         extra={
           canCreate && (
             <Button type="primary" icon={<PlusOutlined />} onClick={openCreate}>

@@ -45,7 +45,7 @@ export function PromoteDialog({ dealer, onClose }: { dealer: HierarchyUser | nul
   };
 
   return (
-    <Modal open={dealer !== null} title="Promote to Reseller" okText="Promote" onOk={submit} onCancel={onClose} confirmLoading={saving} forceRender>
+    <Modal open={dealer !== null} title={HIERARCHY_PANEL.promoteToReseller} okText="Promote" onOk={submit} onCancel={onClose} confirmLoading={saving} forceRender>
       {dealer && (
         <Alert
           type="info"

@@ -57,7 +57,7 @@ export function RecoveryHistoryDialog({ dealer, onClose }: { dealer: HierarchyUs
   };
 
   return (
-    <Modal open={dealer !== null} title={dealer ? `Recovery History: ${dealer.name}` : 'Recovery History'} footer={null} onCancel={onClose} width={820}>
+    <Modal open={dealer !== null} title={dealer ? `${HIERARCHY_PANEL.recoveryHistory}: ${dealer.name}` : HIERARCHY_PANEL.recoveryHistory} footer={null} onCancel={onClose} width={820}>
       {failed && <Alert type="error" showIcon style={{ marginBottom: 12 }} message={HIERARCHY_PANEL.recoveryHistoryFailed} />}
       <Table<RecoveryHistoryItem>
         rowKey="id"

@@ -56,8 +56,8 @@ export function DealersList() {
   const { rowActions, dialogs } = useUserRowActions('dealers', {
     onEdit: (r) => navigate(`/dealers/edit/${r.id}`),
     onDelete: (r) => confirmDelete(`dealer "${r.name}"`, () => remove([r.id])),
-    afterCredits: [{ key: 'recovery-history', label: 'Recovery History', icon: <RollbackOutlined />, onClick: setHistory }],
-    afterTransactions: [{ key: 'promote', label: 'Promote to Reseller', icon: <RiseOutlined />, hidden: !canPromote, onClick: setPromoting }],
+    afterCredits: [{ key: 'recovery-history', label: HIERARCHY_PANEL.recoveryHistory, icon: <RollbackOutlined />, onClick: setHistory }],
+    afterTransactions: [{ key: 'promote', label: HIERARCHY_PANEL.promoteToReseller, icon: <RiseOutlined />, hidden: !canPromote, onClick: setPromoting }],
   });
 
   return (

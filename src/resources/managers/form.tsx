@@ -139,7 +139,7 @@ export function ManagerFormPage({ mode }: { mode: 'create' | 'edit' }) {
             </Form.Item>
           )}
           <Form.Item name="server_id" label="Server">
-            <Select allowClear aria-label="Server" placeholder="Select a server" loading={servers.loading} options={servers.options} />
+            <Select allowClear aria-label="Server" placeholder={GENERAL.serverPlaceholder} loading={servers.loading} options={servers.options} />
           </Form.Item>
           <Space>
             <Button type="primary" htmlType="submit" loading={saving}>
