@@ -14,7 +14,7 @@ import { applyServerErrors } from '../components/form/serverErrors';
 import { QuickRenewDialog } from '../components/renewals';
 import { useCan } from '../hooks/useRole';
 import { http } from '../providers/http';
-import { useServerOptions } from '../resources/accounts/useServers';
+import { useAccountServers } from '../resources/accounts/useServers';
 
 interface Query {
   mac: string;
@@ -71,7 +71,7 @@ export function MacSearchPage() {
   const [form] = Form.useForm<Query>();
   const notify = useNotify();
   const { confirmDelete } = useConfirm();
-  const { options: servers } = useServerOptions();
+  const { options: servers } = useAccountServers();
   const canDelete = useCan('mac-search', 'delete');
   const canRenew = useCan('accounts', 'credits');
   const [result, setResult] = useState<MacSearchResult | null>(null);

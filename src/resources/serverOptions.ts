@@ -2,8 +2,8 @@ import { useList } from '@refinedev/core';
 import type { ServerOption } from '../contract';
 
 /**
- * The servers as select options (GET /servers/public, which every role may read), for the filters and
- * pickers of the admin configuration screens.
+ * The servers as select options (GET /servers/public, which every role may read), for every server
+ * filter and picker (admin configuration, managers, accounts, MAC check); inactive ones are marked.
  */
 export function useServerOptions() {
   const { result, query } = useList<ServerOption>({

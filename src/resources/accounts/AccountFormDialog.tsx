@@ -26,7 +26,7 @@ import { INVALID_MONTHS, PriceSummary, useAfterRenewal } from '../../components/
 import { useCurrentUser } from '../../hooks/useRole';
 import { http } from '../../providers/http';
 import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
-import { useServerOptions } from './useServers';
+import { useAccountServers } from './useServers';
 import { useTrialSettings } from './useTrialSettings';
 
 type Purchase = 'months' | 'trial' | 'none';
@@ -58,7 +58,7 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
   const afterSave = useAfterRenewal();
   const { role } = useCurrentUser();
   const admin = role === 'admin';
-  const { options, branchServer } = useServerOptions();
+  const { options, branchServer } = useAccountServers();
   const trials = useTrialSettings();
   const [saving, setSaving] = useState(false);
   const nonce = useIdempotencyKey(target);

@@ -27,7 +27,7 @@ import { http } from '../../providers/http';
 import { AccountFormDialog } from './AccountFormDialog';
 import { accountColumns } from './columns';
 import { AutoRenewDialog, BulkMessageDialog, StbInfoDrawer, TransactionsDrawer } from './dialogs';
-import { useServerOptions } from './useServers';
+import { useAccountServers } from './useServers';
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** How the confirmation dialogs name an account. */
@@ -135,7 +135,7 @@ export function useAccountActions() {
 export function AccountsPage() {
   const { rowActions, dialogs, openCreate, call, can } = useAccountActions();
   const { confirm } = useConfirm();
-  const { options: servers } = useServerOptions();
+  const { options: servers } = useAccountServers();
   const canCreate = useCan('accounts', 'create');
   const canMessage = useCan('accounts', 'message');
   const [bulkRenew, setBulkRenew] = useState<Account[] | null>(null);
