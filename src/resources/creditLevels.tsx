@@ -2,10 +2,8 @@
  * Credit levels (admin allocations to managers): the configuration form and a live preview of the
  * levels it offers (up to 21 from the minimum, bonus = round(base x ratio)).
  */
-import { ReloadOutlined, RiseOutlined, SaveOutlined } from '@ant-design/icons';
-import type { HttpError } from '@refinedev/core';
-import { Alert, Button, Card, Col, Form, InputNumber, List, Row, Space, Spin, Switch, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { RiseOutlined, SaveOutlined } from '@ant-design/icons';
+import { Button, Card, Col, Form, InputNumber, List, Row, Space, Switch, Tag, Typography } from 'antd';
 import {
   CONFIG_SCREENS,
   CREDIT_LEVELS,
@@ -16,14 +14,9 @@ import {
   creditLevels,
   defaultCreditLevels,
 } from '../contract';
-import { useNotify } from '../components/feedback';
 import { useCan } from '../hooks/useRole';
-import { http } from '../providers/http';
+import { ConfigLoading, useConfigDocument } from './configDocument';
 import type { PanelResource } from './types';
-
-interface CreditLevelsAnswer {
-  data: CreditLevelsConfig;
-}
 
 const atLeastOne = (label: string) => [{ required: true, type: 'number' as const, min: 1, message: FIELD_RULES.atLeast(label, 1) }];
 
@@ -54,56 +47,15 @@ function LevelsPreview() {
 }
 
 function CreditLevelsPage() {
-  const notify = useNotify();
   const canEdit = useCan('credit-levels', 'edit');
   const [form] = Form.useForm<CreditLevelsConfig>();
-  const [config, setConfig] = useState<CreditLevelsConfig | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { value: config, loadError, load, save, saving } = useConfigDocument<CreditLevelsConfig>(
+    'credit-levels',
+    { loadFailed: CREDIT_LEVELS.loadFailed, saveFailed: CREDIT_LEVELS.updateFailed, saved: CONFIG_SCREENS.creditLevelsUpdated },
+    form,
+  );
 
-  const load = useCallback(() => {
-    setLoadError(null);
-    http
-      .get<CreditLevelsAnswer>('credit-levels')
-      .then(({ data }) => setConfig(data.data))
-      .catch((error: HttpError) => {
-        setLoadError(error?.message ?? CREDIT_LEVELS.loadFailed);
-        notify.error(GENERAL.error, CREDIT_LEVELS.loadFailed);
-      });
-  }, [notify]);
-  useEffect(load, [load]);
-
-  const save = (values: CreditLevelsConfig) => {
-    setSaving(true);
-    http
-      .put<CreditLevelsAnswer>('credit-levels', values)
-      .then(({ data }) => {
-        setConfig(data.data);
-        form.setFieldsValue(data.data);
-        notify.success(CONFIG_SCREENS.creditLevelsUpdated);
-      })
-      .catch((error: HttpError) => {
-        if (error?.errors) form.setFields(Object.entries(error.errors).map(([name, errors]) => ({ name: name as keyof CreditLevelsConfig, errors: ([] as string[]).concat(errors as string | string[]) })));
-        notify.error(GENERAL.error, CREDIT_LEVELS.updateFailed);
-      })
-      .finally(() => setSaving(false));
-  };
-
-  if (loadError)
-    return (
-      <Alert
-        type="error"
-        showIcon
-        message={CREDIT_LEVELS.loadFailed}
-        description={loadError}
-        action={
-          <Button icon={<ReloadOutlined />} onClick={load}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  if (!config) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
+  if (loadError || !config) return <ConfigLoading title={CREDIT_LEVELS.loadFailed} error={loadError} onRetry={load} />;
 
   return (
     <Form form={form} layout="vertical" initialValues={config} onFinish={save} disabled={!canEdit}>

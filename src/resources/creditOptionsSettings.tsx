@@ -3,10 +3,9 @@
  * admin giving to resellers and dealers. The form, a reset to the defaults, and a test panel that
  * shows what a giver holding N credits would be offered.
  */
-import { ExperimentOutlined, ReloadOutlined, SaveOutlined, SlidersOutlined, UndoOutlined } from '@ant-design/icons';
-import type { HttpError } from '@refinedev/core';
-import { Alert, Button, Card, Col, Descriptions, Empty, Form, Input, InputNumber, Row, Space, Spin, Switch, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { ExperimentOutlined, SaveOutlined, SlidersOutlined, UndoOutlined } from '@ant-design/icons';
+import { Button, Card, Col, Descriptions, Empty, Form, Input, InputNumber, Row, Space, Switch, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import {
   CONFIG_SCREENS,
   CREDIT_OPTIONS,
@@ -19,6 +18,7 @@ import {
 import { useConfirm, useNotify } from '../components/feedback';
 import { useCan } from '../hooks/useRole';
 import { http } from '../providers/http';
+import { ConfigLoading, useConfigDocument } from './configDocument';
 import type { PanelResource } from './types';
 
 /** The form holds the two lists as comma-separated text. */
@@ -43,9 +43,6 @@ const listRule = (message: string, min: number, max: number) => ({
 const between = (label: string, min: number, max: number) => [
   { required: true, type: 'number' as const, min, max, message: FIELD_RULES.between(label, min, max) },
 ];
-
-const fieldErrors = (error: HttpError) =>
-  Object.entries(error.errors ?? {}).map(([name, errors]) => ({ name, errors: ([] as string[]).concat(errors as string | string[]) }));
 
 function TestPanel() {
   const notify = useNotify();
@@ -105,46 +102,19 @@ function CreditOptionsSettingsPage() {
   const { confirm } = useConfirm();
   const canEdit = useCan('credit-options-settings', 'edit');
   const [form] = Form.useForm<FormValues>();
-  const [settings, setSettings] = useState<CreditOptionsSettings | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { value: settings, loadError, load, applied, save: put, saving } = useConfigDocument<CreditOptionsSettings>(
+    'credit-options-settings',
+    { loadFailed: CREDIT_OPTIONS.loadFailed, saveFailed: CREDIT_OPTIONS.saveFailed, saved: CONFIG_SCREENS.creditOptionsSaved },
+    form,
+    toForm,
+  );
 
-  const load = useCallback(() => {
-    setLoadError(null);
-    http
-      .get<{ data: CreditOptionsSettings }>('credit-options-settings')
-      .then(({ data }) => setSettings(data.data))
-      .catch((error: HttpError) => {
-        setLoadError(error?.message ?? CREDIT_OPTIONS.loadFailed);
-        notify.error(GENERAL.error, CREDIT_OPTIONS.loadFailed);
-      });
-  }, [notify]);
-  useEffect(load, [load]);
-
-  const applied = (next: CreditOptionsSettings) => {
-    setSettings(next);
-    form.setFieldsValue(toForm(next));
-  };
-
-  const save = (values: FormValues) => {
-    setSaving(true);
-    const body: CreditOptionsSettings = {
+  const save = (values: FormValues) =>
+    put({
       ...values,
       preset_amounts: parseIntegerList(values.preset_amounts, 1, 1_000_000) ?? [],
       percentage_options: parseIntegerList(values.percentage_options, 1, 100) ?? [],
-    };
-    http
-      .put<{ data: CreditOptionsSettings }>('credit-options-settings', body)
-      .then(({ data }) => {
-        applied(data.data);
-        notify.success(CONFIG_SCREENS.creditOptionsSaved);
-      })
-      .catch((error: HttpError) => {
-        form.setFields(fieldErrors(error) as never);
-        notify.error(GENERAL.error, CREDIT_OPTIONS.saveFailed);
-      })
-      .finally(() => setSaving(false));
-  };
+    });
 
   const reset = () =>
     confirm('Reset Settings', CONFIG_SCREENS.resetConfirm, () =>
@@ -157,21 +127,7 @@ function CreditOptionsSettingsPage() {
         .catch((error) => notify.httpError(error, CREDIT_OPTIONS.resetFailed)),
     'Reset');
 
-  if (loadError)
-    return (
-      <Alert
-        type="error"
-        showIcon
-        message={CREDIT_OPTIONS.loadFailed}
-        description={loadError}
-        action={
-          <Button icon={<ReloadOutlined />} onClick={load}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  if (!settings) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
+  if (loadError || !settings) return <ConfigLoading title={CREDIT_OPTIONS.loadFailed} error={loadError} onRetry={load} />;
 
   return (
     <Row gutter={[16, 16]}>
