@@ -10,6 +10,7 @@ import { type Account, ACCOUNTS, ACCOUNT_SCREEN, ENTITY_FORM, type MacSearchResu
 import { StatusTag } from '../components/display';
 import { ExpiryCell } from '../components/display/ExpiryCell';
 import { useConfirm, useNotify } from '../components/feedback';
+import { macAddressRule } from '../components/form/rules';
 import { applyServerErrors } from '../components/form/serverErrors';
 import { QuickRenewDialog } from '../components/renewals';
 import { useCan } from '../hooks/useRole';
@@ -115,7 +116,7 @@ export function MacSearchPage() {
             label="MAC address"
             rules={[
               { required: true, whitespace: true, message: ENTITY_FORM.invalidMac },
-              { validator: (_, v?: string) => (!v?.trim() || normalizeMac(v) ? Promise.resolve() : Promise.reject(new Error(ENTITY_FORM.invalidMac))) },
+              macAddressRule,
             ]}
           >
             <Input placeholder={ACCOUNT_SCREEN.macSearchPlaceholder} style={{ width: 260 }} allowClear />

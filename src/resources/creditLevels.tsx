@@ -14,6 +14,7 @@ import {
   creditLevels,
   defaultCreditLevels,
 } from '../contract';
+import { notBelowRule } from '../components/form/rules';
 import { useCan } from '../hooks/useRole';
 import { ConfigLoading, useConfigDocument } from './configDocument';
 import type { PanelResource } from './types';
@@ -72,12 +73,7 @@ function CreditLevelsPage() {
               dependencies={['minimum']}
               rules={[
                 ...atLeastOne('Maximum'),
-                ({ getFieldValue }) => ({
-                  validator: (_, value) =>
-                    value == null || getFieldValue('minimum') == null || value >= getFieldValue('minimum')
-                      ? Promise.resolve()
-                      : Promise.reject(new Error(FIELD_RULES.notBelow('Maximum', 'minimum'))),
-                }),
+                notBelowRule('minimum', 'Maximum', 'minimum'),
               ]}
             >
               <InputNumber min={1} precision={0} style={{ width: '100%' }} />

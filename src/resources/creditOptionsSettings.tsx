@@ -16,6 +16,7 @@ import {
   GENERAL,
 } from '../contract';
 import { useConfirm, useNotify } from '../components/feedback';
+import { notBelowRule } from '../components/form/rules';
 import { useCan } from '../hooks/useRole';
 import { http } from '../providers/http';
 import { ConfigLoading, useConfigDocument } from './configDocument';
@@ -159,12 +160,7 @@ function CreditOptionsSettingsPage() {
                   dependencies={['min_credits']}
                   rules={[
                     ...between('Max credits', 1, 1_000_000),
-                    ({ getFieldValue }) => ({
-                      validator: (_, value) =>
-                        value == null || getFieldValue('min_credits') == null || value >= getFieldValue('min_credits')
-                          ? Promise.resolve()
-                          : Promise.reject(new Error(FIELD_RULES.notBelow('Max credits', 'min credits'))),
-                    }),
+                    notBelowRule('min_credits', 'Max credits', 'min credits'),
                   ]}
                 >
                   <InputNumber min={1} max={1_000_000} precision={0} style={{ width: '100%' }} />

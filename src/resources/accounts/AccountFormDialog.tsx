@@ -20,6 +20,7 @@ import {
   normalizeMac,
 } from '../../contract';
 import { useNotify } from '../../components/feedback';
+import { macAddressRule } from '../../components/form/rules';
 import { applyServerErrors } from '../../components/form/serverErrors';
 import { useRenewalQuote, validMonths } from '../../components/renewals';
 import { INVALID_MONTHS, PriceSummary, useAfterRenewal } from '../../components/renewals/shared';
@@ -181,7 +182,7 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
           label="STB MAC address"
           rules={[
             { required: true, whitespace: true, message: ENTITY_FORM.macRequired },
-            { validator: (_, v?: string) => (!v?.trim() || normalizeMac(v) ? Promise.resolve() : Promise.reject(new Error(ENTITY_FORM.invalidMac))) },
+            macAddressRule,
           ]}
           normalize={(v?: string) => v?.toUpperCase()}
         >
