@@ -3,9 +3,9 @@
  * endpoints, the client rules, one Idempotency-Key per opening (kept for a retry), the bonus the
  * dialog showed sent back, and the spec's error toasts.
  */
-import './dom';
+import { waitFor } from './dom';
 import { type AuthProvider, type NotificationProvider, Refine } from '@refinedev/core';
-import { fireEvent, render, waitFor as waitForDefault } from '@testing-library/react';
+import { fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AddCreditsDialog, type CreditTarget, RecoverCreditsDialog } from '../../src/components/credits';
 import { createDataProvider } from '../../src/providers/dataProvider';
@@ -56,8 +56,6 @@ function renderDialog(kind: 'add' | 'recover', onClose = vi.fn()) {
   return { view, text, submit, choose, onClose };
 }
 
-const waitFor = (assertion: () => void) => waitForDefault(assertion, { timeout: 10_000 });
-const calls = (method: string, path: string) => fake.requests.filter((r) => r.method === method && r.path === path);
 /** The toasts as the user reads them (Refine's antd provider shows `description` as the title: see titled()). */
 const toasts = () =>
   notify.mock.calls.map(([n]) => {
@@ -79,13 +77,13 @@ describe('Add Credits dialog', { timeout: 30_000 }, () => {
     );
     const { text, submit, choose, onClose } = renderDialog('add');
 
-    await waitFor(() => expect(calls('GET', 'credit-options/allocation')).toHaveLength(1));
-    expect(calls('GET', 'credit-options/allocation')[0].query).toEqual({ user_id: '5' });
+    await waitFor(() => expect(fake.calls('GET', 'credit-options/allocation')).toHaveLength(1));
+    expect(fake.calls('GET', 'credit-options/allocation')[0].query).toEqual({ user_id: '5' });
     expect(text()).toContain('Your available credits');
 
     submit();
     await waitFor(() => expect(text()).toContain('Please select a valid amount'));
-    expect(calls('POST', 'resellers/5/credits')).toHaveLength(0);
+    expect(fake.calls('POST', 'resellers/5/credits')).toHaveLength(0);
 
     await choose('25 credits + 5 bonus');
     await waitFor(() => expect(text()).toContain('Rita Reseller receives 30 credits'));
@@ -97,7 +95,7 @@ describe('Add Credits dialog', { timeout: 30_000 }, () => {
 
     submit();
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    const [first, second] = calls('POST', 'resellers/5/credits');
+    const [first, second] = fake.calls('POST', 'resellers/5/credits');
     expect(first.body).toEqual({ action: 'renew', credits: 25, bonus_credits: 5 });
     expect(first.headers['Idempotency-Key']).toMatch(/.{16,}/);
     // The retry of the same opening reuses the key: the server replays instead of moving twice.
@@ -121,7 +119,7 @@ describe('Add Credits dialog', { timeout: 30_000 }, () => {
   it('falls back to 10 in steps of 5 up to the balance when the options cannot be loaded', async () => {
     fake.on('GET', 'credit-options/allocation', { status: 500, body: { message: 'Server Error' } });
     const { view } = renderDialog('add');
-    await waitFor(() => expect(calls('GET', 'credit-options/allocation')).toHaveLength(1));
+    await waitFor(() => expect(fake.calls('GET', 'credit-options/allocation')).toHaveLength(1));
     fireEvent.mouseDown(view.baseElement.querySelector('.ant-modal .ant-select-selector')!);
     await waitFor(() => expect(view.baseElement.querySelector('.ant-select-item-option')?.textContent).toBe('10 credits'));
     const labels = [...view.baseElement.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent);
@@ -150,7 +148,7 @@ describe('Recover Credits dialog', { timeout: 30_000 }, () => {
     await choose('50 credits');
     submit();
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    const [call] = calls('POST', 'resellers/5/credits');
+    const [call] = fake.calls('POST', 'resellers/5/credits');
     expect(call.body).toEqual({ action: 'recover', credits: 50 });
     expect(call.headers['Idempotency-Key']).toBeTruthy();
   });
@@ -162,6 +160,6 @@ describe('Recover Credits dialog', { timeout: 30_000 }, () => {
     expect(toasts().at(-1)).toEqual({ type: 'error', title: 'Error', body: 'Failed to load recovery options' });
     submit();
     await new Promise((r) => setTimeout(r, 300));
-    expect(calls('POST', 'resellers/5/credits')).toHaveLength(0);
+    expect(fake.calls('POST', 'resellers/5/credits')).toHaveLength(0);
   });
 });

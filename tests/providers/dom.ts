@@ -3,6 +3,8 @@
  * ResizeObserver for tables and selects,
  * getComputedStyle with a pseudo-element). Import it before rendering antd components.
  */
+import { waitFor as waitForDefault } from '@testing-library/react';
+
 if (!window.matchMedia) {
   window.matchMedia = (query: string): MediaQueryList =>
     ({
@@ -28,4 +30,5 @@ if (!('ResizeObserver' in window)) {
 const getComputedStyle = window.getComputedStyle.bind(window);
 window.getComputedStyle = (element: Element) => getComputedStyle(element);
 
-export {};
+/** waitFor with room for antd, which renders form errors a beat later (a busy machine needs more than the default second). */
+export const waitFor = (assertion: () => void) => waitForDefault(assertion, { timeout: 10_000 });

@@ -39,6 +39,8 @@ export interface FakeHttp {
   /** The answer for any request no route matches (default: an empty {data, meta} list). */
   otherwise(reply: Reply): FakeHttp;
   last(): RecordedRequest;
+  /** The requests made with this method to this exact path, oldest first. */
+  calls(method: string, path: string): RecordedRequest[];
 }
 
 const resolveReply = (reply: Reply, request: RecordedRequest): Exclude<Reply, (r: RecordedRequest) => Reply> =>
@@ -112,6 +114,9 @@ export function fakeHttp(http: AxiosInstance = createHttp()): FakeHttp {
       const request = requests.at(-1);
       if (!request) throw new Error('no request was made');
       return request;
+    },
+    calls(method, path) {
+      return requests.filter((r) => r.method === method.toUpperCase() && r.path === path);
     },
   };
   return fake;

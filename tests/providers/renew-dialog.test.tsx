@@ -3,9 +3,9 @@
  * balance checked before anything is sent, the renewal call with an Idempotency-Key, and the
  * server's field errors under the months.
  */
-import './dom';
+import { waitFor } from './dom';
 import { Refine } from '@refinedev/core';
-import { fireEvent, render, waitFor as waitForDefault } from '@testing-library/react';
+import { fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { QuickRenewDialog, type RenewTarget, renewedExpiry } from '../../src/components/renewals';
 import { createDataProvider } from '../../src/providers/dataProvider';
@@ -52,11 +52,6 @@ function renderDialog(onClose = vi.fn()) {
   return { view, type, renew, text, onClose };
 }
 
-// antd renders form errors a beat later; a busy machine needs more than the default second.
-const waitFor = (assertion: () => void) => waitForDefault(assertion, { timeout: 10_000 });
-
-const calls = (method: string, path: string) => fake.requests.filter((r) => r.method === method && r.path === path);
-
 describe('Quick Renew dialog', { timeout: 30_000 }, () => {
   it('prices the months with the discount and renews with an Idempotency-Key', async () => {
     fake.on('POST', 'global-discounts/calculate-credits', (r) => {
@@ -73,12 +68,12 @@ describe('Quick Renew dialog', { timeout: 30_000 }, () => {
     type('3');
     await waitFor(() => expect(text()).toContain('Three for two: save 1 credit'));
     expect(text()).toContain('2 credits');
-    expect(calls('POST', 'global-discounts/calculate-credits').at(-1)!.body).toEqual({ months: 3, server_id: 1 });
+    expect(fake.calls('POST', 'global-discounts/calculate-credits').at(-1)!.body).toEqual({ months: 3, server_id: 1 });
     expect(text()).toContain(renewedExpiry(ACCOUNT.expiry_date, 3).format('YYYY-MM-DD'));
 
     renew();
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    const [call] = calls('POST', 'accounts/7/credits');
+    const [call] = fake.calls('POST', 'accounts/7/credits');
     expect(call.body).toEqual({ action: 'renew', months: 3 });
     expect(call.headers['Idempotency-Key']).toMatch(/.{8,}:3$/);
   });
@@ -87,13 +82,13 @@ describe('Quick Renew dialog', { timeout: 30_000 }, () => {
     fake.on('POST', 'global-discounts/calculate-credits', (r) => ({ status: 200, body: quote((r.body as { months: number }).months) }));
     const { type, renew, text } = renderDialog();
     await waitFor(() => expect(text()).toContain('1 credit'));
-    const priced = calls('POST', 'global-discounts/calculate-credits').length;
+    const priced = fake.calls('POST', 'global-discounts/calculate-credits').length;
     type('51');
     await waitFor(() => expect(text()).toContain('Invalid months: Please enter a value between 1 and 50 months'));
     renew();
     await new Promise((r) => setTimeout(r, 400));
-    expect(calls('POST', 'global-discounts/calculate-credits').length).toBe(priced);
-    expect(calls('POST', 'accounts/7/credits')).toHaveLength(0);
+    expect(fake.calls('POST', 'global-discounts/calculate-credits').length).toBe(priced);
+    expect(fake.calls('POST', 'accounts/7/credits')).toHaveLength(0);
   });
 
   it('checks the balance before sending', async () => {
@@ -102,7 +97,7 @@ describe('Quick Renew dialog', { timeout: 30_000 }, () => {
     await waitFor(() => expect(text()).toContain('Insufficient credits: You need 5 credits but only have 3'));
     renew();
     await new Promise((r) => setTimeout(r, 400));
-    expect(calls('POST', 'accounts/7/credits')).toHaveLength(0);
+    expect(fake.calls('POST', 'accounts/7/credits')).toHaveLength(0);
   });
 
   it("shows the server's refusal under the months", async () => {
