@@ -8,6 +8,9 @@ export interface ToastText {
   description: string;
 }
 
+/** The toast of a bulk operation: '3 reseller(s) deleted successfully.' */
+const bulkDone = (n: number, what: string, verb: string) => `${n} ${what}(s) ${verb} successfully.`;
+
 export const AUTH = {
   welcome: 'Welcome Back',
   signingIn: 'Signing in...',
@@ -138,7 +141,7 @@ export const RESELLERS = {
   activateFailed: 'Failed to activate resellers',
   created: 'Reseller created successfully.',
   updated: 'Reseller updated successfully.',
-  bulkDone: (n: number, verb: 'deleted' | 'suspended' | 'activated') => `${n} reseller(s) ${verb} successfully.`,
+  bulkDone: (n: number, verb: 'deleted' | 'suspended' | 'activated') => bulkDone(n, 'reseller', verb),
 } as const;
 
 export const SETTINGS = {
@@ -337,7 +340,7 @@ export const ACCOUNTS = {
   deviceReset: 'Device reset successfully.',
   autoRenewEnabled: 'Auto-renew enabled.',
   autoRenewDisabled: 'Auto-renew disabled.',
-  bulkDone: (n: number, verb: 'suspended' | 'activated' | 'renewed' | 'messaged') => `${n} account(s) ${verb} successfully.`,
+  bulkDone: (n: number, verb: 'suspended' | 'activated' | 'renewed' | 'messaged') => bulkDone(n, 'account', verb),
   autoRenewOwnerInactive: 'The account owner is not active: auto-renewal is stopped.',
 } as const;
 
@@ -404,12 +407,12 @@ export const HIERARCHY_PANEL = {
   transactionsLoadFailed: 'Failed to load transactions',
   managerCreateFailed: 'Failed to create manager',
   managerUpdateFailed: 'Failed to update manager',
-  managersDeleted: (n: number) => `${n} manager(s) deleted successfully.`,
+  managersDeleted: (n: number) => bulkDone(n, 'manager', 'deleted'),
   dealerCreateFailed: 'Failed to create dealer',
   dealerUpdateFailed: 'Failed to update dealer',
   dealerDeleteFailed: 'Failed to delete dealer(s)',
   dealerLoadDataFailed: 'Failed to load dealer data',
-  dealersDeleted: (n: number) => `${n} dealer(s) deleted successfully.`,
+  dealersDeleted: (n: number) => bulkDone(n, 'dealer', 'deleted'),
   promoteFailed: 'Failed to promote dealer',
   recoveryHistoryFailed: 'Failed to load recovery history',
   recoverFailed: 'Failed to Recover Credits',
