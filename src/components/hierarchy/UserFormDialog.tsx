@@ -29,7 +29,7 @@ import { AmountSelect } from '../credits/AmountSelect';
 import { useNotify } from '../feedback';
 import { ErrorSummary } from './ErrorSummary';
 import { randomIdentity } from './generate';
-import { type FieldErrorItem, applyServerErrors } from './serverErrors';
+import { useUserFormSave } from './userForm';
 import { USER_FORM_FIELDS, UserFields, statusPayload } from './UserFields';
 import { UserPicker } from './UserPicker';
 
@@ -98,8 +98,6 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
   const invalidate = useInvalidate();
   const invalidateAuthStore = useInvalidateAuthStore();
   const [form] = Form.useForm<Values>();
-  const [summary, setSummary] = useState<FieldErrorItem[]>([]);
-  const [saving, setSaving] = useState(false);
   const [parentServer, setParentServer] = useState<number | null>(null);
   const { mutateAsync: create } = useCreate();
   const { mutateAsync: update } = useUpdate();
@@ -107,7 +105,7 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
   const picksParent = (isRole(role) ? config.parent.pickers.includes(role) : false) && (mode === 'create' || config.parent.onEdit);
   const ownPaid = user && user.credits !== null ? user.credits - (user.bonus_credits ?? 0) : 0;
   const credits = useInitialCreditOptions(open && mode === 'create', config.entity === 'resellers' ? 'reseller' : 'dealer', admin, parentServer, ownPaid);
-  const fields = [...USER_FORM_FIELDS, 'parent', 'credits'];
+  const { summary, clearSummary, saving, save } = useUserFormSave(form, [...USER_FORM_FIELDS, 'parent', 'credits'], { [config.parent.field]: 'parent' });
   // Only the new user's direct parent (or admin, who mints) can give it initial credits.
   const chosenParent = Form.useWatch('parent', form);
   const givesInitialCredits = admin || !picksParent || chosenParent === undefined || chosenParent === user?.id;
@@ -117,7 +115,7 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
 
   useEffect(() => {
     if (!open) return;
-    setSummary([]);
+    clearSummary();
     setParentServer(null);
     form.resetFields();
     if (mode === 'edit' && record) {
@@ -125,11 +123,9 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
     }
   }, [open, mode, record, form]);
 
-  const onFinish = async (values: Values) => {
-    setSummary([]);
-    setSaving(true);
+  const onFinish = (values: Values) => {
     const parent = picksParent && values.parent ? { [config.parent.field]: values.parent } : {};
-    try {
+    return save(async () => {
       if (mode === 'create') {
         await create({
           resource: config.entity,
@@ -163,13 +159,7 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
         notify.success(config.messages.updated);
       }
       onClose();
-    } catch (error) {
-      const items = applyServerErrors(form, error, fields, { [config.parent.field]: 'parent' });
-      setSummary(items);
-      if (items.length === 0) notify.httpError(error, mode === 'create' ? config.messages.createFailed : config.messages.updateFailed);
-    } finally {
-      setSaving(false);
-    }
+    }, mode === 'create' ? config.messages.createFailed : config.messages.updateFailed);
   };
 
   const generate = () => {

@@ -7,3 +7,4 @@ export * from './rowActions';
 export * from './generate';
 export * from './serverErrors';
 export * from './UserFormDialog';
+export * from './userForm';

@@ -1,11 +1,11 @@
 /** /dealers/edit/:id: name, username, password (empty keeps it) and status; back to /dealers. */
-import { useOne, useUpdate } from '@refinedev/core';
+import { useUpdate } from '@refinedev/core';
 import { Button, Card, Descriptions, Form, Space } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { ENTITY_FORM, GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, USER_STATUSES, type UserStatus } from '../../contract';
+import { ENTITY_FORM, HIERARCHY, HIERARCHY_PANEL, USER_STATUSES, type UserStatus } from '../../contract';
 import { useNotify } from '../../components/feedback';
-import { ErrorSummary, type FieldErrorItem, USER_FORM_FIELDS, UserFields, applyServerErrors, statusPayload } from '../../components/hierarchy';
+import { ErrorSummary, USER_FORM_FIELDS, UserFields, statusPayload, useEditedUser, useUserFormSave } from '../../components/hierarchy';
 import { BackButton } from '../../components/transactions';
 
 interface Values {
@@ -20,26 +20,16 @@ export function DealerEditPage() {
   const navigate = useNavigate();
   const notify = useNotify();
   const [form] = Form.useForm<Values>();
-  const [summary, setSummary] = useState<FieldErrorItem[]>([]);
-  const [saving, setSaving] = useState(false);
+  const { summary, saving, save } = useUserFormSave(form, USER_FORM_FIELDS);
   const { mutateAsync: update } = useUpdate();
-  const { result: dealer, query } = useOne<HierarchyUser>({ resource: 'dealers', id: id ?? '', queryOptions: { enabled: Boolean(id), retry: false }, errorNotification: false });
-
-  useEffect(() => {
-    if (query.isError) {
-      notify.error(GENERAL.error, HIERARCHY_PANEL.dealerLoadDataFailed);
-      navigate('/dealers');
-    }
-  }, [query.isError, notify, navigate]);
+  const { user: dealer, loading } = useEditedUser('dealers', id, { loadFailed: HIERARCHY_PANEL.dealerLoadDataFailed, listPath: '/dealers' });
 
   useEffect(() => {
     if (dealer) form.setFieldsValue({ name: dealer.name, username: dealer.username, status: dealer.status });
   }, [dealer, form]);
 
-  const onFinish = async (values: Values) => {
-    setSummary([]);
-    setSaving(true);
-    try {
+  const onFinish = (values: Values) =>
+    save(async () => {
       await update({
         resource: 'dealers',
         id: id!,
@@ -49,17 +39,10 @@ export function DealerEditPage() {
       });
       notify.success(HIERARCHY.updated('Dealer'));
       navigate('/dealers');
-    } catch (error) {
-      const items = applyServerErrors(form, error, USER_FORM_FIELDS);
-      setSummary(items);
-      if (items.length === 0) notify.httpError(error, HIERARCHY_PANEL.dealerUpdateFailed);
-    } finally {
-      setSaving(false);
-    }
-  };
+    }, HIERARCHY_PANEL.dealerUpdateFailed);
 
   return (
-    <Card title="Edit Dealer" extra={<BackButton fallback="/dealers" />} loading={query.isLoading}>
+    <Card title="Edit Dealer" extra={<BackButton fallback="/dealers" />} loading={loading}>
       <div style={{ maxWidth: 640 }}>
         {dealer && (
           <Descriptions size="small" column={{ xs: 1, sm: 3 }} style={{ marginBottom: 16 }}>

@@ -3,9 +3,9 @@
  * status is active or inactive (no suspended for managers, spec 4); success or a failed load
  * returns to /managers.
  */
-import { useCreate, useOne, useUpdate } from '@refinedev/core';
+import { useCreate, useUpdate } from '@refinedev/core';
 import { Button, Card, Form, InputNumber, Select, Space } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import {
   CREDITS,
@@ -13,13 +13,12 @@ import {
   GENERAL,
   HIERARCHY,
   HIERARCHY_PANEL,
-  type HierarchyUser,
   MANAGER_ALLOCATION_MAX,
   MANAGERS,
   type UserStatus,
 } from '../../contract';
 import { useNotify } from '../../components/feedback';
-import { ErrorSummary, type FieldErrorItem, USER_FORM_FIELDS, UserFields, applyServerErrors, statusPayload } from '../../components/hierarchy';
+import { ErrorSummary, USER_FORM_FIELDS, UserFields, statusPayload, useEditedUser, useUserFormSave } from '../../components/hierarchy';
 import { BackButton } from '../../components/transactions';
 import { useServerOptions } from '../serverOptions';
 
@@ -39,25 +38,11 @@ export function ManagerFormPage({ mode }: { mode: 'create' | 'edit' }) {
   const navigate = useNavigate();
   const notify = useNotify();
   const [form] = Form.useForm<ManagerFormValues>();
-  const [summary, setSummary] = useState<FieldErrorItem[]>([]);
-  const [saving, setSaving] = useState(false);
+  const { summary, saving, save } = useUserFormSave(form, FORM_FIELDS);
   const { mutateAsync: create } = useCreate();
   const { mutateAsync: update } = useUpdate();
-
-  const { result: manager, query } = useOne<HierarchyUser>({
-    resource: 'managers',
-    id: id ?? '',
-    queryOptions: { enabled: mode === 'edit' && Boolean(id), retry: false },
-    errorNotification: false,
-  });
+  const { user: manager, loading } = useEditedUser('managers', id, { enabled: mode === 'edit', loadFailed: MANAGERS.loadDataFailed, listPath: '/managers' });
   const servers = useServerOptions();
-
-  useEffect(() => {
-    if (mode === 'edit' && query.isError) {
-      notify.error(GENERAL.error, MANAGERS.loadDataFailed);
-      navigate('/managers');
-    }
-  }, [mode, query.isError, notify, navigate]);
 
   useEffect(() => {
     if (mode === 'edit' && manager) {
@@ -65,10 +50,8 @@ export function ManagerFormPage({ mode }: { mode: 'create' | 'edit' }) {
     }
   }, [mode, manager, form]);
 
-  const onFinish = async (values: ManagerFormValues) => {
-    setSummary([]);
-    setSaving(true);
-    try {
+  const onFinish = (values: ManagerFormValues) =>
+    save(async () => {
       if (mode === 'create') {
         await create({
           resource: 'managers',
@@ -100,17 +83,10 @@ export function ManagerFormPage({ mode }: { mode: 'create' | 'edit' }) {
         notify.success(HIERARCHY.updated('Manager'));
       }
       navigate('/managers');
-    } catch (error) {
-      const items = applyServerErrors(form, error, FORM_FIELDS);
-      setSummary(items);
-      if (items.length === 0) notify.httpError(error, mode === 'create' ? HIERARCHY_PANEL.managerCreateFailed : HIERARCHY_PANEL.managerUpdateFailed);
-    } finally {
-      setSaving(false);
-    }
-  };
+    }, mode === 'create' ? HIERARCHY_PANEL.managerCreateFailed : HIERARCHY_PANEL.managerUpdateFailed);
 
   return (
-    <Card title={mode === 'create' ? 'Create Manager' : 'Edit Manager'} extra={<BackButton fallback="/managers" />} loading={mode === 'edit' && query.isLoading}>
+    <Card title={mode === 'create' ? 'Create Manager' : 'Edit Manager'} extra={<BackButton fallback="/managers" />} loading={mode === 'edit' && loading}>
       <div style={{ maxWidth: 640 }}>
         <ErrorSummary items={summary} />
         <Form form={form} layout="vertical" onFinish={onFinish} initialValues={{ status: 'active', credits: 0 }}>
