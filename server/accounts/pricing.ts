@@ -99,6 +99,7 @@ export async function consumeDiscount(db: Kysely<Database>, discountId: number, 
   return Boolean(row);
 }
 
+/** How a discount reads through the API (the CRUD routes and the lookups alike). */
 export function toGlobalDiscount(row: DiscountRow & { server_name?: string | null }): GlobalDiscount {
   const savings = row.validity_months - row.credits_required;
   return {
@@ -106,7 +107,7 @@ export function toGlobalDiscount(row: DiscountRow & { server_name?: string | nul
     name: row.name,
     description: row.description,
     server_id: row.server_id,
-    server: row.server_id !== null ? { id: row.server_id, name: row.server_name ?? '' } : null,
+    server: row.server_id !== null && row.server_name != null ? { id: row.server_id, name: row.server_name } : null,
     validity_months: row.validity_months,
     credits_required: row.credits_required,
     discount_percentage: Number(row.discount_percentage),
@@ -116,7 +117,7 @@ export function toGlobalDiscount(row: DiscountRow & { server_name?: string | nul
     max_uses: row.max_uses,
     current_uses: row.current_uses,
     savings,
-    savings_percentage: row.validity_months > 0 ? Math.round((savings / row.validity_months) * 1000) / 10 : 0,
+    savings_percentage: row.validity_months > 0 ? Math.round((savings * 1000) / row.validity_months) / 10 : 0,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -4,10 +4,11 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely, Selectable } from 'kysely';
-import { type GlobalDiscount, SERVER_FORM, globalDiscountBody, idParam } from '../../src/contract';
+import { type GlobalDiscount, type GlobalDiscountBody, SERVER_FORM, globalDiscountBody, idParam } from '../../src/contract';
+import { toGlobalDiscount } from '../accounts/pricing';
 import { recordAudit } from '../audit';
 import type { Database, GlobalDiscountsTable } from '../db/schema';
-import { bool, flag, nowIso } from '../db/values';
+import { flag, nowIso } from '../db/values';
 import { fieldError, notFound } from '../http/errors';
 import { type ListSpec, paginate } from '../http/list';
 
@@ -19,28 +20,19 @@ export const globalDiscountRows = (db: Kysely<Database>) =>
 
 export const selectGlobalDiscount = (qb: ReturnType<typeof globalDiscountRows>) => qb.selectAll('d').select('s.name as server_name');
 
-export function toGlobalDiscount(row: GlobalDiscountRow): GlobalDiscount {
-  const savings = row.validity_months - row.credits_required;
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    server_id: row.server_id,
-    server: row.server_id !== null && row.server_name !== null ? { id: row.server_id, name: row.server_name } : null,
-    validity_months: row.validity_months,
-    credits_required: row.credits_required,
-    discount_percentage: Number(row.discount_percentage),
-    is_active: bool(row.is_active),
-    valid_from: row.valid_from,
-    valid_until: row.valid_until,
-    max_uses: row.max_uses,
-    current_uses: row.current_uses,
-    savings,
-    savings_percentage: row.validity_months > 0 ? Math.round((savings * 1000) / row.validity_months) / 10 : 0,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
+/** The columns the form sets (current_uses is counted by renewals, never set through the form). */
+const columns = (body: GlobalDiscountBody) => ({
+  name: body.name,
+  description: body.description,
+  server_id: body.server_id,
+  validity_months: body.validity_months,
+  credits_required: body.credits_required,
+  discount_percentage: body.discount_percentage,
+  is_active: flag(body.is_active),
+  valid_from: body.valid_from,
+  valid_until: body.valid_until,
+  max_uses: body.max_uses,
+});
 
 const listSpec: ListSpec = {
   search: ['d.name', 'd.description'],
@@ -103,16 +95,7 @@ const globalDiscountRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = await db
         .insertInto('global_discounts')
         .values({
-          name: body.name,
-          description: body.description,
-          server_id: body.server_id,
-          validity_months: body.validity_months,
-          credits_required: body.credits_required,
-          discount_percentage: body.discount_percentage,
-          is_active: flag(body.is_active),
-          valid_from: body.valid_from,
-          valid_until: body.valid_until,
-          max_uses: body.max_uses,
+          ...columns(body),
           current_uses: 0,
           created_at: now,
           updated_at: now,
@@ -131,20 +114,10 @@ const globalDiscountRoutes: FastifyPluginAsyncZod = async (app) => {
       const before = await findOne(request.params.id);
       const body = request.body;
       await requireServer(body.server_id);
-      // current_uses is counted by renewals, never set through the form.
       await db
         .updateTable('global_discounts')
         .set({
-          name: body.name,
-          description: body.description,
-          server_id: body.server_id,
-          validity_months: body.validity_months,
-          credits_required: body.credits_required,
-          discount_percentage: body.discount_percentage,
-          is_active: flag(body.is_active),
-          valid_from: body.valid_from,
-          valid_until: body.valid_until,
-          max_uses: body.max_uses,
+          ...columns(body),
           updated_at: nowIso(),
         })
         .where('id', '=', before.id)

@@ -65,6 +65,17 @@ const auditValues = (body: ServerBody) => {
   return { ...rest, password_changed: Boolean(db_password) };
 };
 
+/** The columns the form sets; the password is handled apart (write-only, encrypted). */
+const columns = (body: ServerBody) => ({
+  name: body.name,
+  db_host: body.db_host,
+  db_username: body.db_username,
+  db_port: body.db_port,
+  db_name: body.db_name,
+  status: body.status,
+  connection_status: body.connection_status,
+});
+
 const serverRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const base = () => db.selectFrom('servers as s');
@@ -113,14 +124,8 @@ const serverRoutes: FastifyPluginAsyncZod = async (app) => {
     const { id } = await db
       .insertInto('servers')
       .values({
-        name: body.name,
-        db_host: body.db_host,
-        db_username: body.db_username,
+        ...columns(body),
         db_password_enc,
-        db_port: body.db_port,
-        db_name: body.db_name,
-        status: body.status,
-        connection_status: body.connection_status,
         last_checked_at: null,
         created_at: now,
         updated_at: now,
@@ -143,14 +148,8 @@ const serverRoutes: FastifyPluginAsyncZod = async (app) => {
       await db
         .updateTable('servers')
         .set({
-          name: body.name,
-          db_host: body.db_host,
-          db_username: body.db_username,
+          ...columns(body),
           db_password_enc,
-          db_port: body.db_port,
-          db_name: body.db_name,
-          status: body.status,
-          connection_status: body.connection_status,
           updated_at: nowIso(),
         })
         .where('id', '=', before.id)
