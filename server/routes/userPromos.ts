@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Selectable } from 'kysely';
-import { SERVER_FORM, type UserPromo, idParam, userPromoBody } from '../../src/contract';
+import { SERVER_FORM, type UserPromo, type UserPromoBody, idParam, userPromoBody } from '../../src/contract';
 import { recordAudit } from '../audit';
 import type { UserPromosTable } from '../db/schema';
 import { bool, flag, nowIso } from '../db/values';
@@ -46,6 +46,16 @@ const listSpec: ListSpec = {
   idColumn: 'p.id',
 };
 
+/** The columns the form sets. */
+const columns = (body: UserPromoBody) => ({
+  name: body.name,
+  description: body.description,
+  server_id: body.server_id,
+  credits_required: body.credits_required,
+  bonus_credits: body.bonus_credits,
+  is_active: flag(body.is_active),
+});
+
 const userPromoRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const base = () => db.selectFrom('user_promos as p').leftJoin('servers as s', 's.id', 'p.server_id');
@@ -77,12 +87,7 @@ const userPromoRoutes: FastifyPluginAsyncZod = async (app) => {
     const { id } = await db
       .insertInto('user_promos')
       .values({
-        name: body.name,
-        description: body.description,
-        server_id: body.server_id,
-        credits_required: body.credits_required,
-        bonus_credits: body.bonus_credits,
-        is_active: flag(body.is_active),
+        ...columns(body),
         created_at: now,
         updated_at: now,
       })
@@ -102,12 +107,7 @@ const userPromoRoutes: FastifyPluginAsyncZod = async (app) => {
       await db
         .updateTable('user_promos')
         .set({
-          name: body.name,
-          description: body.description,
-          server_id: body.server_id,
-          credits_required: body.credits_required,
-          bonus_credits: body.bonus_credits,
-          is_active: flag(body.is_active),
+          ...columns(body),
           updated_at: nowIso(),
         })
         .where('id', '=', before.id)
