@@ -1,6 +1,7 @@
 /**
  * The data provider for our API: maps Refine's pagination, sorters and filters onto the query
- * conventions of spec section 7 and reads each list shape back as { data, total }.
+ * conventions of spec section 7 and reads each list shape back as { data, total }. Every method sends
+ * `meta.headers` (an Idempotency-Key goes through useCreate / useCustomMutation that way).
  */
 import type { CrudFilter, CrudSort, DataProvider } from '@refinedev/core';
 import type { AxiosInstance } from 'axios';
@@ -98,40 +99,40 @@ export function createDataProvider(http: AxiosInstance = defaultHttp): DataProvi
         params.page = pagination?.currentPage ?? 1;
         params.per_page = pagination?.pageSize ?? 10;
       }
-      const { data } = await http.get(meta?.path ?? pathOf(resource), { params });
+      const { data } = await http.get(meta?.path ?? pathOf(resource), { params, headers: meta?.headers });
       return readList(data, convention);
     },
 
     async getMany({ resource, ids, meta }) {
-      const records = await Promise.all(ids.map((id) => http.get(`${meta?.path ?? pathOf(resource)}/${id}`)));
+      const records = await Promise.all(ids.map((id) => http.get(`${meta?.path ?? pathOf(resource)}/${id}`, { headers: meta?.headers })));
       return { data: records.map((r) => one(r.data)) };
     },
 
     async getOne({ resource, id, meta }) {
-      const { data } = await http.get(`${meta?.path ?? pathOf(resource)}/${id}`);
+      const { data } = await http.get(`${meta?.path ?? pathOf(resource)}/${id}`, { headers: meta?.headers });
       return { data: one(data) };
     },
 
     async create({ resource, variables, meta }) {
-      const { data } = await http.post(meta?.path ?? pathOf(resource), variables);
+      const { data } = await http.post(meta?.path ?? pathOf(resource), variables, { headers: meta?.headers });
       return { data: one(data) ?? {} };
     },
 
     async update({ resource, id, variables, meta }) {
       const method = (meta?.method as 'put' | 'patch' | undefined) ?? 'put';
-      const { data } = await http[method](`${meta?.path ?? pathOf(resource)}/${id}`, variables);
+      const { data } = await http[method](`${meta?.path ?? pathOf(resource)}/${id}`, variables, { headers: meta?.headers });
       return { data: one(data) ?? {} };
     },
 
-    async deleteOne({ resource, id, meta }) {
-      const { data } = await http.delete(`${meta?.path ?? pathOf(resource)}/${id}`);
+    async deleteOne({ resource, id, variables, meta }) {
+      const { data } = await http.delete(`${meta?.path ?? pathOf(resource)}/${id}`, { data: variables, headers: meta?.headers });
       return { data: one(data) ?? { id } };
     },
 
-    async custom({ url, method, payload, query, headers }) {
+    async custom({ url, method, payload, query, headers, meta }) {
       // Accept both 'path' and Refine's usual `${apiUrl}/path`.
       const path = url.startsWith(`${API_PREFIX}/`) ? url.slice(API_PREFIX.length + 1) : url;
-      const { data } = await http.request({ url: path, method, data: payload, params: query, headers });
+      const { data } = await http.request({ url: path, method, data: payload, params: query, headers: { ...headers, ...meta?.headers } });
       return { data };
     },
   };
