@@ -1,24 +1,27 @@
-/** The panel: providers, resources and routes in one readable place. */
+/** The panel: providers, then routes and menus derived from the resource and page declarations. */
 import { useNotificationProvider } from '@refinedev/antd';
 import { Authenticated, Refine } from '@refinedev/core';
 import routerProvider, { CatchAllNavigate, DocumentTitleHandler } from '@refinedev/react-router';
 import { App as AntdApp, ConfigProvider } from 'antd';
+import { Suspense } from 'react';
 import { BrowserRouter, Navigate, Outlet, Route, Routes } from 'react-router';
-import { TOAST_MS } from './contract';
-import { RequireAccess } from './components/RequireAccess';
 import { StatusPopupProvider } from './components/feedback';
 import { AppLayout } from './components/layout/AppLayout';
-import { DashboardPage } from './pages/Dashboard';
-import { LoginPage } from './pages/Login';
-import { NotFoundPage } from './pages/NotFound';
-import { ProfilePage } from './pages/Profile';
-import { UnauthorizedPage } from './pages/Unauthorized';
+import { PageLoading, RouteGuard, buildMenu, refineResourcesOf, routesOf } from './components/routing';
+import { TOAST_MS, isRole } from './contract';
+import { LoginPage, NotFoundPage, UnauthorizedPage, dashboard, profile } from './pages';
 import { accessControlProvider } from './providers/accessControlProvider';
 import { AppConfigProvider, useAppConfig } from './providers/appConfig';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
-import { panelResources } from './resources';
+import { MENU_LAYOUTS, UNKNOWN_ROLE_MENU, panelResources } from './resources';
 import { themeConfig } from './theme';
+
+const declarations = [dashboard, profile, ...panelResources];
+const routes = routesOf(declarations);
+const menus = new Map(Object.entries(MENU_LAYOUTS).map(([role, layout]) => [role, buildMenu(layout, declarations)]));
+const unknownRoleMenu = buildMenu(UNKNOWN_ROLE_MENU, declarations);
+const menuFor = (role: string | null) => (isRole(role) ? menus.get(role)! : unknownRoleMenu);
 
 function Themed({ children }: { children: React.ReactNode }) {
   const { config } = useAppConfig();
@@ -40,42 +43,36 @@ function PanelRoutes() {
       accessControlProvider={accessControlProvider}
       routerProvider={routerProvider}
       notificationProvider={useNotificationProvider}
-      resources={[
-        { name: 'dashboard', list: '/', meta: { label: 'Dashboard' } },
-        ...panelResources.map((r) => r.resource),
-      ]}
+      resources={refineResourcesOf(declarations)}
       options={{ syncWithLocation: false, warnWhenUnsavedChanges: false, disableTelemetry: true }}
     >
       <StatusPopupProvider>
-        <Routes>
-          <Route
-            element={
-              <Authenticated key="panel" fallback={<CatchAllNavigate to="/login" />}>
-                <AppLayout />
-              </Authenticated>
-            }
-          >
-            <Route index element={<DashboardPage />} />
-            <Route path="/dashboard" element={<DashboardPage />} />
-            <Route path="/profile" element={<RequireAccess access={['profile', 'list']}><ProfilePage /></RequireAccess>} />
-            {panelResources.flatMap((r) =>
-              r.routes.map((route) => (
-                <Route key={route.path} path={route.path} element={<RequireAccess access={route.access}>{route.element}</RequireAccess>} />
-              )),
-            )}
-          </Route>
-          <Route
-            element={
-              <Authenticated key="auth-pages" fallback={<Outlet />}>
-                <Navigate to="/" replace />
-              </Authenticated>
-            }
-          >
-            <Route path="/login" element={<LoginPage />} />
-          </Route>
-          <Route path="/unauthorized" element={<UnauthorizedPage />} />
-          <Route path="*" element={<NotFoundPage />} />
-        </Routes>
+        <Suspense fallback={<PageLoading />}>
+          <Routes>
+            <Route
+              element={
+                <Authenticated key="panel" fallback={<CatchAllNavigate to="/login" />}>
+                  <AppLayout menuFor={menuFor} />
+                </Authenticated>
+              }
+            >
+              {routes.map((route) => (
+                <Route key={route.path} path={route.path} element={<RouteGuard route={route} />} />
+              ))}
+            </Route>
+            <Route
+              element={
+                <Authenticated key="auth-pages" fallback={<Outlet />}>
+                  <Navigate to="/" replace />
+                </Authenticated>
+              }
+            >
+              <Route path="/login" element={<LoginPage />} />
+            </Route>
+            <Route path="/unauthorized" element={<UnauthorizedPage />} />
+            <Route path="*" element={<NotFoundPage />} />
+          </Routes>
+        </Suspense>
       </StatusPopupProvider>
       <DocumentTitleHandler />
     </Refine>

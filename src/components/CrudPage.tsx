@@ -4,15 +4,15 @@
  * failure messages. Simple resources are this plus their columns and fields.
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { useModalForm } from '@refinedev/antd';
-import { type BaseRecord, type HttpError, useDelete, useInvalidate } from '@refinedev/core';
-import { Button, Form, Modal } from 'antd';
+import { type BaseRecord, type HttpError, useCan, useDelete, useInvalidate } from '@refinedev/core';
+import { Button } from 'antd';
 import type { ReactNode } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
+import type { z } from 'zod';
 import { GENERAL } from '../contract';
-import { useCan } from '../hooks/useRole';
 import { type DataColumn, DataTable, type RowAction, type SelectFilter } from './DataTable';
 import { titled, useConfirm, useNotify } from './feedback';
-import { type FieldDef, FieldList, initialValues } from './form/fields';
+import { type FieldDef, FieldList, ModalForm, initialValues, useSchemaModalForm } from './form';
 
 export interface CrudMessages {
   createFailed: string;
@@ -34,6 +34,8 @@ export interface CrudDeclaration<T extends BaseRecord> {
   /** How a record is named in dialogs. */
   describe?: (record: T) => string;
   columns: Array<DataColumn<T>>;
+  /** The contract's body schema: the form checks with the rules and messages the API answers 422 with. */
+  schema: z.ZodType<any, any>;
   fields: FieldDef[];
   selectFilters?: SelectFilter[];
   searchPlaceholder?: string;
@@ -49,7 +51,7 @@ export interface CrudDeclaration<T extends BaseRecord> {
   /** Show a failed list load as a toast too, not only in the banner. */
   notifyLoadError?: boolean;
   /** Extra form content after the declared fields, inside the form (previews, nested fields, watchers). */
-  formExtra?: (mode: 'create' | 'edit') => ReactNode;
+  formExtra?: (mode: 'create' | 'edit', form: UseFormReturn<any>) => ReactNode;
   /** After a successful create, update or delete (e.g. to reload what depends on the records). */
   onSaved?: () => void;
 }
@@ -60,9 +62,9 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
   const notify = useNotify();
   const invalidate = useInvalidate();
   const { confirmDelete } = useConfirm();
-  const canCreate = useCan(decl.resource, 'create');
-  const canEdit = useCan(decl.resource, 'edit');
-  const canDelete = useCan(decl.resource, 'delete');
+  const { data: canCreate } = useCan({ resource: decl.resource, action: 'create' });
+  const { data: canEdit } = useCan({ resource: decl.resource, action: 'edit' });
+  const { data: canDelete } = useCan({ resource: decl.resource, action: 'delete' });
   const { mutateAsync: deleteOne } = useDelete();
   const describe = decl.describe ?? ((r: T) => `${decl.singular} "${(r as { name?: string }).name ?? r.id}"`);
   const failure = (fallback: string) => (error?: HttpError) => ({
@@ -72,24 +74,22 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
 
   const formFor = (action: 'create' | 'edit') =>
     // eslint-disable-next-line react-hooks/rules-of-hooks
-    useModalForm<T, HttpError>({
-      resource: decl.resource,
-      action,
-      redirect: false,
-      autoResetForm: true,
-      successNotification: () => ({
-        type: 'success',
-        message: (action === 'create' ? decl.messages.created : decl.messages.updated) ?? `${capitalise(decl.singular)} ${action === 'create' ? 'created' : 'updated'} successfully.`,
-      }),
-      errorNotification: failure(action === 'create' ? decl.messages.createFailed : decl.messages.updateFailed),
-      onMutationSuccess: () => decl.onSaved?.(),
+    useSchemaModalForm(decl.schema, {
+      defaultValues: action === 'create' ? initialValues(decl.fields) : undefined,
+      refineCoreProps: {
+        resource: decl.resource,
+        action,
+        redirect: false,
+        successNotification: () => ({
+          type: 'success',
+          message: (action === 'create' ? decl.messages.created : decl.messages.updated) ?? `${capitalise(decl.singular)} ${action === 'create' ? 'created' : 'updated'} successfully.`,
+        }),
+        errorNotification: failure(action === 'create' ? decl.messages.createFailed : decl.messages.updateFailed),
+        onMutationSuccess: () => decl.onSaved?.(),
+      },
     });
   const createForm = formFor('create');
   const editForm = formFor('edit');
-
-  // A failed save is already shown (toast and field errors); the rejection needs no other handler.
-  const submit = (form: typeof createForm, mode: 'create' | 'edit') => (values: Record<string, unknown>) =>
-    Promise.resolve(form.formProps.onFinish?.((decl.toPayload ? decl.toPayload(values, mode) : values) as never)).catch(() => undefined);
 
   const remove = (ids: Array<string | number>, clear?: () => void) => {
     const many = ids.length > 1;
@@ -105,23 +105,21 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
 
   const rowActions = (record: T): Array<RowAction<T>> => [
     ...(decl.extraRowActions?.(record) ?? []),
-    { key: 'edit', label: 'Edit', icon: <EditOutlined />, hidden: !canEdit, onClick: (r) => editForm.show(r.id) },
-    { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, hidden: !canDelete, onClick: (r) => confirmDelete(describe(r), () => remove([r.id!])) },
+    { key: 'edit', label: 'Edit', icon: <EditOutlined />, hidden: !canEdit?.can, onClick: (r) => editForm.modal.show(r.id) },
+    { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, hidden: !canDelete?.can, onClick: (r) => confirmDelete(describe(r), () => remove([r.id!])) },
   ];
 
   const modal = (form: typeof createForm, mode: 'create' | 'edit') => (
-    <Modal {...form.modalProps} title={`${mode === 'create' ? 'Create' : 'Edit'} ${decl.singular}`} width={decl.modalWidth ?? 560} forceRender>
-      <Form
-        {...form.formProps}
-        name={`${decl.resource}-${mode}`}
-        layout="vertical"
-        initialValues={mode === 'create' ? initialValues(decl.fields) : form.formProps.initialValues}
-        onFinish={submit(form, mode)}
-      >
-        <FieldList fields={decl.fields} mode={mode} />
-        {decl.formExtra?.(mode)}
-      </Form>
-    </Modal>
+    <ModalForm
+      form={form}
+      name={`${decl.resource}-${mode}`}
+      title={`${mode === 'create' ? 'Create' : 'Edit'} ${decl.singular}`}
+      width={decl.modalWidth}
+      toPayload={decl.toPayload ? (values) => decl.toPayload!(values, mode) : undefined}
+    >
+      <FieldList fields={decl.fields} mode={mode} control={form.control} />
+      {decl.formExtra?.(mode, form)}
+    </ModalForm>
   );
 
   return (
@@ -138,15 +136,15 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
         extra={
           <>
             {decl.extraButtons}
-            {canCreate && (
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.show()}>
+            {canCreate?.can && (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.modal.show()}>
                 Add {capitalise(decl.singular)}
               </Button>
             )}
           </>
         }
         rowActions={rowActions}
-        bulkActions={decl.bulkDelete && canDelete ? [{ key: 'delete', label: 'Delete selected', danger: true, onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} ${decl.singular}(s)`, () => remove(ids, clear)) }] : undefined}
+        bulkActions={decl.bulkDelete && canDelete?.can ? [{ key: 'delete', label: 'Delete selected', danger: true, onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} ${decl.singular}(s)`, () => remove(ids, clear)) }] : undefined}
       />
       {modal(createForm, 'create')}
       {modal(editForm, 'edit')}

@@ -246,6 +246,7 @@ export const DIALOGS = {
 export const FIELD_RULES = {
   between: (label: string, min: number, max: number) => `${label} must be between ${min} and ${max}`,
   atLeast: (label: string, min: number) => `${label} must be at least ${min}`,
+  tooLong: (max: number) => `Must be at most ${max} characters`,
   boolean: (label: string) => `${label} must be true or false`,
   notBelow: (label: string, other: string) => `${label} must be greater than or equal to ${other}`,
   positiveIntegers: (label: string) => `${label} must be comma-separated positive integers`,

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DASHBOARD_LABELS } from '../contract';
 import { dateTime } from '../components/display';
-import { useCurrentUser } from '../hooks/useRole';
+import { useCurrentUser } from '../providers/identity';
 
 interface Stats {
   total_users: number;

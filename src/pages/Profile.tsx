@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { PASSWORD_MIN_LENGTH, PROFILE } from '../contract';
 import { RoleBadge } from '../components/display';
 import { useNotify } from '../components/feedback';
-import { useCurrentUser } from '../hooks/useRole';
+import { useCurrentUser } from '../providers/identity';
 import { http } from '../providers/http';
 import { session } from '../providers/session';
 

@@ -1,16 +1,23 @@
-/** The access-control provider: the contract's role matrix, for the role of the signed-in user. */
+/** The access-control provider: the contract's role matrix, for the role of the signed-in identity. */
 import type { AccessControlProvider } from '@refinedev/core';
+import type { AxiosInstance } from 'axios';
 import { ACCESS, can } from '../contract';
-import { session } from './session';
+import { http as defaultHttp } from './http';
+import { identity } from './identity';
 
-export const accessControlProvider: AccessControlProvider = {
-  async can({ resource, action }) {
-    const allowed = can(session.role(), resource ?? '', action);
-    return allowed ? { can: true } : { can: false, reason: ACCESS.forbidden };
-  },
-  options: {
-    buttons: { enableAccessControl: true, hideIfUnauthorized: true },
-    // The role is read from storage, so answers must not outlive a change of user.
-    queryOptions: { staleTime: 0, gcTime: 0 },
-  },
-};
+export function createAccessControlProvider(http: AxiosInstance = defaultHttp): AccessControlProvider {
+  return {
+    async can({ resource, action }) {
+      const user = await identity.load(http).catch(() => null);
+      const allowed = can(user?.role ?? null, resource ?? '', action);
+      return allowed ? { can: true } : { can: false, reason: ACCESS.forbidden };
+    },
+    options: {
+      buttons: { enableAccessControl: true, hideIfUnauthorized: true },
+      // Answers must not outlive a change of user; the identity behind them is kept per token.
+      queryOptions: { staleTime: 0, gcTime: 0 },
+    },
+  };
+}
+
+export const accessControlProvider = createAccessControlProvider();

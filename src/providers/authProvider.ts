@@ -4,8 +4,9 @@
  */
 import type { AuthProvider, HttpError } from '@refinedev/core';
 import type { AxiosInstance } from 'axios';
-import { AUTH, type CurrentUser, type LoginResponse } from '../contract';
+import { AUTH, type LoginResponse } from '../contract';
 import { http as defaultHttp } from './http';
+import { identity } from './identity';
 import { session } from './session';
 
 const SESSION_ERROR = /Unauthenticated|401|Unauthorized/i;
@@ -30,6 +31,7 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
       }
       try {
         const { data } = await http.post<LoginResponse>('login', { username: username.trim(), password });
+        identity.clear();
         session.save(data.token, data.user.role);
         return {
           success: true,
@@ -44,14 +46,14 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
     async logout() {
       if (session.token()) await http.post('logout').catch(() => undefined);
       session.clear();
+      identity.clear();
       return { success: true, redirectTo: '/login' };
     },
 
     async check() {
       if (!session.token()) return { authenticated: false, logout: true, redirectTo: '/login' };
       try {
-        const { data } = await http.get<CurrentUser>('user');
-        session.setRole(data.role);
+        await identity.load(http, true);
         return { authenticated: true };
       } catch (error) {
         const e = error as HttpError;
@@ -75,9 +77,7 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
     async getIdentity() {
       if (!session.token()) return null;
       try {
-        const { data } = await http.get<CurrentUser>('user');
-        session.setRole(data.role);
-        return data;
+        return await identity.load(http, true);
       } catch (error) {
         const e = error as HttpError;
         if (e.statusCode === 401 || SESSION_ERROR.test(e.message ?? '')) session.clear();
@@ -86,7 +86,7 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
     },
 
     async getPermissions() {
-      return session.role();
+      return (await identity.load(http).catch(() => null))?.role ?? null;
     },
   };
 }

@@ -9,7 +9,7 @@ import { Alert, Button, type FormInstance, Spin } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { GENERAL } from '../contract';
 import { useNotify } from '../components/feedback';
-import { applyServerErrors } from '../components/form/serverErrors';
+import { applyServerErrors } from '../components/form/legacyServerErrors';
 import { http } from '../providers/http';
 
 export interface ConfigDocumentTexts {

@@ -1,26 +1,37 @@
-import { ticketCategories } from './ticketCategories';
-import type { PanelResource } from './types';
-import { servers } from './servers';
-import { themes } from './themes';
-import { userPromos } from './userPromos';
-import { globalDiscounts } from './globalDiscounts';
-import { systemSettings } from './systemSettings';
-import { creditLevelsResource } from './creditLevels';
+/** Every entity of the panel, declared once (src/components/routing says how a declaration reads). */
+import type { PanelResource } from '../components/routing';
+import { accounts } from './accounts';
+import { creditLevels } from './creditLevels';
 import { creditOptionsSettings } from './creditOptionsSettings';
+import { dealers } from './dealers';
+import { globalDiscounts } from './globalDiscounts';
+import { macSearch } from './macSearch';
 import { managers } from './managers';
 import { resellers } from './resellers';
-import { dealers } from './dealers';
+import { servers } from './servers';
+import { systemSettings } from './systemSettings';
+import { themes } from './themes';
+import { ticketCategories } from './ticketCategories';
 import { transactions } from './transactions';
-import { accounts } from './accounts';
-import { macSearch, userSearch } from './macSearch';
+import { userPromos } from './userPromos';
+import { userSearch } from './userSearch';
 
-/** Every entity of the panel, declared once. */
-export const panelResources: PanelResource[] = [ticketCategories];
-// Admin configuration (issue 5).
-panelResources.push(servers, themes, userPromos, globalDiscounts, systemSettings, creditLevelsResource, creditOptionsSettings);
-// End-user accounts, MAC check, user search (issue 4).
-panelResources.push(accounts, macSearch, userSearch);
-// Hierarchy and credits (issue 3).
-panelResources.push(managers, resellers, dealers, transactions);
+export const panelResources: PanelResource[] = [
+  managers,
+  resellers,
+  dealers,
+  accounts,
+  transactions,
+  macSearch,
+  userSearch,
+  ticketCategories,
+  globalDiscounts,
+  userPromos,
+  themes,
+  servers,
+  systemSettings,
+  creditLevels,
+  creditOptionsSettings,
+];
 
-export type { PanelResource, PanelRoute } from './types';
+export { MENU_LAYOUTS, UNKNOWN_ROLE_MENU } from './menus';

@@ -15,7 +15,7 @@ import {
   MANAGER_ALLOCATION_MAX,
   fallbackCreditOptions,
 } from '../../contract';
-import { useCurrentUser } from '../../hooks/useRole';
+import { useCurrentUser } from '../../providers/identity';
 import { http } from '../../providers/http';
 import { postCreditCall } from './creditCall';
 import { AmountForm, type CreditDialogProps, CreditTargetSummary, useCreditDialog } from './creditDialog';

@@ -5,7 +5,7 @@
  */
 import { Alert, Descriptions, Modal } from 'antd';
 import { CREDITS, DIALOGS, HIERARCHY, HIERARCHY_PANEL, type RecoveryOptionsResponse } from '../../contract';
-import { useCurrentUser } from '../../hooks/useRole';
+import { useCurrentUser } from '../../providers/identity';
 import { http } from '../../providers/http';
 import { postCreditCall } from './creditCall';
 import { AmountForm, type CreditDialogProps, CreditTargetSummary, useCreditDialog } from './creditDialog';

@@ -1,12 +1,13 @@
 /**
- * Form fields declared once per resource and rendered the same way everywhere: a declaration says
- * the name, label, kind, bounds and the spec's message for a missing value.
+ * Form fields declared once per resource and rendered the same way everywhere: a declaration says the
+ * name, label, kind and bounds of the input; the rules and their messages are the form's zod schema.
  */
 import { useSelect } from '@refinedev/antd';
-import { DatePicker, Form, Input, InputNumber, Select, Switch } from 'antd';
-import type { Rule } from 'antd/es/form';
+import { DatePicker, Input, InputNumber, Select, Switch } from 'antd';
 import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
+import type { Control } from 'react-hook-form';
+import { FormField } from './FormField';
 
 export type FormMode = 'create' | 'edit';
 
@@ -14,9 +15,8 @@ export interface FieldDef {
   name: string;
   label: string;
   type: 'text' | 'password' | 'textarea' | 'number' | 'switch' | 'select' | 'date' | 'resource-select';
-  /** Message shown when the field is empty; `{ create }` makes it required only when creating. */
-  required?: string | { create: string };
-  rules?: Rule[];
+  /** Marks the label as required (always, or only when creating); the rule is in the schema. */
+  required?: boolean | 'create';
   options?: Array<{ label: string; value: string | number | boolean }>;
   /** For resource-select: where the options come from. */
   optionsFrom?: { resource: string; label?: string; value?: string; meta?: Record<string, unknown> };
@@ -29,15 +29,6 @@ export interface FieldDef {
   /** Hidden when creating or when editing. */
   only?: FormMode;
   disabledOn?: FormMode;
-}
-
-function requiredRule(field: FieldDef, mode: FormMode): Rule[] {
-  if (!field.required) return [];
-  // A rule with any key besides `required` is checked as a string by async-validator, so `whitespace`
-  // is set only on text fields (else a required number or select fails with a value).
-  if (typeof field.required === 'string')
-    return [field.type === 'text' ? { required: true, whitespace: true, message: field.required } : { required: true, message: field.required }];
-  return mode === 'create' ? [{ required: true, message: field.required.create }] : [];
 }
 
 function ResourceSelect({ field, ...props }: { field: FieldDef } & Record<string, unknown>) {
@@ -73,24 +64,30 @@ function control(field: FieldDef, disabled: boolean) {
   }
 }
 
-export function FieldList({ fields, mode }: { fields: FieldDef[]; mode: FormMode }) {
+/** ISO text in the form values, a dayjs in the DatePicker. */
+export const dateInput = {
+  toInput: (v: unknown) => (v ? dayjs(v as string) : null),
+  fromInput: (v: unknown) => (v ? (v as dayjs.Dayjs).toISOString() : null),
+};
+
+export function FieldList({ fields, mode, control: formControl }: { fields: FieldDef[]; mode: FormMode; control: Control<any> }) {
   return (
     <>
       {fields
         .filter((f) => !f.only || f.only === mode)
         .map((field) => (
-          <Form.Item
+          <FormField
             key={field.name}
+            control={formControl}
             name={field.name}
             label={field.label}
             help={field.help}
+            required={field.required === true || (field.required === 'create' && mode === 'create')}
             valuePropName={field.type === 'switch' ? 'checked' : 'value'}
-            rules={[...requiredRule(field, mode), ...(field.rules ?? [])]}
-            getValueProps={field.type === 'date' ? (v: unknown) => ({ value: v ? dayjs(v as string) : undefined }) : undefined}
-            normalize={field.type === 'date' ? (v: dayjs.Dayjs | null) => (v ? v.toISOString() : null) : undefined}
+            {...(field.type === 'date' ? dateInput : {})}
           >
             {control(field, field.disabledOn === mode)}
-          </Form.Item>
+          </FormField>
         ))}
     </>
   );

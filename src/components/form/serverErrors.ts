@@ -1,34 +1,45 @@
-/** A 422's per-field messages on a form built without Refine's useForm (custom calls). */
+/**
+ * A 422's per-field messages (Refine's HttpError.errors) under the fields of a react-hook-form form.
+ * Forms that save through Refine's useForm get this from Refine itself; this serves the few calls
+ * that are not a form's own mutation (a lookup, a sign-in).
+ */
 import type { HttpError } from '@refinedev/core';
-import type { FormInstance } from 'antd';
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 
-const firstMessages = (value: unknown): string[] =>
+const messagesOf = (value: unknown): string[] =>
   Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : value && typeof value === 'object' && 'message' in value ? [String((value as { message: unknown }).message)] : [];
 
+export interface FieldErrorItem {
+  field: string;
+  message: string;
+}
+
 /**
- * Puts each error under its field (`fields`: the form's field names; `alias` maps an API field onto
- * one of them). Returns the messages that belong to no field of the form.
+ * Sets the first message of each error under its field (`aliases` maps an API field onto a form field)
+ * when the form has it, and returns every field's first message (for a summary or a toast).
  */
-export function applyServerErrors(form: FormInstance, error: unknown, fields: string[], alias: Record<string, string> = {}): string[] {
-  const errors = (error as HttpError | undefined)?.errors;
-  if (!errors) return [];
-  const rest: string[] = [];
-  const byField = new Map<string, string[]>();
-  for (const [key, value] of Object.entries(errors)) {
-    const messages = firstMessages(value);
-    const target = alias[key] ?? key;
-    if (fields.includes(target)) byField.set(target, [...(byField.get(target) ?? []), ...messages]);
-    else rest.push(...messages);
+export function setServerErrors<T extends FieldValues>(
+  setError: UseFormSetError<T>,
+  error: unknown,
+  fields: readonly string[],
+  aliases: Record<string, string> = {},
+): FieldErrorItem[] {
+  const items: FieldErrorItem[] = [];
+  for (const [field, value] of Object.entries((error as HttpError | undefined)?.errors ?? {})) {
+    const [message] = messagesOf(value);
+    if (!message) continue;
+    items.push({ field, message });
+    const name = aliases[field] ?? field;
+    if (fields.includes(name)) setError(name as Path<T>, { type: 'server', message });
   }
-  form.setFields([...byField].map(([name, messages]) => ({ name, errors: messages })));
-  return rest;
+  return items;
 }
 
 /** The first per-field message of an HttpError, else its message. */
 export function firstErrorMessage(error: unknown): string | undefined {
   const e = error as HttpError | undefined;
   for (const value of Object.values(e?.errors ?? {})) {
-    const [first] = firstMessages(value);
+    const [first] = messagesOf(value);
     if (first) return first;
   }
   return e?.message;

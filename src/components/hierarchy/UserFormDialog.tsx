@@ -23,7 +23,7 @@ import {
   fallbackCreditOptions,
   isRole,
 } from '../../contract';
-import { useCurrentUser } from '../../hooks/useRole';
+import { useCurrentUser } from '../../providers/identity';
 import { http } from '../../providers/http';
 import { AmountSelect } from '../credits/AmountSelect';
 import { useNotify } from '../feedback';

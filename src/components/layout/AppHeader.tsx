@@ -4,7 +4,7 @@ import { useLogout } from '@refinedev/core';
 import { Avatar, Button, Dropdown, Layout, Space, Typography, theme } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { PANEL_NAMES, isRole } from '../../contract';
-import { useCurrentUser } from '../../hooks/useRole';
+import { useCurrentUser } from '../../providers/identity';
 import { RoleBadge } from '../display';
 
 export function AppHeader({ onOpenMenu, mobile }: { onOpenMenu: () => void; mobile: boolean }) {

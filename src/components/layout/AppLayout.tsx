@@ -2,11 +2,12 @@
 import { Drawer, Grid, Layout, Typography } from 'antd';
 import { useState } from 'react';
 import { Outlet } from 'react-router';
-import { useCurrentUser } from '../../hooks/useRole';
-import { MaintenancePage } from '../../pages/Maintenance';
+import { useCurrentUser } from '../../providers/identity';
 import { useAppConfig } from '../../providers/appConfig';
 import { AppHeader } from './AppHeader';
 import { AppMenu } from './AppMenu';
+import { MaintenanceNotice } from './MaintenanceNotice';
+import type { MenuEntry } from '../routing';
 
 const Brand = () => (
   <Typography.Title level={4} style={{ color: '#fff', margin: 0, padding: '16px 24px', whiteSpace: 'nowrap' }}>
@@ -14,7 +15,8 @@ const Brand = () => (
   </Typography.Title>
 );
 
-export function AppLayout() {
+/** `menuFor` gives a role's menu (the app derives it from the declarations). */
+export function AppLayout({ menuFor }: { menuFor: (role: string | null) => MenuEntry[] }) {
   const screens = Grid.useBreakpoint();
   const mobile = !screens.lg;
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -33,18 +35,18 @@ export function AppLayout() {
           styles={{ body: { padding: 0, background: '#001529' }, header: { display: 'none' } }}
         >
           <Brand />
-          <AppMenu role={role} onNavigate={() => setDrawerOpen(false)} />
+          <AppMenu entries={menuFor(role)} onNavigate={() => setDrawerOpen(false)} />
         </Drawer>
       ) : (
         <Layout.Sider width={240} breakpoint="lg" style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}>
           <Brand />
-          <AppMenu role={role} />
+          <AppMenu entries={menuFor(role)} />
         </Layout.Sider>
       )}
       <Layout>
         <AppHeader mobile={mobile} onOpenMenu={() => setDrawerOpen(true)} />
         <Layout.Content style={{ padding: mobile ? 12 : 24 }}>
-          {underMaintenance ? <MaintenancePage /> : <Outlet />}
+          {underMaintenance ? <MaintenanceNotice /> : <Outlet />}
         </Layout.Content>
       </Layout>
     </Layout>

@@ -2,7 +2,7 @@
 import { Menu } from 'antd';
 import type { ItemType } from 'antd/es/menu/interface';
 import { Link, useLocation } from 'react-router';
-import { type MenuEntry, menuFor } from '../../resources/navigation';
+import type { MenuEntry } from '../routing';
 
 function toItems(entries: MenuEntry[]): ItemType[] {
   return entries.map((entry) =>
@@ -20,9 +20,8 @@ export function selectedKey(pathname: string, entries: MenuEntry[]): string {
   return paths.filter((p) => p !== '/' && (pathname === p || pathname.startsWith(`${p}/`))).sort((a, b) => b.length - a.length)[0] ?? '';
 }
 
-export function AppMenu({ role, onNavigate }: { role: string | null; onNavigate?: () => void }) {
+export function AppMenu({ entries, onNavigate }: { entries: MenuEntry[]; onNavigate?: () => void }) {
   const { pathname } = useLocation();
-  const entries = menuFor(role);
   const groups = entries.filter((e) => 'group' in e).map((e) => `group:${(e as { group: string }).group}`);
   return (
     <Menu

@@ -6,7 +6,7 @@ import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { CREDITS, RENEWAL } from '../../contract';
 import { useIdempotencyKey } from '../../providers/idempotency';
 import { useNotify } from '../feedback';
-import { applyServerErrors } from '../form/serverErrors';
+import { applyServerErrors } from '../form/legacyServerErrors';
 import { type RenewalPrice, useRenewalQuote, validMonths } from './useRenewalQuote';
 
 export interface RenewTarget {

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { MAX_RECORD_ID } from '../constants';
-import { GENERAL } from '../messages';
+import { FIELD_RULES, GENERAL } from '../messages';
 
 /** A required text field whose every failure (missing, wrong type, blank) reads `message`. */
 export const requiredText = (message: string, max = 255) =>
-  z.string({ error: message }).trim().min(1, message).max(max);
+  z.string({ error: message }).trim().min(1, message).max(max, FIELD_RULES.tooLong(max));
 
 export const optionalText = (max = 1000) =>
   z
     .string()
     .trim()
-    .max(max)
+    .max(max, FIELD_RULES.tooLong(max))
     .nullish()
     .transform((v) => (v === '' ? null : (v ?? null)));
 

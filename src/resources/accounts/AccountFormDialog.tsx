@@ -21,10 +21,10 @@ import {
 } from '../../contract';
 import { useNotify } from '../../components/feedback';
 import { macAddressRule } from '../../components/form/rules';
-import { applyServerErrors } from '../../components/form/serverErrors';
+import { applyServerErrors } from '../../components/form/legacyServerErrors';
 import { useRenewalQuote, validMonths } from '../../components/renewals';
 import { INVALID_MONTHS, PriceSummary, useAfterRenewal } from '../../components/renewals/shared';
-import { useCurrentUser } from '../../hooks/useRole';
+import { useCurrentUser } from '../../providers/identity';
 import { http } from '../../providers/http';
 import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
 import { useAccountServers } from './useServers';

@@ -15,14 +15,13 @@ import {
   SyncOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
-import { useInvalidate } from '@refinedev/core';
+import { useInvalidate, useCan } from '@refinedev/core';
 import { Button } from 'antd';
 import { useState } from 'react';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, EXPIRY_FILTERS, GENERAL, HIERARCHY, RENEWAL, STATUS, USER_STATUSES } from '../../contract';
 import { DataTable, type RowAction } from '../../components/DataTable';
 import { useConfirm, useNotify } from '../../components/feedback';
 import { BulkRenewDialog, QuickRenewDialog } from '../../components/renewals';
-import { useCan } from '../../hooks/useRole';
 import { http } from '../../providers/http';
 import { AccountFormDialog } from './AccountFormDialog';
 import { accountColumns } from './columns';
@@ -52,12 +51,12 @@ export function useAccountActions() {
   const invalidate = useInvalidate();
   const { confirmDelete, confirmStatus, confirm } = useConfirm();
   const can = {
-    credits: useCan('accounts', 'credits'),
-    edit: useCan('accounts', 'edit'),
-    status: useCan('accounts', 'status'),
-    delete: useCan('accounts', 'delete'),
-    show: useCan('accounts', 'show'),
-    transactions: useCan('accounts', 'transactions'),
+    credits: useCan({ resource: 'accounts', action: 'credits' }).data?.can === true,
+    edit: useCan({ resource: 'accounts', action: 'edit' }).data?.can === true,
+    status: useCan({ resource: 'accounts', action: 'status' }).data?.can === true,
+    delete: useCan({ resource: 'accounts', action: 'delete' }).data?.can === true,
+    show: useCan({ resource: 'accounts', action: 'show' }).data?.can === true,
+    transactions: useCan({ resource: 'accounts', action: 'transactions' }).data?.can === true,
   };
   const [renewing, setRenewing] = useState<Account | null>(null);
   const [editing, setEditing] = useState<Account | 'create' | null>(null);
@@ -136,8 +135,8 @@ export function AccountsPage() {
   const { rowActions, dialogs, openCreate, call, can } = useAccountActions();
   const { confirm } = useConfirm();
   const { options: servers } = useAccountServers();
-  const canCreate = useCan('accounts', 'create');
-  const canMessage = useCan('accounts', 'message');
+  const canCreate = useCan({ resource: 'accounts', action: 'create' }).data?.can === true;
+  const canMessage = useCan({ resource: 'accounts', action: 'message' }).data?.can === true;
   const [bulkRenew, setBulkRenew] = useState<Account[] | null>(null);
   const [messageIds, setMessageIds] = useState<Array<string | number> | null>(null);
   const [clearSelection, setClearSelection] = useState<() => void>(() => () => undefined);

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, formatMac } from '../../contract';
 import { StatusTag, dateTime } from '../../components/display';
 import { useNotify } from '../../components/feedback';
-import { applyServerErrors } from '../../components/form/serverErrors';
+import { applyServerErrors } from '../../components/form/legacyServerErrors';
 import { validMonths } from '../../components/renewals';
 import { INVALID_MONTHS, useAfterRenewal } from '../../components/renewals/shared';
 import { TransactionsTable } from '../../components/transactions';

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser } from '../../contract';
 import { useNotify } from '../../components/feedback';
 import { UserPicker, applyServerErrors } from '../../components/hierarchy';
-import { useCurrentUser } from '../../hooks/useRole';
+import { useCurrentUser } from '../../providers/identity';
 import { http } from '../../providers/http';
 
 export function PromoteDialog({ dealer, onClose }: { dealer: HierarchyUser | null; onClose: () => void }) {

@@ -1,14 +1,18 @@
 import { TeamOutlined } from '@ant-design/icons';
-import { EntityTransactionsPage } from '../../components/transactions';
-import type { PanelResource } from '../types';
-import { DealerEditPage } from './edit';
-import { DealersList } from './list';
+import { type PanelResource, lazyPage } from '../../components/routing';
 
 export const dealers: PanelResource = {
-  resource: { name: 'dealers', list: '/dealers', edit: '/dealers/edit/:id', meta: { label: 'Dealers', icon: <TeamOutlined /> } },
+  name: 'dealers',
+  label: 'Dealers',
+  icon: <TeamOutlined />,
+  list: { path: '/dealers', page: lazyPage(() => import('./list'), 'DealersList') },
+  edit: { path: '/dealers/edit/:id', page: lazyPage(() => import('./edit'), 'DealerEditPage') },
   routes: [
-    { path: '/dealers', element: <DealersList />, access: ['dealers', 'list'] },
-    { path: '/dealers/edit/:id', element: <DealerEditPage />, access: ['dealers', 'edit'] },
-    { path: '/dealers/:id/transactions', element: <EntityTransactionsPage entity="dealers" label="Dealer" />, access: ['dealers', 'transactions'] },
+    {
+      path: '/dealers/:id/transactions',
+      page: lazyPage(() => import('../../components/transactions'), 'EntityTransactionsPage'),
+      props: { entity: 'dealers', label: 'Dealer' },
+      access: ['dealers', 'transactions'],
+    },
   ],
 };

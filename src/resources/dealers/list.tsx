@@ -1,4 +1,5 @@
 /** /dealers (admin, manager, reseller): dealers of the caller's subtree. */
+import { useCan } from '@refinedev/core';
 import { PlusOutlined, RiseOutlined, RollbackOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useState } from 'react';
@@ -8,7 +9,7 @@ import { type DataColumn, DataTable } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { useConfirm } from '../../components/feedback';
 import { type UserLevelConfig, UserFormDialog, statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../components/hierarchy';
-import { useCan, useCurrentUser } from '../../hooks/useRole';
+import { useCurrentUser } from '../../providers/identity';
 import { PromoteDialog } from './PromoteDialog';
 import { RecoveryHistoryDialog } from './RecoveryHistoryDialog';
 
@@ -29,8 +30,8 @@ export function DealersList() {
   const { role } = useCurrentUser();
   const navigate = useNavigate();
   const { confirmDelete } = useConfirm();
-  const canCreate = useCan('dealers', 'create');
-  const canPromote = useCan('dealers', 'promote');
+  const canCreate = useCan({ resource: 'dealers', action: 'create' }).data?.can === true;
+  const canPromote = useCan({ resource: 'dealers', action: 'promote' }).data?.can === true;
   const toggle = useStatusToggle('dealers', 'dealer');
   const [creating, setCreating] = useState(false);
   const [promoting, setPromoting] = useState<HierarchyUser | null>(null);

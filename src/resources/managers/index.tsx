@@ -1,21 +1,21 @@
 import { TeamOutlined } from '@ant-design/icons';
-import { EntityTransactionsPage } from '../../components/transactions';
-import type { PanelResource } from '../types';
-import { ManagerFormPage } from './form';
-import { ManagersList } from './list';
+import { type PanelResource, lazyPage } from '../../components/routing';
+
+const ManagerFormPage = lazyPage(() => import('./form'), 'ManagerFormPage');
 
 export const managers: PanelResource = {
-  resource: {
-    name: 'managers',
-    list: '/managers',
-    create: '/managers/create',
-    edit: '/managers/edit/:id',
-    meta: { label: 'Managers', icon: <TeamOutlined /> },
-  },
+  name: 'managers',
+  label: 'Managers',
+  icon: <TeamOutlined />,
+  list: { path: '/managers', page: lazyPage(() => import('./list'), 'ManagersList') },
+  create: { path: '/managers/create', page: ManagerFormPage, props: { mode: 'create' } },
+  edit: { path: '/managers/edit/:id', page: ManagerFormPage, props: { mode: 'edit' } },
   routes: [
-    { path: '/managers', element: <ManagersList />, access: ['managers', 'list'] },
-    { path: '/managers/create', element: <ManagerFormPage mode="create" />, access: ['managers', 'create'] },
-    { path: '/managers/edit/:id', element: <ManagerFormPage mode="edit" />, access: ['managers', 'edit'] },
-    { path: '/managers/:id/transactions', element: <EntityTransactionsPage entity="managers" label="Manager" />, access: ['managers', 'transactions'] },
+    {
+      path: '/managers/:id/transactions',
+      page: lazyPage(() => import('../../components/transactions'), 'EntityTransactionsPage'),
+      props: { entity: 'managers', label: 'Manager' },
+      access: ['managers', 'transactions'],
+    },
   ],
 };

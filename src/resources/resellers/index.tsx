@@ -1,12 +1,17 @@
 import { TeamOutlined } from '@ant-design/icons';
-import { EntityTransactionsPage } from '../../components/transactions';
-import type { PanelResource } from '../types';
-import { ResellersList } from './list';
+import { type PanelResource, lazyPage } from '../../components/routing';
 
 export const resellers: PanelResource = {
-  resource: { name: 'resellers', list: '/resellers', meta: { label: 'Resellers', icon: <TeamOutlined /> } },
+  name: 'resellers',
+  label: 'Resellers',
+  icon: <TeamOutlined />,
+  list: { path: '/resellers', page: lazyPage(() => import('./list'), 'ResellersList') },
   routes: [
-    { path: '/resellers', element: <ResellersList />, access: ['resellers', 'list'] },
-    { path: '/resellers/:id/transactions', element: <EntityTransactionsPage entity="resellers" label="Reseller" />, access: ['resellers', 'transactions'] },
+    {
+      path: '/resellers/:id/transactions',
+      page: lazyPage(() => import('../../components/transactions'), 'EntityTransactionsPage'),
+      props: { entity: 'resellers', label: 'Reseller' },
+      access: ['resellers', 'transactions'],
+    },
   ],
 };

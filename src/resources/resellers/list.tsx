@@ -1,4 +1,5 @@
 /** /resellers: Resellers Management (spec 2, Resellers screen). */
+import { useCan } from '@refinedev/core';
 import { EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
 import { useState } from 'react';
@@ -7,7 +8,7 @@ import { type DataColumn, DataTable } from '../../components/DataTable';
 import { StatusTag, activeOptions, dateTime } from '../../components/display';
 import { useConfirm, useNotify, useStatusPopup } from '../../components/feedback';
 import { type UserLevelConfig, UserDetailsDrawer, UserFormDialog, useBulkRunner, useUserRowActions } from '../../components/hierarchy';
-import { useCan, useCurrentUser } from '../../hooks/useRole';
+import { useCurrentUser } from '../../providers/identity';
 
 export const resellerLevel: UserLevelConfig = {
   entity: 'resellers',
@@ -29,7 +30,7 @@ export function ResellersList() {
   const notify = useNotify();
   const popup = useStatusPopup();
   const { confirmDelete, confirm } = useConfirm();
-  const canCreate = useCan('resellers', 'create');
+  const canCreate = useCan({ resource: 'resellers', action: 'create' }).data?.can === true;
   const bulk = useBulkRunner('resellers');
   const [editing, setEditing] = useState<{ mode: 'create' | 'edit'; record: HierarchyUser | null } | null>(null);
   const [details, setDetails] = useState<HierarchyUser | null>(null);

@@ -1,16 +1,13 @@
-import { ApiOutlined, CloudServerOutlined, HomeOutlined } from '@ant-design/icons';
-import { useInvalidate, useNotification } from '@refinedev/core';
+import { ApiOutlined, HomeOutlined } from '@ant-design/icons';
+import { useCan, useCustomMutation, useInvalidate, useNotification } from '@refinedev/core';
 import { Breadcrumb } from 'antd';
 import { Link } from 'react-router';
-import { CONFIG_SCREENS, ENTITY_FORM, SERVERS, SERVER_DEFAULTS, SERVER_FORM, type Server } from '../contract';
-import { AdminOnly } from '../components/AdminOnly';
-import { CrudPage } from '../components/CrudPage';
-import { StatusTag, dateTime } from '../components/display';
-import { useNotify } from '../components/feedback';
-import type { FieldDef } from '../components/form/fields';
-import { useCan } from '../hooks/useRole';
-import { http } from '../providers/http';
-import type { PanelResource } from './types';
+import { CONFIG_SCREENS, ENTITY_FORM, SERVERS, SERVER_DEFAULTS, type Server, serverBody } from '../../contract';
+import { PageAccess } from '../../components/routing';
+import { CrudPage } from '../../components/CrudPage';
+import { StatusTag, dateTime } from '../../components/display';
+import { useNotify } from '../../components/feedback';
+import type { FieldDef } from '../../components/form/fields';
 
 const statusOptions = [
   { label: 'Active', value: 'active' },
@@ -31,8 +28,8 @@ const passwordField = (mode: 'create' | 'edit'): FieldDef => ({
 });
 
 const fields: FieldDef[] = [
-  { name: 'name', label: 'Name', type: 'text', required: ENTITY_FORM.nameRequired },
-  { name: 'db_host', label: 'Database Host', type: 'text', required: SERVER_FORM.hostRequired, placeholder: 'db.example.com' },
+  { name: 'name', label: 'Name', type: 'text', required: true },
+  { name: 'db_host', label: 'Database Host', type: 'text', required: true, placeholder: 'db.example.com' },
   {
     name: 'db_port',
     label: 'Database Port',
@@ -40,25 +37,25 @@ const fields: FieldDef[] = [
     min: 1,
     max: 65535,
     initial: Number(SERVER_DEFAULTS.db_port),
-    rules: [{ type: 'number', min: 1, max: 65535, transform: (v: unknown) => (v === '' || v == null ? undefined : Number(v)), message: SERVER_FORM.portInvalid }],
   },
-  { name: 'db_name', label: 'Database Name', type: 'text', required: SERVER_FORM.dbNameRequired },
-  { name: 'db_username', label: 'Database Username', type: 'text', required: SERVER_FORM.usernameRequired },
+  { name: 'db_name', label: 'Database Name', type: 'text', required: true },
+  { name: 'db_username', label: 'Database Username', type: 'text', required: true },
   passwordField('create'),
   passwordField('edit'),
   { name: 'status', label: 'Status', type: 'select', options: statusOptions, initial: SERVER_DEFAULTS.status },
   { name: 'connection_status', label: 'Connection Status', type: 'select', options: connectionOptions, initial: SERVER_DEFAULTS.connection_status },
 ];
 
-function ServersPage() {
+export function ServersPage() {
   const notify = useNotify();
   const { open } = useNotification();
   const invalidate = useInvalidate();
-  const canCheck = useCan('servers', 'check');
+  const canCheck = useCan({ resource: 'servers', action: 'check' }).data?.can === true;
+
+  const { mutateAsync: runCheck } = useCustomMutation<{ data: Server }>();
 
   const check = (server: Server) =>
-    http
-      .post<{ data: Server }>(`servers/${server.id}/check`)
+    runCheck({ url: `servers/${server.id}/check`, method: 'post', values: {}, successNotification: false, errorNotification: false })
       .then(({ data }) => {
         const status = data.data.connection_status;
         open?.({ type: status === 'online' ? 'success' : 'error', message: CONFIG_SCREENS.connectionChecked(server.name, status) });
@@ -67,8 +64,10 @@ function ServersPage() {
       .finally(() => invalidate({ resource: 'servers', invalidates: ['list'] }));
 
   return (
+    <PageAccess resource="servers">
     <CrudPage<Server>
       resource="servers"
+      schema={serverBody}
       title="Servers"
       singular="server"
       header={
@@ -115,20 +114,6 @@ function ServersPage() {
       }}
       extraRowActions={() => [{ key: 'check', label: CONFIG_SCREENS.checkConnection, icon: <ApiOutlined />, hidden: !canCheck, onClick: check }]}
     />
+    </PageAccess>
   );
 }
-
-export const servers: PanelResource = {
-  resource: { name: 'servers', list: '/servers', meta: { label: 'Servers', icon: <CloudServerOutlined /> } },
-  routes: [
-    {
-      path: '/servers',
-      element: (
-        <AdminOnly>
-          <ServersPage />
-        </AdminOnly>
-      ),
-      access: ['servers', 'list'],
-    },
-  ],
-};

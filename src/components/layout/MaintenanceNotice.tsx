@@ -1,9 +1,9 @@
 import { useLogout } from '@refinedev/core';
 import { Button, Result } from 'antd';
-import { ACCESS } from '../contract';
+import { ACCESS } from '../../contract';
 
 /** Shown to non-admins while maintenance mode is on (the API answers them 503). */
-export function MaintenancePage() {
+export function MaintenanceNotice() {
   const { mutate: logout } = useLogout();
   return (
     <Result

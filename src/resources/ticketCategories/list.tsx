@@ -1,10 +1,8 @@
-import { TagsOutlined } from '@ant-design/icons';
-import { ENTITY_FORM, type TicketCategory } from '../contract';
-import { CrudPage } from '../components/CrudPage';
-import { ActiveTag, activeOptions, dateTime } from '../components/display';
-import type { PanelResource } from './types';
+import { type TicketCategory, ticketCategoryBody } from '../../contract';
+import { CrudPage } from '../../components/CrudPage';
+import { ActiveTag, activeOptions, dateTime } from '../../components/display';
 
-function TicketCategoriesPage() {
+export function TicketCategoriesPage() {
   return (
     <CrudPage<TicketCategory>
       resource="ticket-categories"
@@ -13,6 +11,7 @@ function TicketCategoriesPage() {
       searchPlaceholder="Search categories..."
       messages={{ createFailed: 'Failed to create category', updateFailed: 'Failed to update category', deleteFailed: 'Failed to delete category' }}
       bulkDelete
+      schema={ticketCategoryBody}
       selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }]}
       columns={[
         { dataIndex: 'name', title: 'Name', sortable: true },
@@ -22,15 +21,10 @@ function TicketCategoriesPage() {
         { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
       ]}
       fields={[
-        { name: 'name', label: 'Name', type: 'text', required: ENTITY_FORM.nameRequired },
+        { name: 'name', label: 'Name', type: 'text', required: true },
         { name: 'description', label: 'Description', type: 'textarea' },
         { name: 'is_active', label: 'Active', type: 'switch', initial: true },
       ]}
     />
   );
 }
-
-export const ticketCategories: PanelResource = {
-  resource: { name: 'ticket-categories', list: '/ticket-categories', meta: { label: 'Ticket Categories', icon: <TagsOutlined /> } },
-  routes: [{ path: '/ticket-categories', element: <TicketCategoriesPage />, access: ['ticket-categories', 'list'] }],
-};

@@ -1,16 +1,16 @@
 /**
- * The in-page role check of the admin screens that the spec names (servers, audit logs, announcement
+ * The in-page access check of the admin screens that the spec names (servers, audit logs, announcement
  * management; spec 6). The route guard already sends other roles to /unauthorized; this is the second
  * line for whatever reaches the page anyway (a role that changed after sign-in, a stale session).
  */
+import { CanAccess } from '@refinedev/core';
 import { Result, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { ACCESS } from '../contract';
-import { useCurrentUser } from '../hooks/useRole';
+import { ACCESS } from '../../contract';
+import { useCurrentUser } from '../../providers/identity';
 
-export function AdminOnly({ children }: { children: ReactNode }) {
+function AccessDenied() {
   const { role } = useCurrentUser();
-  if (role === 'admin') return <>{children}</>;
   return (
     <Result
       status="403"
@@ -24,5 +24,13 @@ export function AdminOnly({ children }: { children: ReactNode }) {
         </>
       }
     />
+  );
+}
+
+export function PageAccess({ resource, action = 'list', children }: { resource: string; action?: string; children: ReactNode }) {
+  return (
+    <CanAccess resource={resource} action={action} fallback={<AccessDenied />}>
+      {children}
+    </CanAccess>
   );
 }

@@ -1,18 +1,16 @@
-import { SwapOutlined } from '@ant-design/icons';
 import type { CrudFilter } from '@refinedev/core';
 import { Alert } from 'antd';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { BackButton, TransactionsTable } from '../components/transactions';
-import type { PanelResource } from './types';
+import { BackButton, TransactionsTable } from '../../components/transactions';
 
 /** /transactions: every entry of the caller's subtree, its own included. */
-function TransactionsPage() {
+export function TransactionsPage() {
   return <TransactionsTable title="Transactions" showUser />;
 }
 
 /** /user/transactions?userId=: one user's history, with Back (and the table's Refresh). */
-function UserTransactionsPage() {
+export function UserTransactionsPage() {
   const [params] = useSearchParams();
   const userId = params.get('userId');
   const valid = userId !== null && /^\d+$/.test(userId);
@@ -20,11 +18,3 @@ function UserTransactionsPage() {
   if (!valid) return <Alert type="warning" showIcon message="No user selected" description="Open a user's transactions from a list." action={<BackButton fallback="/transactions" />} />;
   return <TransactionsTable title="User Transactions" filters={filters} showUser extra={<BackButton fallback="/transactions" />} />;
 }
-
-export const transactions: PanelResource = {
-  resource: { name: 'transactions', list: '/transactions', meta: { label: 'Transactions', icon: <SwapOutlined /> } },
-  routes: [
-    { path: '/transactions', element: <TransactionsPage />, access: ['transactions', 'list'] },
-    { path: '/user/transactions', element: <UserTransactionsPage />, access: ['transactions', 'list'] },
-  ],
-};

@@ -2,7 +2,8 @@
  * Credit levels (admin allocations to managers): the configuration form and a live preview of the
  * levels it offers (up to 21 from the minimum, bonus = round(base x ratio)).
  */
-import { RiseOutlined, SaveOutlined } from '@ant-design/icons';
+import { useCan } from '@refinedev/core';
+import { SaveOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Form, InputNumber, List, Row, Space, Switch, Tag, Typography } from 'antd';
 import {
   CONFIG_SCREENS,
@@ -13,11 +14,9 @@ import {
   GENERAL,
   creditLevels,
   defaultCreditLevels,
-} from '../contract';
-import { notBelowRule } from '../components/form/rules';
-import { useCan } from '../hooks/useRole';
-import { ConfigLoading, useConfigDocument } from './configDocument';
-import type { PanelResource } from './types';
+} from '../../contract';
+import { notBelowRule } from '../../components/form/rules';
+import { ConfigLoading, useConfigDocument } from '../configDocument';
 
 const atLeastOne = (label: string) => [{ required: true, type: 'number' as const, min: 1, message: FIELD_RULES.atLeast(label, 1) }];
 
@@ -47,8 +46,8 @@ function LevelsPreview() {
   );
 }
 
-function CreditLevelsPage() {
-  const canEdit = useCan('credit-levels', 'edit');
+export function CreditLevelsPage() {
+  const canEdit = useCan({ resource: 'credit-levels', action: 'edit' }).data?.can === true;
   const [form] = Form.useForm<CreditLevelsConfig>();
   const { value: config, loadError, load, save, saving } = useConfigDocument<CreditLevelsConfig>(
     'credit-levels',
@@ -104,8 +103,3 @@ function CreditLevelsPage() {
     </Form>
   );
 }
-
-export const creditLevelsResource: PanelResource = {
-  resource: { name: 'credit-levels', list: '/credit-levels', meta: { label: 'Credit Levels', icon: <RiseOutlined /> } },
-  routes: [{ path: '/credit-levels', element: <CreditLevelsPage />, access: ['credit-levels', 'list'] }],
-};

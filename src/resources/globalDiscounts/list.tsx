@@ -2,9 +2,9 @@
  * Global discounts (menu 'User Promo'): server-wide renewal prices shown as cards, filtered by server
  * and status, created and edited in one dialog (spec 2, 5, 8).
  */
-import { DeleteOutlined, EditOutlined, PercentageOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useModalForm } from '@refinedev/antd';
-import { type CrudFilter, type HttpError, useDelete, useInvalidate, useList } from '@refinedev/core';
+import { type CrudFilter, type HttpError, useDelete, useInvalidate, useList, useCan } from '@refinedev/core';
 import {
   Alert,
   Button,
@@ -37,12 +37,10 @@ import {
   GLOBAL_DISCOUNT_DEFAULTS,
   type GlobalDiscount,
   PROMOS,
-} from '../contract';
-import { ActiveTag } from '../components/display';
-import { titled, useConfirm, useNotify } from '../components/feedback';
-import { useCan } from '../hooks/useRole';
-import { useServerOptions } from './serverOptions';
-import type { PanelResource } from './types';
+} from '../../contract';
+import { ActiveTag } from '../../components/display';
+import { titled, useConfirm, useNotify } from '../../components/feedback';
+import { useServerOptions } from '../serverOptions';
 
 const PAGE_SIZE = 12;
 
@@ -188,13 +186,13 @@ function DiscountCard({ discount, onEdit, onDelete }: { discount: GlobalDiscount
   );
 }
 
-function GlobalDiscountsPage() {
+export function GlobalDiscountsPage() {
   const notify = useNotify();
   const invalidate = useInvalidate();
   const { confirmDelete } = useConfirm();
-  const canCreate = useCan('global-discounts', 'create');
-  const canEdit = useCan('global-discounts', 'edit');
-  const canDelete = useCan('global-discounts', 'delete');
+  const canCreate = useCan({ resource: 'global-discounts', action: 'create' }).data?.can === true;
+  const canEdit = useCan({ resource: 'global-discounts', action: 'edit' }).data?.can === true;
+  const canDelete = useCan({ resource: 'global-discounts', action: 'delete' }).data?.can === true;
   const [serverId, setServerId] = useState<number | undefined>();
   const [status, setStatus] = useState<string | undefined>();
   const [page, setPage] = useState(1);
@@ -332,8 +330,3 @@ function GlobalDiscountsPage() {
     </Card>
   );
 }
-
-export const globalDiscounts: PanelResource = {
-  resource: { name: 'global-discounts', list: '/global-discounts', meta: { label: 'User Promo', icon: <PercentageOutlined /> } },
-  routes: [{ path: '/global-discounts', element: <GlobalDiscountsPage />, access: ['global-discounts', 'list'] }],
-};

@@ -3,19 +3,19 @@
  * result says which of the caller's accounts uses it, that it is registered outside the caller's
  * accounts (without saying whose), or that nobody uses it. A found account can be deleted.
  */
+import { useCan } from '@refinedev/core';
 import { DeleteOutlined, SearchOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Descriptions, Form, Input, Result, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { type Account, ACCOUNTS, ACCOUNT_SCREEN, ENTITY_FORM, type MacSearchResult, RENEWAL, formatMac, normalizeMac } from '../contract';
-import { StatusTag } from '../components/display';
-import { ExpiryCell } from '../components/display/ExpiryCell';
-import { useConfirm, useNotify } from '../components/feedback';
-import { macAddressRule } from '../components/form/rules';
-import { applyServerErrors } from '../components/form/serverErrors';
-import { QuickRenewDialog } from '../components/renewals';
-import { useCan } from '../hooks/useRole';
-import { http } from '../providers/http';
-import { useAccountServers } from '../resources/accounts/useServers';
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, ENTITY_FORM, type MacSearchResult, RENEWAL, formatMac, normalizeMac } from '../../contract';
+import { StatusTag } from '../../components/display';
+import { ExpiryCell } from '../../components/display/ExpiryCell';
+import { useConfirm, useNotify } from '../../components/feedback';
+import { macAddressRule } from '../../components/form/rules';
+import { applyServerErrors } from '../../components/form/legacyServerErrors';
+import { QuickRenewDialog } from '../../components/renewals';
+import { http } from '../../providers/http';
+import { useAccountServers } from '../accounts/useServers';
 
 interface Query {
   mac: string;
@@ -73,8 +73,8 @@ export function MacSearchPage() {
   const notify = useNotify();
   const { confirmDelete } = useConfirm();
   const { options: servers } = useAccountServers();
-  const canDelete = useCan('mac-search', 'delete');
-  const canRenew = useCan('accounts', 'credits');
+  const canDelete = useCan({ resource: 'mac-search', action: 'delete' }).data?.can === true;
+  const canRenew = useCan({ resource: 'accounts', action: 'credits' }).data?.can === true;
   const [result, setResult] = useState<MacSearchResult | null>(null);
   const [last, setLast] = useState<Query | null>(null);
   const [loading, setLoading] = useState(false);

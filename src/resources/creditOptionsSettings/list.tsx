@@ -3,7 +3,8 @@
  * admin giving to resellers and dealers. The form, a reset to the defaults, and a test panel that
  * shows what a giver holding N credits would be offered.
  */
-import { ExperimentOutlined, SaveOutlined, SlidersOutlined, UndoOutlined } from '@ant-design/icons';
+import { useCan } from '@refinedev/core';
+import { ExperimentOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Descriptions, Empty, Form, Input, InputNumber, Row, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import {
@@ -14,13 +15,11 @@ import {
   type CreditOptionsTestResult,
   FIELD_RULES,
   GENERAL,
-} from '../contract';
-import { useConfirm, useNotify } from '../components/feedback';
-import { notBelowRule } from '../components/form/rules';
-import { useCan } from '../hooks/useRole';
-import { http } from '../providers/http';
-import { ConfigLoading, useConfigDocument } from './configDocument';
-import type { PanelResource } from './types';
+} from '../../contract';
+import { useConfirm, useNotify } from '../../components/feedback';
+import { notBelowRule } from '../../components/form/rules';
+import { http } from '../../providers/http';
+import { ConfigLoading, useConfigDocument } from '../configDocument';
 
 /** The form holds the two lists as comma-separated text. */
 type FormValues = Omit<CreditOptionsSettings, 'preset_amounts' | 'percentage_options'> & { preset_amounts: string; percentage_options: string };
@@ -98,10 +97,10 @@ function TestPanel() {
   );
 }
 
-function CreditOptionsSettingsPage() {
+export function CreditOptionsSettingsPage() {
   const notify = useNotify();
   const { confirm } = useConfirm();
-  const canEdit = useCan('credit-options-settings', 'edit');
+  const canEdit = useCan({ resource: 'credit-options-settings', action: 'edit' }).data?.can === true;
   const [form] = Form.useForm<FormValues>();
   const { value: settings, loadError, load, applied, save: put, saving } = useConfigDocument<CreditOptionsSettings>(
     'credit-options-settings',
@@ -215,8 +214,3 @@ function CreditOptionsSettingsPage() {
     </Row>
   );
 }
-
-export const creditOptionsSettings: PanelResource = {
-  resource: { name: 'credit-options-settings', list: '/credit-options-settings', meta: { label: CONFIG_SCREENS.creditOptionsTitle, icon: <SlidersOutlined /> } },
-  routes: [{ path: '/credit-options-settings', element: <CreditOptionsSettingsPage />, access: ['credit-options-settings', 'list'] }],
-};

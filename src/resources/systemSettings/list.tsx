@@ -2,7 +2,7 @@
  * System Settings (spec 2, 4, 5, 7): one tab with four cards. Numbers save through their own Save
  * button, switches save as soon as they change, each through PUT /system-settings/{key}.
  */
-import { ReloadOutlined, SaveOutlined, SettingOutlined } from '@ant-design/icons';
+import { ReloadOutlined, SaveOutlined } from '@ant-design/icons';
 import type { HttpError } from '@refinedev/core';
 import { Alert, Button, Card, Col, Descriptions, Form, InputNumber, Result, Row, Space, Spin, Switch, Tabs, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
@@ -14,11 +14,10 @@ import {
   type SystemSettingField,
   type SystemSettingsValues,
   settingNumberOrFallback,
-} from '../contract';
-import { useNotify } from '../components/feedback';
-import { useAppConfig } from '../providers/appConfig';
-import { fetchSystemSettings, settingEndpoint, updateSystemSetting } from '../providers/systemSettings';
-import type { PanelResource } from './types';
+} from '../../contract';
+import { useNotify } from '../../components/feedback';
+import { useAppConfig } from '../../providers/appConfig';
+import { fetchSystemSettings, settingEndpoint, updateSystemSetting } from '../../providers/systemSettings';
 
 const NUMBERS: Array<{ field: SystemSettingField; label: string; help: string }> = [
   { field: 'trial_days', label: 'Trial Days', help: 'How long a trial account lasts.' },
@@ -45,7 +44,7 @@ const bounds = (field: SystemSettingField) => {
   return def.type === 'int' ? { min: def.min, max: def.max } : { min: 0, max: 0 };
 };
 
-function SystemSettingsPage() {
+export function SystemSettingsPage() {
   const notify = useNotify();
   const { refetch: refetchAppConfig } = useAppConfig();
   const [settings, setSettings] = useState<SystemSettingsValues | null>(null);
@@ -215,8 +214,3 @@ function SystemSettingsPage() {
     />
   );
 }
-
-export const systemSettings: PanelResource = {
-  resource: { name: 'settings', list: '/settings', meta: { label: 'System Settings', icon: <SettingOutlined /> } },
-  routes: [{ path: '/settings', element: <SystemSettingsPage />, access: ['settings', 'list'] }],
-};

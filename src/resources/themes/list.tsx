@@ -1,36 +1,26 @@
-import { BgColorsOutlined, PoweroffOutlined } from '@ant-design/icons';
-import { useInvalidate } from '@refinedev/core';
-import { ColorPicker, Divider, Form, InputNumber, Select, Space, Tag } from 'antd';
+import { PoweroffOutlined } from '@ant-design/icons';
+import { useCan, useCustomMutation, useInvalidate } from '@refinedev/core';
+import { ColorPicker, Divider, InputNumber, Select, Space, Tag } from 'antd';
 import { useEffect, useRef } from 'react';
+import { type UseFormReturn, useWatch } from 'react-hook-form';
 import {
   CONFIG_SCREENS,
-  ENTITY_FORM,
-  SLUG_PATTERN,
   STATUS,
   THEMES,
   THEME_ALGORITHMS,
   type Theme,
   slugify,
-} from '../contract';
-import { CrudPage } from '../components/CrudPage';
-import { ActiveTag, activeOptions, dateTime } from '../components/display';
-import { useConfirm, useNotify } from '../components/feedback';
-import type { FieldDef } from '../components/form/fields';
-import { useCan } from '../hooks/useRole';
-import { useAppConfig } from '../providers/appConfig';
-import { http } from '../providers/http';
-import type { PanelResource } from './types';
+  themeBody,
+} from '../../contract';
+import { CrudPage } from '../../components/CrudPage';
+import { ActiveTag, activeOptions, dateTime } from '../../components/display';
+import { useConfirm, useNotify } from '../../components/feedback';
+import { type FieldDef, FormField } from '../../components/form';
+import { useAppConfig } from '../../providers/appConfig';
 
 const fields: FieldDef[] = [
-  { name: 'name', label: 'Name', type: 'text', required: ENTITY_FORM.nameRequired },
-  {
-    name: 'slug',
-    label: 'Slug',
-    type: 'text',
-    required: THEMES.slugRequired,
-    rules: [{ pattern: SLUG_PATTERN, message: THEMES.slugInvalid }],
-    placeholder: 'generated from the name',
-  },
+  { name: 'name', label: 'Name', type: 'text', required: true },
+  { name: 'slug', label: 'Slug', type: 'text', required: true, placeholder: 'generated from the name' },
   { name: 'description', label: 'Description', type: 'textarea' },
   { name: 'is_active', label: 'Active', type: 'switch', initial: false },
 ];
@@ -39,44 +29,49 @@ const fields: FieldDef[] = [
  * Fills the slug from the name (spec 5) while the slug is empty or still the one generated from the
  * previous name, so typing a name builds its slug and a slug typed by hand is kept.
  */
-function SlugFromName() {
-  const form = Form.useFormInstance();
-  const name = Form.useWatch('name', form) as string | undefined;
+function SlugFromName({ form }: { form: UseFormReturn<any> }) {
+  const name = useWatch({ control: form.control, name: 'name' }) as string | undefined;
   const previous = useRef<string | null>(null);
   useEffect(() => {
     const current = name ?? '';
     if (previous.current !== null && current !== previous.current) {
-      const slug = (form.getFieldValue('slug') as string | undefined) ?? '';
-      if (slug === '' || slug === slugify(previous.current)) form.setFieldValue('slug', slugify(current));
+      const slug = (form.getValues('slug') as string | undefined) ?? '';
+      if (slug === '' || slug === slugify(previous.current)) form.setValue('slug', slugify(current), { shouldValidate: form.formState.isSubmitted });
     }
     previous.current = current;
   }, [name, form]);
   return null;
 }
 
-const hex = (color: { toHexString(): string; cleared?: boolean } | null) => (color && !color.cleared ? color.toHexString() : undefined);
+const hex = (color: unknown) => {
+  const c = color as { toHexString(): string; cleared?: boolean } | null;
+  return c && !c.cleared ? c.toHexString() : undefined;
+};
+/** A cleared input is an unset token (absent), not null. */
+const unsetWhenEmpty = (value: unknown) => (value === null || value === '' ? undefined : value);
 
 /** The Ant Design tokens the theme sets for everyone. */
-function TokenFields() {
+function TokenFields({ form }: { form: UseFormReturn<any> }) {
+  const picker = <ColorPicker allowClear disabledAlpha format="hex" showText={(color) => (color.cleared ? 'Not set' : color.toHexString())} />;
   return (
     <>
-      <SlugFromName />
+      <SlugFromName form={form} />
       <Divider orientation="left" plain>
         Look
       </Divider>
       <Space wrap size="large">
-        <Form.Item name={['tokens', 'colorPrimary']} label="Primary colour" getValueFromEvent={hex}>
-          <ColorPicker allowClear disabledAlpha format="hex" showText={(color) => (color.cleared ? 'Not set' : color.toHexString())} />
-        </Form.Item>
-        <Form.Item name={['tokens', 'colorBgLayout']} label="Background" getValueFromEvent={hex}>
-          <ColorPicker allowClear disabledAlpha format="hex" showText={(color) => (color.cleared ? 'Not set' : color.toHexString())} />
-        </Form.Item>
-        <Form.Item name={['tokens', 'borderRadius']} label="Border radius">
+        <FormField control={form.control} name="tokens.colorPrimary" label="Primary colour" fromInput={hex}>
+          {picker}
+        </FormField>
+        <FormField control={form.control} name="tokens.colorBgLayout" label="Background" fromInput={hex}>
+          {picker}
+        </FormField>
+        <FormField control={form.control} name="tokens.borderRadius" label="Border radius" fromInput={unsetWhenEmpty}>
           <InputNumber min={0} max={32} step={1} precision={0} style={{ width: 120 }} />
-        </Form.Item>
-        <Form.Item name={['tokens', 'algorithm']} label="Algorithm">
+        </FormField>
+        <FormField control={form.control} name="tokens.algorithm" label="Algorithm" fromInput={unsetWhenEmpty}>
           <Select allowClear style={{ width: 140 }} options={THEME_ALGORITHMS.map((a) => ({ value: a, label: a.charAt(0).toUpperCase() + a.slice(1) }))} />
-        </Form.Item>
+        </FormField>
       </Space>
     </>
   );
@@ -91,17 +86,17 @@ function Swatch({ color }: { color?: string }) {
   return <span title={color} style={{ display: 'inline-block', width: 14, height: 14, borderRadius: 3, background: color, border: '1px solid rgba(0,0,0,.15)', verticalAlign: 'middle' }} />;
 }
 
-function ThemesPage() {
+export function ThemesPage() {
   const notify = useNotify();
   const invalidate = useInvalidate();
   const { confirmStatus } = useConfirm();
   const { refetch: refetchAppConfig } = useAppConfig();
-  const canToggle = useCan('themes', 'status');
+  const canToggle = useCan({ resource: 'themes', action: 'status' }).data?.can === true;
+  const { mutateAsync: toggleStatus } = useCustomMutation();
 
   const toggle = (theme: Theme) =>
     confirmStatus(!theme.is_active, `theme "${theme.name}"`, () =>
-      http
-        .post(`themes/${theme.id}/toggle-status`)
+      toggleStatus({ url: `themes/${theme.id}/toggle-status`, method: 'post', values: {}, successNotification: false, errorNotification: false })
         .then(() => {
           notify.success(theme.is_active ? CONFIG_SCREENS.themeDeactivated : CONFIG_SCREENS.themeActivated);
           // The active theme is everyone's look: reload it now for this admin too.
@@ -119,6 +114,7 @@ function ThemesPage() {
       searchPlaceholder="Search themes..."
       messages={{ createFailed: THEMES.createFailed, updateFailed: THEMES.updateFailed, deleteFailed: THEMES.deleteFailed }}
       bulkDelete
+      schema={themeBody}
       selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }]}
       columns={[
         { dataIndex: 'name', title: 'Name', sortable: true },
@@ -139,7 +135,7 @@ function ThemesPage() {
         { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
       ]}
       fields={fields}
-      formExtra={() => <TokenFields />}
+      formExtra={(_mode, form) => <TokenFields form={form} />}
       toPayload={(values) => ({ ...values, tokens: tokensPayload(values.tokens) })}
       onSaved={refetchAppConfig}
       modalWidth={640}
@@ -155,8 +151,3 @@ function ThemesPage() {
     />
   );
 }
-
-export const themes: PanelResource = {
-  resource: { name: 'themes', list: '/themes', meta: { label: 'Themes', icon: <BgColorsOutlined /> } },
-  routes: [{ path: '/themes', element: <ThemesPage />, access: ['themes', 'list'] }],
-};

@@ -1,9 +1,9 @@
 /** User Search (/user-search, reseller only): the accounts of the reseller's subtree by login, name or MAC. */
-import type { Account } from '../contract';
-import { ACCOUNT_SCREEN } from '../contract';
-import { DataTable } from '../components/DataTable';
-import { accountListProps, useAccountActions } from '../resources/accounts/AccountsPage';
-import { accountColumns } from '../resources/accounts/columns';
+import type { Account } from '../../contract';
+import { ACCOUNT_SCREEN } from '../../contract';
+import { DataTable } from '../../components/DataTable';
+import { accountListProps, useAccountActions } from '../accounts/AccountsPage';
+import { accountColumns } from '../accounts/columns';
 
 export function UserSearchPage() {
   const { rowActions, dialogs } = useAccountActions();

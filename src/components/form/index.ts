@@ -1,0 +1,6 @@
+export { FormField, FormNameContext, fieldId } from './FormField';
+export { SchemaForm } from './SchemaForm';
+export { ModalForm } from './ModalForm';
+export { useSchemaForm, useSchemaModalForm } from './useSchemaForm';
+export { type FieldDef, type FormMode, FieldList, dateInput, initialValues } from './fields';
+export { firstErrorMessage, setServerErrors } from './serverErrors';

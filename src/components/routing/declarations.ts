@@ -1,0 +1,60 @@
+/**
+ * How the panel declares what it shows: each entity once (name, label, icon, routes with lazily loaded
+ * pages, the permission each route needs). Routes, Refine's resources, the route guard and the menus
+ * are all derived from these declarations.
+ */
+import type { ResourceProps } from '@refinedev/core';
+import { type ComponentType, type LazyExoticComponent, type ReactNode, lazy } from 'react';
+
+export type LazyPage = LazyExoticComponent<ComponentType<any>>;
+
+/** A page module loaded when its route is first opened; `name` is the component the module exports. */
+export const lazyPage = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): LazyPage =>
+  lazy(() => load().then((module) => ({ default: module[name] as ComponentType<any> })));
+
+export interface PanelRoute {
+  path: string;
+  page: LazyPage;
+  /** Props the page gets on this route. */
+  props?: Record<string, unknown>;
+  /** The [resource, action] of the role matrix this route needs; defaults to the resource and the route's kind. */
+  access?: readonly [resource: string, action: string];
+}
+
+export interface PanelResource {
+  /** The role matrix's resource name and the API path. */
+  name: string;
+  label: string;
+  icon?: ReactNode;
+  list?: PanelRoute;
+  create?: PanelRoute;
+  edit?: PanelRoute;
+  show?: PanelRoute;
+  /** Further routes: aliases of the list, a record's transactions. Their access defaults to list. */
+  routes?: PanelRoute[];
+}
+
+export interface GuardedRoute extends PanelRoute {
+  access: readonly [string, string];
+}
+
+const KINDS = ['list', 'create', 'edit', 'show'] as const;
+
+/** Every route of the declarations with the permission it needs. */
+export function routesOf(resources: readonly PanelResource[]): GuardedRoute[] {
+  return resources.flatMap((r) => [
+    ...KINDS.flatMap((kind) => (r[kind] ? [{ ...r[kind]!, access: r[kind]!.access ?? ([r.name, kind] as const) }] : [])),
+    ...(r.routes ?? []).map((route) => ({ ...route, access: route.access ?? ([r.name, 'list'] as const) })),
+  ]);
+}
+
+/** The declarations as Refine resources (paths and meta only: Refine's routes are ours). */
+export const refineResourcesOf = (resources: readonly PanelResource[]): ResourceProps[] =>
+  resources.map((r) => ({
+    name: r.name,
+    list: r.list?.path,
+    create: r.create?.path,
+    edit: r.edit?.path,
+    show: r.show?.path,
+    meta: { label: r.label, icon: r.icon },
+  }));

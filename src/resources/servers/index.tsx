@@ -1,0 +1,9 @@
+import { CloudServerOutlined } from '@ant-design/icons';
+import { type PanelResource, lazyPage } from '../../components/routing';
+
+export const servers: PanelResource = {
+  name: 'servers',
+  label: 'Servers',
+  icon: <CloudServerOutlined />,
+  list: { path: '/servers', page: lazyPage(() => import('./list'), 'ServersPage') },
+};

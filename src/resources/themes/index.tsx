@@ -1,0 +1,9 @@
+import { BgColorsOutlined } from '@ant-design/icons';
+import { type PanelResource, lazyPage } from '../../components/routing';
+
+export const themes: PanelResource = {
+  name: 'themes',
+  label: 'Themes',
+  icon: <BgColorsOutlined />,
+  list: { path: '/themes', page: lazyPage(() => import('./list'), 'ThemesPage') },
+};

@@ -1,0 +1,9 @@
+import { TagsOutlined } from '@ant-design/icons';
+import { type PanelResource, lazyPage } from '../../components/routing';
+
+export const ticketCategories: PanelResource = {
+  name: 'ticket-categories',
+  label: 'Ticket Categories',
+  icon: <TagsOutlined />,
+  list: { path: '/ticket-categories', page: lazyPage(() => import('./list'), 'TicketCategoriesPage') },
+};

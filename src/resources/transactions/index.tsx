@@ -1,0 +1,10 @@
+import { SwapOutlined } from '@ant-design/icons';
+import { type PanelResource, lazyPage } from '../../components/routing';
+
+export const transactions: PanelResource = {
+  name: 'transactions',
+  label: 'Transactions',
+  icon: <SwapOutlined />,
+  list: { path: '/transactions', page: lazyPage(() => import('./list'), 'TransactionsPage') },
+  routes: [{ path: '/user/transactions', page: lazyPage(() => import('./list'), 'UserTransactionsPage') }],
+};
