@@ -7,21 +7,15 @@ import { Suspense } from 'react';
 import { BrowserRouter, Navigate, Outlet, Route, Routes } from 'react-router';
 import { StatusPopupProvider } from './components/feedback';
 import { AppLayout } from './components/layout/AppLayout';
-import { PageLoading, RouteGuard, buildMenu, refineResourcesOf, routesOf } from './components/routing';
-import { TOAST_MS, isRole } from './contract';
-import { LoginPage, NotFoundPage, UnauthorizedPage, dashboard, profile } from './pages';
+import { PageLoading, RouteGuard } from './components/routing';
+import { TOAST_MS } from './contract';
+import { menuFor, panelRoutes, refineResources } from './navigation';
+import { LoginPage, NotFoundPage, UnauthorizedPage } from './pages';
 import { accessControlProvider } from './providers/accessControlProvider';
 import { AppConfigProvider, useAppConfig } from './providers/appConfig';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
-import { MENU_LAYOUTS, UNKNOWN_ROLE_MENU, panelResources } from './resources';
 import { themeConfig } from './theme';
-
-const declarations = [dashboard, profile, ...panelResources];
-const routes = routesOf(declarations);
-const menus = new Map(Object.entries(MENU_LAYOUTS).map(([role, layout]) => [role, buildMenu(layout, declarations)]));
-const unknownRoleMenu = buildMenu(UNKNOWN_ROLE_MENU, declarations);
-const menuFor = (role: string | null) => (isRole(role) ? menus.get(role)! : unknownRoleMenu);
 
 function Themed({ children }: { children: React.ReactNode }) {
   const { config } = useAppConfig();
@@ -43,7 +37,7 @@ function PanelRoutes() {
       accessControlProvider={accessControlProvider}
       routerProvider={routerProvider}
       notificationProvider={useNotificationProvider}
-      resources={refineResourcesOf(declarations)}
+      resources={refineResources}
       options={{ syncWithLocation: false, warnWhenUnsavedChanges: false, disableTelemetry: true }}
     >
       <StatusPopupProvider>
@@ -56,7 +50,7 @@ function PanelRoutes() {
                 </Authenticated>
               }
             >
-              {routes.map((route) => (
+              {panelRoutes.map((route) => (
                 <Route key={route.path} path={route.path} element={<RouteGuard route={route} />} />
               ))}
             </Route>

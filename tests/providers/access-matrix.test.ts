@@ -1,13 +1,17 @@
 /**
  * The access matrix for every route of spec section 2 and every role (the four and an unknown one),
- * through the contract's can() and the access-control provider; and the menus of each role.
+ * through the contract's can() and the access-control provider (on the role of the signed-in
+ * identity); and the menus of each role, derived from the declarations.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { MenuEntry } from '../../src/components/routing';
 import { ACCESS, PERMISSIONS, ROLES, can } from '../../src/contract';
-import { accessControlProvider } from '../../src/providers/accessControlProvider';
-import { type MenuEntry, MENUS, UNKNOWN_ROLE_MENU, menuFor } from '../../src/resources/navigation';
-import { panelResources } from '../../src/resources';
+import { menuFor, panelRoutes, unknownRoleMenu } from '../../src/navigation';
+import { createAccessControlProvider } from '../../src/providers/accessControlProvider';
+import { http } from '../../src/providers/http';
+import { identity } from '../../src/providers/identity';
 import { menuLabels } from '../e2e/menus';
+import { fakeHttp } from './fakeHttp';
 import { SPEC_ROUTES, type SpecRoute, UNKNOWN_ROLE, contractRoles, routeFor, specPath } from './routeTable';
 
 const ALL_ROLES = [...ROLES, UNKNOWN_ROLE] as const;
@@ -22,13 +26,28 @@ function expected(route: SpecRoute, role: string): boolean {
 
 /** The guard actually declared for a path: the panel resource's route when one exists, else the table's. */
 function declaredAccess(route: SpecRoute): readonly [string, string] | null {
-  const declared = panelResources.flatMap((r) => r.routes).find((r) => specPath(r.path) === route.path);
+  const declared = panelRoutes.find((r) => specPath(r.path) === route.path);
   return declared ? declared.access : route.access;
 }
 
 const mayOpen = (role: string, access: readonly [string, string] | null) => access === null || can(role, access[0], access[1]);
 
-beforeEach(() => localStorage.clear());
+/** The provider over a fake API whose GET /user answers with `role` (none: not signed in). */
+function providerFor(role: string | null) {
+  localStorage.clear();
+  identity.clear();
+  const fake = fakeHttp(http);
+  if (role !== null) {
+    localStorage.setItem('token', `token-${role}`);
+    fake.on('GET', 'user', { status: 200, body: { id: 1, name: 'Test', username: 'test', role } });
+  }
+  return createAccessControlProvider(fake.http);
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  identity.clear();
+});
 
 describe('the route table', () => {
   it('lists every route of spec section 2 once', () => {
@@ -46,7 +65,7 @@ describe('the route table', () => {
   });
 
   it('has a row for every route the panel resources declare, guarded the same way for every role', () => {
-    const declared = panelResources.flatMap((r) => r.routes);
+    const declared = panelRoutes;
     expect(declared.length).toBeGreaterThan(0);
     for (const panelRoute of declared) {
       const row = routeFor(panelRoute.path);
@@ -64,9 +83,8 @@ describe.each(ALL_ROLES)('role %s', (role) => {
   });
 
   it.each(SPEC_ROUTES.filter((r) => r.access !== null))('accessControlProvider.can on $path', async (route) => {
-    localStorage.setItem('userRole', role);
     const [resource, action] = declaredAccess(route)!;
-    const answer = await accessControlProvider.can({ resource, action });
+    const answer = await providerFor(role).can({ resource, action });
     if (expected(route, role)) expect(answer).toEqual({ can: true });
     else expect(answer).toEqual({ can: false, reason: ACCESS.forbidden });
   });
@@ -96,9 +114,17 @@ describe('an unknown role', () => {
     }
   });
 
-  it('is what a session without a role gets from the provider', async () => {
-    expect(await accessControlProvider.can({ resource: 'mac-search', action: 'list' })).toEqual({ can: true });
-    expect(await accessControlProvider.can({ resource: 'accounts', action: 'list' })).toEqual({ can: false, reason: ACCESS.forbidden });
+  it('is what a session without an identity gets from the provider', async () => {
+    const provider = providerFor(null);
+    expect(await provider.can({ resource: 'mac-search', action: 'list' })).toEqual({ can: true });
+    expect(await provider.can({ resource: 'accounts', action: 'list' })).toEqual({ can: false, reason: ACCESS.forbidden });
+  });
+
+  it('reads the role from the identity, not from what the browser stored', async () => {
+    const provider = providerFor('dealer');
+    localStorage.setItem('userRole', 'admin');
+    expect(await provider.can({ resource: 'managers', action: 'list' })).toEqual({ can: false, reason: ACCESS.forbidden });
+    expect(await provider.can({ resource: 'accounts', action: 'list' })).toEqual({ can: true });
   });
 });
 
@@ -128,7 +154,7 @@ const shape = (entries: MenuEntry[]): Shape[] =>
   entries.map((e) => ('group' in e ? { group: e.group, children: e.children.map((c) => c.path) } : e.path));
 const links = (entries: MenuEntry[]) => entries.flatMap((e) => ('group' in e ? e.children : [e]));
 
-const SPEC_MENUS: Record<string, Shape[]> = {
+const SPEC_MENUS_ALL: Record<string, Shape[]> = {
   admin: [
     '/',
     { group: 'Accounts', children: ['/managers', '/resellers', '/dealers', '/users'] },
@@ -143,6 +169,16 @@ const SPEC_MENUS: Record<string, Shape[]> = {
   [UNKNOWN_ROLE]: ['/', '/mac-search'],
 };
 
+/** Screens of the spec's menus that the panel does not declare yet have no link (no menu entry opens a 404). */
+const UNDECLARED = ['/tickets', '/announcements', '/user-announcements'];
+const withoutUndeclared = (entries: Shape[]): Shape[] =>
+  entries.flatMap((e): Shape[] => {
+    if (typeof e === 'string') return UNDECLARED.includes(e) ? [] : [e];
+    const children = e.children.filter((c) => !UNDECLARED.includes(c));
+    return children.length ? [{ group: e.group, children }] : [];
+  });
+const SPEC_MENUS = Object.fromEntries(Object.entries(SPEC_MENUS_ALL).map(([role, menu]) => [role, withoutUndeclared(menu)]));
+
 /** Labels the spec names. */
 const SPEC_LABELS: Record<string, string> = {
   '/': 'Dashboard',
@@ -155,7 +191,7 @@ const SPEC_LABELS: Record<string, string> = {
 describe.each(ALL_ROLES)('menu of %s', (role) => {
   const menu = menuFor(role);
 
-  it('has exactly the entries, order and groups of spec section 2', () => {
+  it('has exactly the entries, order and groups of spec section 2 (of the declared screens)', () => {
     expect(shape(menu)).toEqual(SPEC_MENUS[role]);
   });
 
@@ -178,13 +214,13 @@ describe('menus', () => {
   it('match the labels the browser tests expect, for the four roles', () => {
     const flat = (entries: MenuEntry[]): string[] =>
       entries.flatMap((e) => ('group' in e ? [e.group, ...e.children.map((c) => c.label)] : [e.label]));
-    for (const role of ROLES) expect(flat(MENUS[role]), role).toEqual(menuLabels(role));
+    for (const role of ROLES) expect(flat(menuFor(role)), role).toEqual(menuLabels(role));
   });
 
   it('give the unknown-role menu to a missing or empty role', () => {
-    expect(menuFor(null)).toBe(UNKNOWN_ROLE_MENU);
-    expect(menuFor(undefined)).toBe(UNKNOWN_ROLE_MENU);
-    expect(menuFor('')).toBe(UNKNOWN_ROLE_MENU);
-    expect(UNKNOWN_ROLE_MENU.map((e) => ('group' in e ? e.group : e.label))).toEqual(['Dashboard', 'MAC Check']);
+    expect(menuFor(null)).toBe(unknownRoleMenu);
+    expect(menuFor(undefined)).toBe(unknownRoleMenu);
+    expect(menuFor('')).toBe(unknownRoleMenu);
+    expect(unknownRoleMenu.map((e) => ('group' in e ? e.group : e.label))).toEqual(['Dashboard', 'MAC Check']);
   });
 });

@@ -6,6 +6,7 @@ import type { AuthProvider, HttpError } from '@refinedev/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CurrentUser } from '../../src/contract';
 import { createAuthProvider, loginErrorMessage } from '../../src/providers/authProvider';
+import { identity } from '../../src/providers/identity';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
 
 const user = (role: CurrentUser['role']): CurrentUser => ({
@@ -26,6 +27,7 @@ let auth: AuthProvider;
 
 beforeEach(() => {
   localStorage.clear();
+  identity.clear();
   fake = fakeHttp();
   auth = createAuthProvider(fake.http);
 });
@@ -225,9 +227,22 @@ describe('getIdentity', () => {
 });
 
 describe('getPermissions', () => {
-  it('answers the stored role, or null when signed out', async () => {
+  it("answers the identity's role, or null when signed out", async () => {
     expect(await auth.getPermissions!()).toBeNull();
-    signedIn('tok', 'reseller');
+    signedIn('tok', 'admin');
+    fake.on('GET', 'user', { status: 200, body: user('reseller') });
     expect(await auth.getPermissions!()).toBe('reseller');
+  });
+
+  it('asks the API once per token, and again after signing in anew', async () => {
+    signedIn('tok', 'manager');
+    fake.on('GET', 'user', { status: 200, body: user('manager') });
+    await auth.getPermissions!();
+    await auth.getPermissions!();
+    expect(fake.calls('GET', 'user')).toHaveLength(1);
+    fake.on('POST', 'login', { status: 200, body: { token: 'tok2', user: user('manager') } });
+    await auth.login({ username: 'manager', password: 'x' });
+    await auth.getPermissions!();
+    expect(fake.calls('GET', 'user')).toHaveLength(2);
   });
 });

@@ -7,7 +7,7 @@ import { useAppConfig } from '../../providers/appConfig';
 import { AppHeader } from './AppHeader';
 import { AppMenu } from './AppMenu';
 import { MaintenanceNotice } from './MaintenanceNotice';
-import type { MenuEntry } from '../routing';
+import { type MenuEntry, PageLoading } from '../routing';
 
 const Brand = () => (
   <Typography.Title level={4} style={{ color: '#fff', margin: 0, padding: '16px 24px', whiteSpace: 'nowrap' }}>
@@ -20,9 +20,12 @@ export function AppLayout({ menuFor }: { menuFor: (role: string | null) => MenuE
   const screens = Grid.useBreakpoint();
   const mobile = !screens.lg;
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const { role } = useCurrentUser();
+  const { role, isLoading } = useCurrentUser();
   const { config } = useAppConfig();
   const underMaintenance = config.maintenance_mode && role !== 'admin';
+
+  // The menu, the panel name and the credits figure all follow the identity: no frame before it is known.
+  if (isLoading) return <PageLoading />;
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
