@@ -18,7 +18,7 @@ export interface ModalFormProps {
   children: ReactNode;
 }
 
-export function ModalForm({ form, name, title, okText, width = 560, toPayload, children }: ModalFormProps) {
+export function ModalForm({ form, name, title, okText = 'Save', width = 560, toPayload, children }: ModalFormProps) {
   const { modal, handleSubmit, refineCore } = form;
   const submit = (values: Record<string, unknown>) => modal.submit((toPayload ? toPayload(values) : values) as never);
   return (
