@@ -9,7 +9,7 @@ import { StatusPopupProvider } from './components/feedback';
 import { AppLayout } from './components/layout/AppLayout';
 import { PageLoading, RouteGuard } from './components/routing';
 import { TOAST_MS } from './contract';
-import { menuFor, panelRoutes, refineResources } from './navigation';
+import { declarations, menuFor, panelRoutes, refineResources } from './navigation';
 import { LoginPage, NotFoundPage, UnauthorizedPage } from './pages';
 import { accessControlProvider } from './providers/accessControlProvider';
 import { AppConfigProvider, useAppConfig } from './providers/appConfig';
@@ -46,7 +46,7 @@ function PanelRoutes() {
             <Route
               element={
                 <Authenticated key="panel" fallback={<CatchAllNavigate to="/login" />}>
-                  <AppLayout menuFor={menuFor} />
+                  <AppLayout menuFor={menuFor} resources={declarations} />
                 </Authenticated>
               }
             >

@@ -6,7 +6,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MenuEntry } from '../../src/components/routing';
 import { ACCESS, PERMISSIONS, ROLES, can } from '../../src/contract';
-import { menuFor, panelRoutes, unknownRoleMenu } from '../../src/navigation';
+import { selectedKey } from '../../src/components/layout/AppMenu';
+import { declarations, menuFor, panelRoutes, unknownRoleMenu } from '../../src/navigation';
 import { createAccessControlProvider } from '../../src/providers/accessControlProvider';
 import { http } from '../../src/providers/http';
 import { identity } from '../../src/providers/identity';
@@ -222,5 +223,22 @@ describe('menus', () => {
     expect(menuFor(undefined)).toBe(unknownRoleMenu);
     expect(menuFor('')).toBe(unknownRoleMenu);
     expect(unknownRoleMenu.map((e) => ('group' in e ? e.group : e.label))).toEqual(['Dashboard', 'MAC Check']);
+  });
+});
+
+describe('the selected menu link', () => {
+  it.each([
+    ['/', '/'],
+    ['/dashboard', '/'],
+    ['/accounts', '/users'],
+    ['/users', '/users'],
+    ['/resellers/5/transactions', '/resellers'],
+    ['/managers/edit/3', '/managers'],
+    ['/managers/create', '/managers'],
+    ['/user/transactions', '/transactions'],
+    ['/promos', '/user-promos'],
+    ['/no-such-page', ''],
+  ])('%s selects %s', (pathname, key) => {
+    expect(selectedKey(pathname, declarations)).toBe(key);
   });
 });

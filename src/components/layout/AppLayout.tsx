@@ -7,7 +7,7 @@ import { useAppConfig } from '../../providers/appConfig';
 import { AppHeader } from './AppHeader';
 import { AppMenu } from './AppMenu';
 import { MaintenanceNotice } from './MaintenanceNotice';
-import { type MenuEntry, PageLoading } from '../routing';
+import { type MenuEntry, type PanelResource, PageLoading } from '../routing';
 
 const Brand = () => (
   <Typography.Title level={4} style={{ color: '#fff', margin: 0, padding: '16px 24px', whiteSpace: 'nowrap' }}>
@@ -15,8 +15,8 @@ const Brand = () => (
   </Typography.Title>
 );
 
-/** `menuFor` gives a role's menu (the app derives it from the declarations). */
-export function AppLayout({ menuFor }: { menuFor: (role: string | null) => MenuEntry[] }) {
+/** `menuFor` gives a role's menu; both come from the app's declarations. */
+export function AppLayout({ menuFor, resources }: { menuFor: (role: string | null) => MenuEntry[]; resources: readonly PanelResource[] }) {
   const screens = Grid.useBreakpoint();
   const mobile = !screens.lg;
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -38,12 +38,12 @@ export function AppLayout({ menuFor }: { menuFor: (role: string | null) => MenuE
           styles={{ body: { padding: 0, background: '#001529' }, header: { display: 'none' } }}
         >
           <Brand />
-          <AppMenu entries={menuFor(role)} onNavigate={() => setDrawerOpen(false)} />
+          <AppMenu entries={menuFor(role)} resources={resources} onNavigate={() => setDrawerOpen(false)} />
         </Drawer>
       ) : (
         <Layout.Sider width={240} breakpoint="lg" style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}>
           <Brand />
-          <AppMenu entries={menuFor(role)} />
+          <AppMenu entries={menuFor(role)} resources={resources} />
         </Layout.Sider>
       )}
       <Layout>

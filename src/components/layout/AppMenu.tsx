@@ -1,8 +1,8 @@
 /** The role's menu (spec 2) as an antd Menu; the selected item follows the current path. */
 import { Menu } from 'antd';
 import type { ItemType } from 'antd/es/menu/interface';
-import { Link, useLocation } from 'react-router';
-import type { MenuEntry } from '../routing';
+import { Link, matchPath, useLocation } from 'react-router';
+import type { MenuEntry, PanelResource } from '../routing';
 
 function toItems(entries: MenuEntry[]): ItemType[] {
   return entries.map((entry) =>
@@ -12,22 +12,25 @@ function toItems(entries: MenuEntry[]): ItemType[] {
   );
 }
 
-/** The menu path that best matches the location ('/resellers/5/transactions' selects '/resellers'). */
-export function selectedKey(pathname: string, entries: MenuEntry[]): string {
-  const paths = entries.flatMap((e) => ('group' in e ? e.children.map((c) => c.path) : [e.path]));
-  if (pathname === '/' || pathname === '/dashboard') return '/';
-  if (pathname === '/accounts') return '/users';
-  return paths.filter((p) => p !== '/' && (pathname === p || pathname.startsWith(`${p}/`))).sort((a, b) => b.length - a.length)[0] ?? '';
+/**
+ * The menu link of the resource whose route is open: any route a resource declares ('/accounts',
+ * '/resellers/5/transactions') selects that resource's list link.
+ */
+export function selectedKey(pathname: string, resources: readonly PanelResource[]): string {
+  const owner = resources.find((r) =>
+    [r.list, r.create, r.edit, r.show, ...(r.routes ?? [])].some((route) => route && matchPath({ path: route.path, end: true }, pathname)),
+  );
+  return owner?.list?.path ?? '';
 }
 
-export function AppMenu({ entries, onNavigate }: { entries: MenuEntry[]; onNavigate?: () => void }) {
+export function AppMenu({ entries, resources, onNavigate }: { entries: MenuEntry[]; resources: readonly PanelResource[]; onNavigate?: () => void }) {
   const { pathname } = useLocation();
   const groups = entries.filter((e) => 'group' in e).map((e) => `group:${(e as { group: string }).group}`);
   return (
     <Menu
       mode="inline"
       theme="dark"
-      selectedKeys={[selectedKey(pathname, entries)]}
+      selectedKeys={[selectedKey(pathname, resources)]}
       defaultOpenKeys={groups}
       items={toItems(entries)}
       onClick={onNavigate}
