@@ -6,7 +6,7 @@
  */
 import { waitFor } from './dom';
 import { type AuthProvider, type NotificationProvider, Refine } from '@refinedev/core';
-import { fireEvent, render } from '@testing-library/react';
+import { act, fireEvent, render } from '@testing-library/react';
 import { type ReactNode, useState } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -16,6 +16,7 @@ import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { useCurrentUser } from '../../src/providers/identity';
 import { PromoteDialog } from '../../src/resources/dealers/PromoteDialog';
+import { RecoveryHistoryDialog } from '../../src/resources/dealers/RecoveryHistoryDialog';
 import { DealerEditPage } from '../../src/resources/dealers/edit';
 import { dealerLevel } from '../../src/resources/dealers/list';
 import { ManagerFormPage } from '../../src/resources/managers/form';
@@ -368,5 +369,35 @@ describe('promote dialog', { timeout: 60_000 }, () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(fake.calls('POST', 'dealers/9/promote')[0].body).toEqual({ manager_id: 2 });
     expect(toasts().at(-1)).toEqual({ type: 'success', title: HIERARCHY.promoted });
+  });
+});
+
+describe('recovery history dialog', { timeout: 60_000 }, () => {
+  it('recovers an allocation with a key per opening and allocation, reused on retry', async () => {
+    const row = { id: 41, transaction_number: 'TX-41', credits: 30, recoverable_credits: 30, recovered: false, recovered_at: null, from: { id: 5, name: 'Rita Reseller' }, date: '2026-01-02T00:00:00.000Z' };
+    fake.on('GET', 'dealers/9/credits/recovery-history', { status: 200, body: { data: [row] } });
+    let attempt = 0;
+    fake.on('POST', 'dealers/9/credits/recover-from-history', () =>
+      ++attempt === 1
+        ? { status: 422, body: { message: HIERARCHY.historyAlreadyRecovered, errors: { transaction_id: [HIERARCHY.historyAlreadyRecovered] } } }
+        : { status: 200, body: { message: HIERARCHY.creditsRecovered, data: {} } },
+    );
+    const ui = renderAs('reseller', <RecoveryHistoryDialog dealer={DEALER} onClose={vi.fn()} />);
+    await waitFor(() => expect(ui.root().textContent).toContain('TX-41'));
+    const recover = async () => {
+      ui.click('Recover');
+      await waitFor(() => ui.button('OK'));
+      await act(async () => ui.click('OK'));
+    };
+    await recover();
+    await waitFor(() => expect(toasts().at(-1)).toEqual({ type: 'error', title: 'Validation Failed', body: 'Please check your input and try again.' }));
+    await recover();
+    await waitFor(() => expect(toasts().at(-1)).toEqual({ type: 'success', title: HIERARCHY.creditsRecovered, body: '30 credits recovered from Dan Dealer.' }));
+    const [first, second] = fake.calls('POST', 'dealers/9/credits/recover-from-history');
+    expect(first.body).toEqual({ transaction_id: 41 });
+    expect(first.headers['Idempotency-Key']).toMatch(/.{16,}-41$/);
+    expect(second.headers['Idempotency-Key']).toBe(first.headers['Idempotency-Key']);
+    // The history is read again after the move.
+    await waitFor(() => expect(fake.calls('GET', 'dealers/9/credits/recovery-history').length).toBeGreaterThanOrEqual(2));
   });
 });
