@@ -8,7 +8,7 @@
 import { ThunderboltOutlined } from '@ant-design/icons';
 import { useCustom, useInvalidate, useInvalidateAuthStore } from '@refinedev/core';
 import { Button, Modal } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import {
@@ -133,9 +133,17 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, mode, record]);
 
+  /** A second click while the save is under way sends nothing (the key would replay it anyway). */
+  const busy = useRef(false);
   /** `payload` is the schema's output: the request body. */
   const submit = async (payload: Record<string, unknown>) => {
-    await refineCore.onFinish(payload as never);
+    if (busy.current) return;
+    busy.current = true;
+    try {
+      await refineCore.onFinish(payload as never);
+    } finally {
+      busy.current = false;
+    }
     if (mode === 'create' && Number(payload.credits) > 0) {
       await Promise.all([invalidateAuthStore(), invalidate({ resource: 'transactions', invalidates: ['list'] })]);
     }
