@@ -358,16 +358,22 @@ describe('promote dialog', { timeout: 60_000 }, () => {
     expect(toasts()).toEqual([]);
   });
 
-  it('a manager promotes under itself', async () => {
-    fake.on('POST', 'dealers/9/promote', { status: 200, body: { message: HIERARCHY.promoted, data: DEALER } });
+  it('a manager promotes under itself; a refusal it has no field for is a toast', async () => {
+    let attempt = 0;
+    fake.on('POST', 'dealers/9/promote', () =>
+      ++attempt === 1 ? invalid({ manager_id: [HIERARCHY.managerInvalid] }) : { status: 200, body: { message: HIERARCHY.promoted, data: DEALER } },
+    );
     const onClose = vi.fn();
     const ui = renderAs('manager', <PromoteDialog dealer={DEALER} onClose={onClose} />);
     await ui.signedIn();
     expect(ui.root().textContent).toContain('becomes a reseller under you');
     expect(() => ui.item('Manager')).toThrow();
     ui.click('Promote');
+    await waitFor(() => expect(toasts().at(-1)).toEqual({ type: 'error', title: 'Error', body: HIERARCHY.managerInvalid }));
+    expect(onClose).not.toHaveBeenCalled();
+    ui.click('Promote');
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(fake.calls('POST', 'dealers/9/promote')[0].body).toEqual({ manager_id: 2 });
+    expect(fake.calls('POST', 'dealers/9/promote').map((c) => c.body)).toEqual([{ manager_id: 2 }, { manager_id: 2 }]);
     expect(toasts().at(-1)).toEqual({ type: 'success', title: HIERARCHY.promoted });
   });
 });

@@ -64,11 +64,17 @@ export const fieldMessages = (error: HttpError | null | undefined) =>
     return message ? [{ field, message }] : [];
   });
 
-/** Refine's error notification of a user save: none when the fields explain it, else the server's message or `fallback`. */
+/** The 'Error' toast of a refusal: the server's message when it sent one, else `fallback` (spec 8). */
+export const failureToast = (error: HttpError | undefined, fallback: string): OpenNotificationParams => ({
+  type: 'error',
+  ...titled(GENERAL.error, error?.message && error.message !== GENERAL.apiError ? error.message : fallback),
+});
+
+/** Refine's error notification of a user save: none when the fields explain it, else the failure toast. */
 export const saveFailedNotification =
   (fallback: string) =>
   (error?: HttpError): OpenNotificationParams | false =>
-    fieldMessages(error).length > 0 ? false : { type: 'error', ...titled(GENERAL.error, error?.message && error.message !== GENERAL.apiError ? error.message : fallback) };
+    fieldMessages(error).length > 0 ? false : failureToast(error, fallback);
 
 /** The user an edit page shows, by id; when it cannot be loaded, a toast and back to the list. */
 export function useEditedUser(entity: 'managers' | 'dealers', id: string | undefined, options: { enabled?: boolean; loadFailed: string; listPath: string }) {

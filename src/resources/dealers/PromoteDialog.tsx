@@ -2,10 +2,9 @@
 import { useInvalidate } from '@refinedev/core';
 import { Alert, Modal } from 'antd';
 import { useEffect } from 'react';
-import { GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, promoteDealerBody } from '../../contract';
-import { titled } from '../../components/feedback';
+import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, promoteDealerBody } from '../../contract';
 import { FormField, SchemaForm, useSchemaForm } from '../../components/form';
-import { UserPicker } from '../../components/hierarchy';
+import { UserPicker, failureToast } from '../../components/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
 
 export function PromoteDialog({ dealer, onClose }: { dealer: HierarchyUser | null; onClose: () => void }) {
@@ -20,10 +19,7 @@ export function PromoteDialog({ dealer, onClose }: { dealer: HierarchyUser | nul
       redirect: false,
       successNotification: () => ({ type: 'success', message: HIERARCHY.promoted }),
       // Admin reads a refusal of the chosen manager under the picker; anything else is a toast.
-      errorNotification: (error) =>
-        admin && error?.errors?.manager_id
-          ? false
-          : { type: 'error', ...titled(GENERAL.error, error?.message && error.message !== GENERAL.apiError ? error.message : HIERARCHY_PANEL.promoteFailed) },
+      errorNotification: (error) => (admin && error?.errors?.manager_id ? false : failureToast(error, HIERARCHY_PANEL.promoteFailed)),
     },
   });
   const { mutation } = refineCore;
