@@ -1,9 +1,14 @@
+import type { HttpError } from '@refinedev/core';
 import { Alert } from 'antd';
 import { ENTITY_FORM } from '../../contract';
-import type { FieldErrorItem } from './serverErrors';
+import { fieldMessages } from './userForm';
 
-/** The 'Please fix the following errors:' box (spec 5) listing the server's field errors. */
-export function ErrorSummary({ items }: { items: FieldErrorItem[] }) {
+/**
+ * The 'Please fix the following errors:' box (spec 5): the first message of each field of a refused
+ * save (the form's mutation error), whether or not the form shows that field.
+ */
+export function ErrorSummary({ error }: { error?: HttpError | null }) {
+  const items = fieldMessages(error);
   if (items.length === 0) return null;
   return (
     <Alert

@@ -5,13 +5,18 @@ import type { HierarchyUser } from '../../contract';
 
 export interface UserPickerProps {
   resource: 'managers' | 'resellers';
-  value?: number;
-  onChange?: (value: number | undefined, user?: HierarchyUser) => void;
+  id?: string;
+  value?: number | null;
+  onChange?: (value: number | undefined) => void;
+  onBlur?: () => void;
+  /** The picked user itself (its server, for the options that depend on it). */
+  onPick?: (user: HierarchyUser | undefined) => void;
   placeholder?: string;
   disabled?: boolean;
+  'aria-invalid'?: boolean;
 }
 
-export function UserPicker({ resource, value, onChange, placeholder, disabled }: UserPickerProps) {
+export function UserPicker({ resource, id, value, onChange, onBlur, onPick, placeholder, disabled, 'aria-invalid': invalid }: UserPickerProps) {
   const { selectProps, query } = useSelect<HierarchyUser>({
     resource,
     optionLabel: (u) => `${u.name} (${u.username})`,
@@ -19,19 +24,25 @@ export function UserPicker({ resource, value, onChange, placeholder, disabled }:
     pagination: { pageSize: 50, mode: 'server' },
     filters: [{ field: 'is_active', operator: 'eq', value: 'true' }],
     onSearch: (text) => [{ field: 'search', operator: 'contains', value: text }],
-    defaultValue: value,
+    defaultValue: value ?? undefined,
     errorNotification: false,
   });
   const rows = query.data?.data ?? [];
   return (
     <Select<number>
       {...(selectProps as SelectProps<number>)}
+      id={id}
       aria-label={resource === 'managers' ? 'Manager' : 'Reseller'}
+      aria-invalid={invalid}
       allowClear
       disabled={disabled}
-      value={value}
+      value={value ?? undefined}
       placeholder={placeholder}
-      onChange={(v) => onChange?.(v ?? undefined, rows.find((u) => u.id === v))}
+      onChange={(v) => {
+        onChange?.(v ?? undefined);
+        onPick?.(rows.find((u) => u.id === v));
+      }}
+      onBlur={onBlur}
       style={{ width: '100%' }}
     />
   );

@@ -5,6 +5,5 @@ export * from './UserPicker';
 export * from './actions';
 export * from './rowActions';
 export * from './generate';
-export * from './serverErrors';
 export * from './UserFormDialog';
 export * from './userForm';

@@ -3,8 +3,8 @@
  * parameterised by the level's messages, so the three levels share their rules.
  */
 import { z } from 'zod';
-import { MAX_RECORD_ID, PASSWORD_MIN_LENGTH } from '../constants';
-import { ENTITY_FORM, HIERARCHY } from '../messages';
+import { MANAGER_ALLOCATION_MAX, MAX_RECORD_ID, PASSWORD_MIN_LENGTH } from '../constants';
+import { CREDITS, ENTITY_FORM, HIERARCHY } from '../messages';
 import { looseBoolean, requiredText } from './common';
 
 export const USER_STATUSES = ['active', 'inactive', 'suspended'] as const;
@@ -17,10 +17,16 @@ const optionalId = (message: string) =>
     z.coerce.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message).nullish(),
   );
 
-const credits = (message: string) =>
+/** Initial credits; `cap` replaces the general upper bound with a level's own limit and message. */
+const credits = (message: string, cap?: { max: number; message: string }) =>
   z.preprocess(
     (v) => (v === '' || v === null ? undefined : v),
-    z.coerce.number({ error: message }).int(message).min(0, message).max(1_000_000, message).default(0),
+    z.coerce
+      .number({ error: message })
+      .int(message)
+      .min(0, message)
+      .max(cap?.max ?? 1_000_000, cap?.message ?? message)
+      .default(0),
   );
 
 const newPassword = (required: string) =>
@@ -52,6 +58,8 @@ interface LevelMessages {
   name: string;
   password: string;
   credits: string;
+  /** The most initial credits a new user of this level may get, when below the general bound. */
+  creditsCap?: { max: number; message: string };
   statuses: readonly UserStatus[];
 }
 
@@ -60,6 +68,8 @@ const LEVELS = {
     name: ENTITY_FORM.managerNameRequired,
     password: ENTITY_FORM.passwordRequiredManagers,
     credits: ENTITY_FORM.creditsPositive,
+    // Admin mints a new manager's initial credits: the admin allocation cap of Add Credits (spec 5).
+    creditsCap: { max: MANAGER_ALLOCATION_MAX, message: CREDITS.adminAllocationCap },
     // Suspended is not offered for managers (spec 4).
     statuses: ['active', 'inactive'],
   },
@@ -81,7 +91,7 @@ const baseCreate = (m: LevelMessages) => ({
   name: requiredText(m.name),
   username,
   password: newPassword(m.password),
-  credits: credits(m.credits),
+  credits: credits(m.credits, m.creditsCap),
   is_active: looseBoolean.default(true),
   status: status(m.statuses),
   phone: z.string().trim().max(32).nullish(),

@@ -1,51 +1,53 @@
 /** Promote a dealer to reseller (POST /dealers/{id}/promote {manager_id}): admin picks the manager. */
 import { useInvalidate } from '@refinedev/core';
-import { Alert, Form, Modal } from 'antd';
-import { useEffect, useState } from 'react';
-import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser } from '../../contract';
-import { useNotify } from '../../components/feedback';
-import { UserPicker, applyServerErrors } from '../../components/hierarchy';
+import { Alert, Modal } from 'antd';
+import { useEffect } from 'react';
+import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, promoteDealerBody } from '../../contract';
+import { FormField, SchemaForm, useSchemaForm } from '../../components/form';
+import { UserPicker, failureToast } from '../../components/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
-import { http } from '../../providers/http';
 
 export function PromoteDialog({ dealer, onClose }: { dealer: HierarchyUser | null; onClose: () => void }) {
   const { user, role } = useCurrentUser();
   const admin = role === 'admin';
-  const notify = useNotify();
   const invalidate = useInvalidate();
-  const [form] = Form.useForm<{ manager_id?: number }>();
-  const [saving, setSaving] = useState(false);
+  const { control, handleSubmit, reset, refineCore } = useSchemaForm(promoteDealerBody, {
+    refineCoreProps: {
+      resource: 'dealers',
+      action: 'create',
+      meta: { path: `dealers/${dealer?.id}/promote` },
+      redirect: false,
+      successNotification: () => ({ type: 'success', message: HIERARCHY.promoted }),
+      // Admin reads a refusal of the chosen manager under the picker; anything else is a toast.
+      errorNotification: (error) => (admin && error?.errors?.manager_id ? false : failureToast(error, HIERARCHY_PANEL.promoteFailed)),
+    },
+  });
+  const { mutation } = refineCore;
 
   useEffect(() => {
-    if (dealer) form.resetFields();
-  }, [dealer, form]);
-
-  const submit = async () => {
     if (!dealer) return;
-    let manager_id: number | undefined;
-    try {
-      ({ manager_id } = await form.validateFields());
-    } catch {
-      return;
-    }
-    setSaving(true);
-    try {
-      await http.post(`dealers/${dealer.id}/promote`, { manager_id: admin ? manager_id : user?.id });
-      notify.success(HIERARCHY.promoted);
-      await Promise.all([
-        invalidate({ resource: 'dealers', invalidates: ['list', 'detail'] }),
-        invalidate({ resource: 'resellers', invalidates: ['list'] }),
-      ]);
-      onClose();
-    } catch (error) {
-      if (applyServerErrors(form, error, ['manager_id']).length === 0 || !admin) notify.httpError(error, HIERARCHY_PANEL.promoteFailed);
-    } finally {
-      setSaving(false);
-    }
+    mutation.reset();
+    // A manager promotes under itself; admin chooses.
+    reset({ manager_id: admin ? undefined : user?.id });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [dealer, admin, user?.id]);
+
+  const submit = async (payload: Record<string, unknown>) => {
+    await refineCore.onFinish(payload as never);
+    await invalidate({ resource: 'resellers', invalidates: ['list'] });
+    onClose();
   };
 
   return (
-    <Modal open={dealer !== null} title={HIERARCHY_PANEL.promoteToReseller} okText="Promote" onOk={submit} onCancel={onClose} confirmLoading={saving} forceRender>
+    <Modal
+      open={dealer !== null}
+      title={HIERARCHY_PANEL.promoteToReseller}
+      okText="Promote"
+      onOk={() => handleSubmit(submit as never)().catch(() => undefined)}
+      onCancel={onClose}
+      confirmLoading={mutation.isPending}
+      forceRender
+    >
       {dealer && (
         <Alert
           type="info"
@@ -54,13 +56,13 @@ export function PromoteDialog({ dealer, onClose }: { dealer: HierarchyUser | nul
           message={`${dealer.name} (${dealer.username}) becomes a reseller${admin ? ' under the manager you choose' : ' under you'}. Its accounts and credits stay with it.`}
         />
       )}
-      <Form form={form} name="promote-dealer" layout="vertical">
+      <SchemaForm name="promote-dealer" handleSubmit={handleSubmit} onSubmit={submit}>
         {admin && (
-          <Form.Item name="manager_id" label="Manager" rules={[{ required: true, message: HIERARCHY.managerRequired }]}>
+          <FormField control={control} name="manager_id" label="Manager" required>
             <UserPicker resource="managers" placeholder="Select a manager" />
-          </Form.Item>
+          </FormField>
         )}
-      </Form>
+      </SchemaForm>
     </Modal>
   );
 }

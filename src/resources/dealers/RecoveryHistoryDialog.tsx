@@ -2,55 +2,50 @@
  * Recovery from history (GET /dealers/{id}/credits/recovery-history, POST .../recover-from-history):
  * each paid allocation the dealer received, taken back at most once.
  */
+import { useCustom, useCustomMutation } from '@refinedev/core';
 import { Alert, Button, Modal, Popconfirm, Table, Tag } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, type RecoveryHistoryItem } from '../../contract';
-import { creditErrorToast, postCreditCall, useAfterCreditMove } from '../../components/credits';
+import { creditErrorToast, firstFieldMessage, useAfterCreditMove } from '../../components/credits';
 import { dateTime } from '../../components/display';
 import { useNotify } from '../../components/feedback';
-import { http } from '../../providers/http';
-import { useIdempotencyKey } from '../../providers/idempotency';
+import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
 
 export function RecoveryHistoryDialog({ dealer, onClose }: { dealer: HierarchyUser | null; onClose: () => void }) {
   const notify = useNotify();
   const afterMove = useAfterCreditMove();
-  const [rows, setRows] = useState<RecoveryHistoryItem[]>([]);
-  const [loading, setLoading] = useState(false);
-  const [failed, setFailed] = useState(false);
   const [working, setWorking] = useState<number | null>(null);
   /** One key per opening and allocation: a repeated click replays instead of recovering twice. */
   const opening = useIdempotencyKey(dealer);
-
-  const load = useCallback(async (id: number) => {
-    setLoading(true);
-    setFailed(false);
-    try {
-      const { data } = await http.get<{ data: RecoveryHistoryItem[] }>(`dealers/${id}/credits/recovery-history`);
-      setRows(data.data);
-    } catch {
-      setFailed(true);
-      setRows([]);
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    if (!dealer) return;
-    void load(dealer.id);
-  }, [dealer, load]);
+  const { query, result } = useCustom<{ data: RecoveryHistoryItem[] }>({
+    url: `dealers/${dealer?.id}/credits/recovery-history`,
+    method: 'get',
+    // Each opening reads the history again (the query is stale once shown).
+    queryOptions: { enabled: dealer !== null, retry: false },
+    errorNotification: false,
+  });
+  const { mutateAsync: recoverCall } = useCustomMutation();
+  const failed = query.isError;
+  const rows = failed ? [] : (result.data?.data ?? []);
 
   const recover = async (item: RecoveryHistoryItem) => {
     if (!dealer || working !== null) return;
     setWorking(item.id);
     try {
-      await postCreditCall('dealers', dealer.id, 'credits/recover-from-history', { transaction_id: item.id }, `${opening}-${item.id}`);
+      await recoverCall({
+        url: `dealers/${dealer.id}/credits/recover-from-history`,
+        method: 'post',
+        values: { transaction_id: item.id },
+        meta: withIdempotencyKey(`${opening}-${item.id}`),
+        successNotification: false,
+        errorNotification: false,
+      });
       notify.success(HIERARCHY.creditsRecovered, `${item.recoverable_credits} credits recovered from ${dealer.name}.`);
       await afterMove('dealers');
-      await load(dealer.id);
+      await query.refetch();
     } catch (error) {
       const toast = creditErrorToast(error, HIERARCHY_PANEL.recoverFailed);
-      notify.error(toast.title, toast.description ?? (error as { errors?: Record<string, string[]> }).errors?.transaction_id?.[0]);
+      notify.error(toast.title, toast.description ?? firstFieldMessage((error as { errors?: Record<string, string[]> }).errors, 'transaction_id'));
     } finally {
       setWorking(null);
     }
@@ -62,7 +57,7 @@ export function RecoveryHistoryDialog({ dealer, onClose }: { dealer: HierarchyUs
       <Table<RecoveryHistoryItem>
         rowKey="id"
         size="small"
-        loading={loading}
+        loading={query.isFetching}
         dataSource={rows}
         pagination={false}
         scroll={{ x: 'max-content' }}

@@ -1,45 +1,39 @@
 /** /dealers/edit/:id: name, username, password (empty keeps it) and status; back to /dealers. */
-import { useUpdate } from '@refinedev/core';
-import { Button, Card, Descriptions, Form, Space } from 'antd';
+import { Button, Card, Descriptions, Space } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { ENTITY_FORM, HIERARCHY, HIERARCHY_PANEL, USER_STATUSES, type UserStatus } from '../../contract';
-import { useNotify } from '../../components/feedback';
-import { ErrorSummary, USER_FORM_FIELDS, UserFields, statusPayload, useEditedUser, useUserFormSave } from '../../components/hierarchy';
+import { HIERARCHY, HIERARCHY_PANEL, USER_STATUSES, dealerUpdateBody } from '../../contract';
+import { SchemaForm, useSchemaForm } from '../../components/form';
+import { ErrorSummary, UserFields, saveFailedNotification, useEditedUser, userFormSchema, userFormValues } from '../../components/hierarchy';
 import { BackButton } from '../../components/transactions';
 
-interface Values {
-  name: string;
-  username: string;
-  password?: string;
-  status?: UserStatus;
-}
+const schema = userFormSchema(dealerUpdateBody);
 
 export function DealerEditPage() {
   const { id } = useParams();
   const navigate = useNavigate();
-  const notify = useNotify();
-  const [form] = Form.useForm<Values>();
-  const { summary, saving, save } = useUserFormSave(form, USER_FORM_FIELDS);
-  const { mutateAsync: update } = useUpdate();
   const { user: dealer, loading } = useEditedUser('dealers', id, { loadFailed: HIERARCHY_PANEL.dealerLoadDataFailed, listPath: '/dealers' });
+  const { control, handleSubmit, reset, refineCore } = useSchemaForm(schema, {
+    refineCoreProps: {
+      resource: 'dealers',
+      action: 'edit',
+      id,
+      // The dealer is loaded by useEditedUser (a failed load goes back to the list).
+      queryOptions: { enabled: false },
+      redirect: false,
+      successNotification: () => ({ type: 'success', message: HIERARCHY.updated('Dealer') }),
+      errorNotification: saveFailedNotification(HIERARCHY_PANEL.dealerUpdateFailed),
+    },
+  });
 
   useEffect(() => {
-    if (dealer) form.setFieldsValue({ name: dealer.name, username: dealer.username, status: dealer.status });
-  }, [dealer, form]);
+    if (dealer) reset(userFormValues(dealer, USER_STATUSES));
+  }, [dealer, reset]);
 
-  const onFinish = (values: Values) =>
-    save(async () => {
-      await update({
-        resource: 'dealers',
-        id: id!,
-        values: { name: values.name, username: values.username, ...(values.password ? { password: values.password } : {}), ...statusPayload(values.status) },
-        successNotification: false,
-        errorNotification: false,
-      });
-      notify.success(HIERARCHY.updated('Dealer'));
-      navigate('/dealers');
-    }, HIERARCHY_PANEL.dealerUpdateFailed);
+  const submit = async (payload: Record<string, unknown>) => {
+    await refineCore.onFinish(payload as never);
+    navigate('/dealers');
+  };
 
   return (
     <Card title="Edit Dealer" extra={<BackButton fallback="/dealers" />} loading={loading}>
@@ -51,16 +45,16 @@ export function DealerEditPage() {
             <Descriptions.Item label="Total Users">{dealer.total_accounts}</Descriptions.Item>
           </Descriptions>
         )}
-        <ErrorSummary items={summary} />
-        <Form form={form} layout="vertical" onFinish={onFinish}>
-          <UserFields mode="edit" nameRequired={ENTITY_FORM.nameRequired} passwordRequired={ENTITY_FORM.passwordRequiredAccounts} statuses={USER_STATUSES} />
+        <ErrorSummary error={refineCore.mutation.error} />
+        <SchemaForm name="dealers-edit" handleSubmit={handleSubmit} onSubmit={submit}>
+          <UserFields control={control} mode="edit" statuses={USER_STATUSES} />
           <Space>
-            <Button type="primary" htmlType="submit" loading={saving}>
+            <Button type="primary" htmlType="submit" loading={refineCore.mutation.isPending}>
               Save Changes
             </Button>
             <Button onClick={() => navigate('/dealers')}>Cancel</Button>
           </Space>
-        </Form>
+        </SchemaForm>
       </div>
     </Card>
   );

@@ -4,7 +4,7 @@ import { PlusOutlined, RiseOutlined, RollbackOutlined } from '@ant-design/icons'
 import { Button } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ENTITY_FORM, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser } from '../../contract';
+import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, dealerCreateBody, dealerUpdateBody } from '../../contract';
 import { type DataColumn, DataTable } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { useConfirm } from '../../components/feedback';
@@ -16,7 +16,7 @@ import { RecoveryHistoryDialog } from './RecoveryHistoryDialog';
 export const dealerLevel: UserLevelConfig = {
   entity: 'dealers',
   label: 'Dealer',
-  passwordRequired: ENTITY_FORM.passwordRequiredAccounts,
+  schemas: { create: dealerCreateBody, update: dealerUpdateBody },
   parent: { resource: 'resellers', field: 'reseller', label: 'Reseller', pickers: ['admin', 'manager'], required: HIERARCHY.resellerRequired, onEdit: false },
   messages: {
     created: HIERARCHY.created('Dealer'),

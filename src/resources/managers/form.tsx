@@ -1,129 +1,77 @@
 /**
  * /managers/create and /managers/edit/:id: full pages (spec 2). The username is locked on edit;
  * status is active or inactive (no suspended for managers, spec 4); success or a failed load
- * returns to /managers.
+ * returns to /managers. Initial credits make the create a credit move: it carries the page's
+ * Idempotency-Key, kept for every retry.
  */
-import { useCreate, useUpdate } from '@refinedev/core';
-import { Button, Card, Form, InputNumber, Select, Space } from 'antd';
-import { useEffect } from 'react';
+import { Button, Card, InputNumber, Select, Space } from 'antd';
+import { useEffect, useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import {
-  CREDITS,
-  ENTITY_FORM,
-  GENERAL,
-  HIERARCHY,
-  HIERARCHY_PANEL,
-  MANAGER_ALLOCATION_MAX,
-  MANAGERS,
-  type UserStatus,
-} from '../../contract';
-import { useNotify } from '../../components/feedback';
-import { ErrorSummary, USER_FORM_FIELDS, UserFields, statusPayload, useEditedUser, useUserFormSave } from '../../components/hierarchy';
+import { GENERAL, HIERARCHY, HIERARCHY_PANEL, MANAGERS, type UserStatus, managerCreateBody, managerUpdateBody } from '../../contract';
+import { FormField, SchemaForm, useSchemaForm } from '../../components/form';
+import { ErrorSummary, type UserFormValues, UserFields, saveFailedNotification, useEditedUser, userFormSchema, userFormValues } from '../../components/hierarchy';
 import { BackButton } from '../../components/transactions';
+import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
 import { useServerOptions } from '../serverOptions';
 
-interface ManagerFormValues {
-  name: string;
-  username: string;
-  password?: string;
-  credits?: number | null;
-  server_id?: number | null;
-  status?: UserStatus;
-}
+const STATUSES: readonly UserStatus[] = ['active', 'inactive'];
 
-const FORM_FIELDS = [...USER_FORM_FIELDS, 'credits', 'server_id'];
+/** A cleared select or number is null (the API clears the server; no initial credits). */
+const emptyIsNull = { fromInput: (v: unknown) => v ?? null };
 
 export function ManagerFormPage({ mode }: { mode: 'create' | 'edit' }) {
   const { id } = useParams();
   const navigate = useNavigate();
-  const notify = useNotify();
-  const [form] = Form.useForm<ManagerFormValues>();
-  const { summary, saving, save } = useUserFormSave(form, FORM_FIELDS);
-  const { mutateAsync: create } = useCreate();
-  const { mutateAsync: update } = useUpdate();
+  const idempotencyKey = useIdempotencyKey(mode);
   const { user: manager, loading } = useEditedUser('managers', id, { enabled: mode === 'edit', loadFailed: MANAGERS.loadDataFailed, listPath: '/managers' });
   const servers = useServerOptions();
+  // The username is locked on edit: the update does not send it.
+  const schema = useMemo(() => (mode === 'create' ? userFormSchema(managerCreateBody) : userFormSchema(managerUpdateBody, { omit: ['username'] })), [mode]);
+  const { control, handleSubmit, reset, refineCore } = useSchemaForm(schema, {
+    defaultValues: { status: 'active', credits: 0, server_id: null },
+    refineCoreProps: {
+      resource: 'managers',
+      action: mode,
+      id: mode === 'edit' ? id : undefined,
+      // The edited manager is loaded by useEditedUser (a failed load goes back to the list).
+      queryOptions: { enabled: false },
+      redirect: false,
+      meta: mode === 'create' ? withIdempotencyKey(idempotencyKey) : undefined,
+      successNotification: () => ({ type: 'success', message: mode === 'create' ? HIERARCHY.created('Manager') : HIERARCHY.updated('Manager') }),
+      errorNotification: saveFailedNotification(mode === 'create' ? HIERARCHY_PANEL.managerCreateFailed : HIERARCHY_PANEL.managerUpdateFailed),
+    },
+  });
 
   useEffect(() => {
-    if (mode === 'edit' && manager) {
-      form.setFieldsValue({ name: manager.name, username: manager.username, server_id: manager.server_id, status: manager.is_active ? 'active' : 'inactive' });
-    }
-  }, [mode, manager, form]);
+    if (mode === 'edit' && manager) reset({ ...userFormValues(manager, STATUSES), server_id: manager.server_id });
+  }, [mode, manager, reset]);
 
-  const onFinish = (values: ManagerFormValues) =>
-    save(async () => {
-      if (mode === 'create') {
-        await create({
-          resource: 'managers',
-          values: {
-            name: values.name,
-            username: values.username,
-            password: values.password,
-            credits: values.credits ?? 0,
-            server_id: values.server_id ?? null,
-            ...statusPayload(values.status),
-          },
-          successNotification: false,
-          errorNotification: false,
-        });
-        notify.success(HIERARCHY.created('Manager'));
-      } else {
-        await update({
-          resource: 'managers',
-          id: id!,
-          values: {
-            name: values.name,
-            server_id: values.server_id ?? null,
-            ...statusPayload(values.status),
-            ...(values.password ? { password: values.password } : {}),
-          },
-          successNotification: false,
-          errorNotification: false,
-        });
-        notify.success(HIERARCHY.updated('Manager'));
-      }
-      navigate('/managers');
-    }, mode === 'create' ? HIERARCHY_PANEL.managerCreateFailed : HIERARCHY_PANEL.managerUpdateFailed);
+  const submit = async (payload: Record<string, unknown>) => {
+    await refineCore.onFinish(payload as never);
+    navigate('/managers');
+  };
 
   return (
     <Card title={mode === 'create' ? 'Create Manager' : 'Edit Manager'} extra={<BackButton fallback="/managers" />} loading={mode === 'edit' && loading}>
       <div style={{ maxWidth: 640 }}>
-        <ErrorSummary items={summary} />
-        <Form form={form} layout="vertical" onFinish={onFinish} initialValues={{ status: 'active', credits: 0 }}>
-          <UserFields
-            mode={mode}
-            nameRequired={ENTITY_FORM.managerNameRequired}
-            passwordRequired={ENTITY_FORM.passwordRequiredManagers}
-            lockUsername
-            statuses={['active', 'inactive']}
-          />
+        <ErrorSummary error={refineCore.mutation.error} />
+        <SchemaForm name={`managers-${mode}`} handleSubmit={handleSubmit} onSubmit={submit}>
+          <UserFields control={control} mode={mode} lockUsername statuses={STATUSES} />
           {mode === 'create' && (
-            <Form.Item
-              name="credits"
-              label="Initial credits"
-              rules={[
-                {
-                  validator: async (_, value) => {
-                    if (value === undefined || value === null || value === '') return;
-                    if (!Number.isInteger(Number(value)) || Number(value) < 0) throw new Error(ENTITY_FORM.creditsPositive);
-                    if (Number(value) > MANAGER_ALLOCATION_MAX) throw new Error(CREDITS.adminAllocationCap);
-                  },
-                },
-              ]}
-            >
+            <FormField<UserFormValues> control={control} name="credits" label="Initial credits" {...emptyIsNull}>
               <InputNumber style={{ width: '100%' }} precision={0} />
-            </Form.Item>
+            </FormField>
           )}
-          <Form.Item name="server_id" label="Server">
+          <FormField<UserFormValues> control={control} name="server_id" label="Server" {...emptyIsNull}>
             <Select allowClear aria-label="Server" placeholder={GENERAL.serverPlaceholder} loading={servers.loading} options={servers.options} />
-          </Form.Item>
+          </FormField>
           <Space>
-            <Button type="primary" htmlType="submit" loading={saving}>
+            <Button type="primary" htmlType="submit" loading={refineCore.mutation.isPending}>
               {mode === 'create' ? 'Create Manager' : 'Save Changes'}
             </Button>
             <Button onClick={() => navigate('/managers')}>Cancel</Button>
           </Space>
-        </Form>
+        </SchemaForm>
       </div>
     </Card>
   );

@@ -3,7 +3,7 @@ import { useCan } from '@refinedev/core';
 import { EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
 import { useState } from 'react';
-import { ENTITY_FORM, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS } from '../../contract';
+import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS, resellerCreateBody, resellerUpdateBody } from '../../contract';
 import { type DataColumn, DataTable } from '../../components/DataTable';
 import { StatusTag, activeOptions, dateTime } from '../../components/display';
 import { useConfirm, useNotify, useStatusPopup } from '../../components/feedback';
@@ -13,7 +13,7 @@ import { useCurrentUser } from '../../providers/identity';
 export const resellerLevel: UserLevelConfig = {
   entity: 'resellers',
   label: 'Reseller',
-  passwordRequired: ENTITY_FORM.passwordRequiredResellers,
+  schemas: { create: resellerCreateBody, update: resellerUpdateBody },
   parent: { resource: 'managers', field: 'manager', label: 'Manager', pickers: ['admin'], required: HIERARCHY.managerRequired, onEdit: true },
   messages: { created: RESELLERS.created, updated: RESELLERS.updated, createFailed: RESELLERS.createFailed, updateFailed: RESELLERS.updateFailed },
 };

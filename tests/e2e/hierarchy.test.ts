@@ -1,0 +1,65 @@
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { CREDITS, ENTITY_FORM, HIERARCHY, RESELLERS } from '../../src/contract';
+import { describeBrowser } from './harness';
+
+async function headerCredits(page: Page): Promise<number> {
+  await page.getByTestId('header-credits').waitFor();
+  return Number((await page.getByTestId('header-credits').innerText()).replace(/[^0-9]/g, ''));
+}
+
+/** The message under the form field whose input has this id. */
+const errorUnder = (scope: ReturnType<Page['locator']>, id: string) => scope.locator(`.ant-form-item:has(#${id}) .ant-form-item-explain-error`);
+
+describeBrowser('hierarchy forms in the browser', (ctx) => {
+  it('a manager creates a reseller with initial credits: the rules before sending, the taken username from the API, the credits moved once', async () => {
+    const page = await ctx.signIn('manager');
+    const before = await headerCredits(page);
+    await page.goto('/resellers');
+    await page.getByRole('button', { name: RESELLERS.add }).click();
+    const dialog = page.locator('.ant-modal', { hasText: 'Initial credits' });
+    await dialog.waitFor();
+
+    await dialog.getByRole('button', { name: 'Create Reseller' }).click();
+    await expect.poll(() => errorUnder(dialog, 'resellers-create_name').innerText()).toBe(ENTITY_FORM.nameRequired);
+    await expect.poll(() => errorUnder(dialog, 'resellers-create_password').innerText()).toBe(ENTITY_FORM.passwordRequiredResellers);
+    await dialog.getByText(CREDITS.selectAmount).waitFor();
+
+    await dialog.getByLabel('Name', { exact: true }).fill('Rhea Reseller');
+    await dialog.getByLabel('Username', { exact: true }).fill('reseller');
+    await dialog.getByLabel('Password', { exact: true }).fill('a long password');
+    await dialog.getByRole('combobox', { name: 'Amount' }).fill('10');
+    await page.locator('.ant-select-item-option').filter({ hasText: /^10 credits( \+ \d+ bonus)?$/ }).first().click();
+    await dialog.getByRole('button', { name: 'Create Reseller' }).click();
+    // The API's answer, under the field and in the summary box.
+    await expect.poll(() => errorUnder(dialog, 'resellers-create_username').innerText()).toBe(ENTITY_FORM.usernameTaken);
+    await dialog.getByTestId('error-summary').getByText(ENTITY_FORM.usernameTaken).waitFor();
+
+    await dialog.getByLabel('Username', { exact: true }).fill(`rhea${Date.now() % 100000}`);
+    await dialog.getByRole('button', { name: 'Create Reseller' }).dblclick();
+    await page.getByText(RESELLERS.created).waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('cell', { name: 'Rhea Reseller', exact: true }).waitFor();
+    await expect.poll(() => headerCredits(page)).toBe(before - 10);
+    await page.context().close();
+  }, 120_000);
+
+  it('admin creates a manager on its page: the allocation cap checked before sending, then back to /managers', async () => {
+    const page = await ctx.signIn('admin');
+    await page.goto('/managers/create');
+    await page.getByLabel('Initial credits', { exact: true }).fill('20000');
+    await page.getByRole('button', { name: 'Create Manager' }).click();
+    await page.getByText(CREDITS.adminAllocationCap).waitFor();
+    await page.getByText(ENTITY_FORM.managerNameRequired).waitFor();
+
+    await page.getByLabel('Name', { exact: true }).fill('Milo Manager');
+    await page.getByLabel('Username', { exact: true }).fill(`milo${Date.now() % 100000}`);
+    await page.getByLabel('Password', { exact: true }).fill('a long password');
+    await page.getByLabel('Initial credits', { exact: true }).fill('50');
+    await page.getByRole('button', { name: 'Create Manager' }).click();
+    await page.waitForURL('**/managers');
+    await page.getByText(HIERARCHY.created('Manager')).waitFor();
+    await page.getByRole('cell', { name: 'Milo Manager', exact: true }).waitFor();
+    await page.context().close();
+  }, 120_000);
+});
