@@ -1,6 +1,7 @@
 /**
- * What every credit move of the panel shares: the call with the Idempotency-Key of one dialog opening,
- * and the refresh afterwards (the header's credits figure, the lists, the transaction lists).
+ * What every credit move of the panel shares: the refresh afterwards (the header's credits figure, the
+ * lists, the transaction lists). The moves themselves go through Refine (the credit dialogs' form
+ * mutation, useCustomMutation) with the Idempotency-Key of one dialog opening in `meta.headers`.
  */
 import { useInvalidate, useInvalidateAuthStore } from '@refinedev/core';
 import { useCallback } from 'react';
@@ -10,7 +11,11 @@ import { withIdempotencyKey } from '../../providers/idempotency';
 
 export type CreditEntity = 'managers' | 'resellers' | 'dealers';
 
-/** POST {entity}/{id}/{path} with the key; resolves to the API's { message, data }. */
+/**
+ * POST {entity}/{id}/{path} with the key; resolves to the API's { message, data }.
+ * @deprecated A raw call, kept only while the dealers' recovery-history dialog (another part of the
+ * panel, moving to useCustomMutation) still imports it; nothing here uses it. Remove it with that import.
+ */
 export async function postCreditCall(
   entity: CreditEntity,
   id: number | string,
