@@ -8,7 +8,7 @@ import { type NotificationProvider, Refine } from '@refinedev/core';
 import { fireEvent, render } from '@testing-library/react';
 import { App } from 'antd';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ENTITY_FORM, FIELD_RULES, GLOBAL_DISCOUNTS } from '../../src/contract';
+import { ENTITY_FORM, GLOBAL_DISCOUNTS } from '../../src/contract';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { GlobalDiscountsPage } from '../../src/resources/globalDiscounts/list';
@@ -71,7 +71,7 @@ const toasts = () =>
 
 describe('Global discount dialog', { timeout: 30_000 }, () => {
   it('shows the zod messages before any request, the name one also as a toast', async () => {
-    const { view, input, item, type, button, save } = renderPage();
+    const { view, input, item, button, save } = renderPage();
     await waitFor(() => expect(view.baseElement.textContent).toContain('Spring deal'));
     fireEvent.click(button(view.baseElement, 'Add Global Discount'));
     await waitFor(() => expect(input('create', 'validity_months').value).toBe('12'));
