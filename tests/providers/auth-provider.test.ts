@@ -225,9 +225,12 @@ describe('getIdentity', () => {
 });
 
 describe('getPermissions', () => {
-  it('answers the stored role, or null when signed out', async () => {
+  it("answers the signed-in user's role from the identity (GET /user), or null when signed out", async () => {
     expect(await auth.getPermissions!()).toBeNull();
-    signedIn('tok', 'reseller');
+    expect(fake.requests).toHaveLength(0);
+    // The stored role is not the source: the identity is.
+    signedIn('tok-permissions', 'manager');
+    fake.on('GET', 'user', { status: 200, body: user('reseller') });
     expect(await auth.getPermissions!()).toBe('reseller');
   });
 });
