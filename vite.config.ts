@@ -1,22 +1,68 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { type Plugin, defineConfig } from 'vite';
 import { precompress } from './scripts/precompress';
 
 const API_TARGET = process.env.API_URL ?? 'http://127.0.0.1:3001';
 
+// Refine imports these for features the panel does not use (MarkdownField, CSV import and export,
+// devtools traces in development); as packages with side effects they would be bundled anyway. A stub
+// takes their place and throws if one of those features is ever used.
+const LEFT_OUT = ['react-markdown', 'remark-gfm', 'papaparse', 'error-stack-parser'];
+const STUB = '\0left-out:';
+const leaveOut = (): Plugin => ({
+  name: 'leave-out',
+  apply: 'build',
+  enforce: 'pre',
+  resolveId: (id) => (LEFT_OUT.includes(id) ? STUB + id : null),
+  load(id) {
+    if (!id.startsWith(STUB)) return null;
+    const message = `${id.slice(STUB.length)} is left out of the panel's bundle (vite.config.ts)`;
+    return `const fail = () => { throw new Error(${JSON.stringify(message)}); };
+export default new Proxy(fail, { get: fail, apply: fail, construct: fail });`;
+  },
+});
+
+// Polyfills for what every browser the build targets has: their modern core instead.
+const SUBSTITUTES = {
+  'resize-observer-polyfill': fileURLToPath(new URL('./scripts/bundle/resizeObserver.js', import.meta.url)),
+  'side-channel': fileURLToPath(new URL('./scripts/bundle/sideChannel.cjs', import.meta.url)),
+};
+
+// The contract is declarations only (schemas, constants, messages): a module of it whose exports
+// nothing uses is left out, so the first load carries no zod schemas when no form is on screen.
+const CONTRACT = /[\\/]src[\\/]contract[\\/]/;
+const contractWithoutSideEffects = (): Plugin => ({
+  name: 'contract-without-side-effects',
+  transform: { filter: { id: CONTRACT }, handler: () => ({ moduleSideEffects: false }) },
+});
+
+// Vendor code that the entry loads goes into a few chunks by package family, so a release that
+// changes only the panel's code leaves them cached. Vendor code that only lazily loaded pages use is
+// not grouped: Rolldown splits it by the pages that share it, so a page loads what it draws. A group
+// also takes the dependencies of what it captures that no group before it took.
+const INITIAL_VENDORS: Array<[name: string, test: RegExp]> = [
+  ['react', /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/],
+  ['antd', /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+)[\\/]/],
+  ['refine', /node_modules[\\/](@refinedev|@tanstack)[\\/]/],
+  ['vendor', /node_modules[\\/]/],
+];
+// Charts are drawn by few pages and outweigh everything else: a chunk of their own, loaded with them.
+const CHARTS = /node_modules[\\/](@ant-design[\\/]plots|@antv)[\\/]/;
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [leaveOut(), contractWithoutSideEffects(), react(), precompress()],
+  resolve: { alias: SUBSTITUTES },
   server: { port: 5173, proxy: { '/api': API_TARGET } },
   build: {
     outDir: 'dist',
-    chunkSizeWarningLimit: 2500,
-    rollupOptions: {
+    rolldownOptions: {
       output: {
-        manualChunks(id: string) {
-          if (id.includes('node_modules/antd') || id.includes('node_modules/@ant-design') || id.includes('node_modules/rc-')) return 'antd';
-          if (id.includes('node_modules/@refinedev')) return 'refine';
-          if (id.includes('node_modules/react') || id.includes('node_modules/scheduler')) return 'react';
-          return undefined;
+        codeSplitting: {
+          groups: [
+            { name: 'charts', test: CHARTS, priority: INITIAL_VENDORS.length + 1 },
+            ...INITIAL_VENDORS.map(([name, test], i) => ({ name, test, tags: ['$initial' as const], priority: INITIAL_VENDORS.length - i })),
+          ],
         },
       },
     },
