@@ -5,10 +5,10 @@ import { precompress } from './scripts/precompress';
 
 const API_TARGET = process.env.API_URL ?? 'http://127.0.0.1:3001';
 
-// Refine imports these for features the panel does not use (MarkdownField, CSV import and export,
-// devtools traces in development); as packages with side effects they would be bundled anyway. A stub
-// takes their place and throws if one of those features is ever used.
-const LEFT_OUT = ['react-markdown', 'remark-gfm', 'papaparse', 'error-stack-parser'];
+// Refine and the charts import these for features the panel does not use (MarkdownField, CSV import
+// and export, devtools traces in development, charts saved as images); as packages with side effects
+// they would be bundled anyway. A stub takes their place and throws if such a feature is ever used.
+const LEFT_OUT = ['react-markdown', 'remark-gfm', 'papaparse', 'error-stack-parser', 'html2canvas'];
 const STUB = '\0left-out:';
 const leaveOut = (): Plugin => ({
   name: 'leave-out',
@@ -45,7 +45,8 @@ const INITIAL_VENDORS: Array<[name: string, test: RegExp]> = [
   ['react', /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/],
   ['antd', /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+)[\\/]/],
   ['refine', /node_modules[\\/](@refinedev|@tanstack)[\\/]/],
-  ['vendor', /node_modules[\\/]/],
+  // With Vite's own helpers: else a group of lazily loaded code that imports them takes them along.
+  ['vendor', /node_modules[\\/]|^\0vite\//],
 ];
 // Charts are drawn by few pages and outweigh everything else: a chunk of their own, loaded with them.
 const CHARTS = /node_modules[\\/](@ant-design[\\/]plots|@antv)[\\/]/;
@@ -60,8 +61,9 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            { name: 'charts', test: CHARTS, priority: INITIAL_VENDORS.length + 1 },
-            ...INITIAL_VENDORS.map(([name, test], i) => ({ name, test, tags: ['$initial' as const], priority: INITIAL_VENDORS.length - i })),
+            ...INITIAL_VENDORS.map(([name, test], i) => ({ name, test, tags: ['$initial' as const], priority: INITIAL_VENDORS.length + 1 - i })),
+            // Last, so that what charts share with the first load (React) stays in its chunks.
+            { name: 'charts', test: CHARTS, priority: 1 },
           ],
         },
       },

@@ -9,8 +9,8 @@ import zlib from 'node:zlib';
 import type { Plugin } from 'vite';
 
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map)$/;
-// Below about a packet, an encoded copy saves nothing worth a second file.
-const MIN_BYTES = 1024;
+/** Below about a packet, an encoded copy saves nothing worth a second file. */
+export const MIN_COMPRESSED_BYTES = 1024;
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -23,7 +23,7 @@ export async function precompressFiles(dir: string, files: readonly string[]): P
       .map(async (file) => {
         const full = path.join(dir, file);
         const data = await fs.readFile(full);
-        if (data.length < MIN_BYTES) return;
+        if (data.length < MIN_COMPRESSED_BYTES) return;
         // Once per build, so the slowest and smallest settings.
         const [br, gz] = await Promise.all([
           brotli(data, {
