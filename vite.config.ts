@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig } from 'vite';
-import { precompress } from './scripts/precompress';
+// With its extension, as Vite's native config loader (a future default) requires.
+import { precompress } from './scripts/precompress.js';
 
 const API_TARGET = process.env.API_URL ?? 'http://127.0.0.1:3001';
 
@@ -57,6 +58,7 @@ export default defineConfig({
   server: { port: 5173, proxy: { '/api': API_TARGET } },
   build: {
     outDir: 'dist',
+    chunkSizeWarningLimit: 2500,
     rolldownOptions: {
       output: {
         codeSplitting: {
