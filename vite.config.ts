@@ -24,7 +24,8 @@ export default new Proxy(fail, { get: fail, apply: fail, construct: fail });`;
   },
 });
 
-// Polyfills for what every browser the build targets has: their modern core instead.
+// Polyfills of what every browser the build targets has (ResizeObserver; WeakMap and Map behind
+// side-channel's intrinsics and object-inspect): small modules on the browser's own instead.
 const SUBSTITUTES = {
   'resize-observer-polyfill': fileURLToPath(new URL('./scripts/bundle/resizeObserver.js', import.meta.url)),
   'side-channel': fileURLToPath(new URL('./scripts/bundle/sideChannel.cjs', import.meta.url)),
@@ -60,6 +61,8 @@ export default defineConfig({
     outDir: 'dist',
     chunkSizeWarningLimit: 2500,
     rolldownOptions: {
+      // Brotli at its best quality takes most of a build: expected, not worth a warning on each start.
+      checks: { bundlerTimings: false },
       output: {
         codeSplitting: {
           groups: [
