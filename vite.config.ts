@@ -47,11 +47,8 @@ const INITIAL_VENDORS: Array<[name: string, test: RegExp]> = [
   ['react', /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/],
   ['antd', /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+)[\\/]/],
   ['refine', /node_modules[\\/](@refinedev|@tanstack)[\\/]/],
-  // With Vite's own helpers: else a group of lazily loaded code that imports them takes them along.
-  ['vendor', /node_modules[\\/]|^\0vite\//],
+  ['vendor', /node_modules[\\/]/],
 ];
-// Charts are drawn by few pages and outweigh everything else: a chunk of their own, loaded with them.
-const CHARTS = /node_modules[\\/](@ant-design[\\/]plots|@antv)[\\/]/;
 
 export default defineConfig({
   plugins: [leaveOut(), contractWithoutSideEffects(), react(), precompress()],
@@ -65,11 +62,10 @@ export default defineConfig({
       checks: { bundlerTimings: false },
       output: {
         codeSplitting: {
-          groups: [
-            ...INITIAL_VENDORS.map(([name, test], i) => ({ name, test, tags: ['$initial' as const], priority: INITIAL_VENDORS.length + 1 - i })),
-            // Last, so that what charts share with the first load (React) stays in its chunks.
-            { name: 'charts', test: CHARTS, priority: 1 },
-          ],
+          // No group for @ant-design/plots: only the chart components import it, so it stays in their
+          // chunks; a group would also take what charts share with other lazily loaded code (Babel's
+          // helpers) and make the pages that use that load the charts too.
+          groups: INITIAL_VENDORS.map(([name, test], i) => ({ name, test, tags: ['$initial' as const], priority: INITIAL_VENDORS.length - i })),
         },
       },
     },
