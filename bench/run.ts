@@ -3,6 +3,7 @@
  * measured in the same run on the same database (raw SQL doing the same work), so figures compare
  * across machines. Runs on a temporary SQLite database, and on PostgreSQL when one is reachable
  * (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, in a schema of its own).
+ * Then the panel's first load against its budgets and a minimal Refine + antd page (firstLoad.ts).
  * Traffic stays on loopback; every loop is bounded in count.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,6 +14,7 @@ import type { Database } from '../server/db/schema';
 import { inTransaction } from '../server/db/transaction';
 import { postChanges } from '../server/ledger/post';
 import { startTestServer } from '../tests/server/harness';
+import { benchFirstLoad } from './firstLoad';
 
 const N = Number(process.env.BENCH_OPS ?? 400);
 
@@ -95,3 +97,5 @@ const reachable = await probe.connect().then(() => true, () => false);
 await probe.end().catch(() => {});
 if (reachable) await benchOn('postgres');
 else console.log(`\npostgres: skipped (no server at ${pgUrl})`);
+
+await benchFirstLoad();

@@ -33,14 +33,20 @@ export interface RouteEntry {
 
 export const PANEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 
+// Vite gives the files under assets/ content-hashed names: a new build never reuses a name, so they
+// are cached for good; everything else (index.html) is revalidated on every load.
+const HASHED_DIR = 'assets';
+const cacheControl = (root: string, file: string) =>
+  path.relative(root, file).split(path.sep)[0] === HASHED_DIR ? 'public, max-age=31536000, immutable' : 'no-cache';
+
 export interface BuildOptions {
   db: Db;
   config: Config;
-  /** Serve the built panel from dist/ (when it exists). */
-  servePanel?: boolean;
+  /** The built panel to serve when it holds an index.html (default dist/); null serves none. */
+  panelDir?: string | null;
 }
 
-export async function buildApp({ db, config, servePanel = true }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 1_048_576,
@@ -92,12 +98,24 @@ export async function buildApp({ db, config, servePanel = true }: BuildOptions):
   // The spec's legacy path /api/transactions, outside /api/v1.
   await app.register(legacyTransactionRoutes);
 
-  const panelBuilt = servePanel && fs.existsSync(path.join(PANEL_DIR, 'index.html'));
+  const panelBuilt = panelDir !== null && fs.existsSync(path.join(panelDir, 'index.html'));
   if (panelBuilt) {
-    await app.register(fastifyStatic, { root: PANEL_DIR, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: panelDir,
+      wildcard: false,
+      index: false,
+      // The .br and .gz copies the build wrote beside each file (scripts/precompress.ts).
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders(res, file) {
+        res.setHeader('cache-control', cacheControl(panelDir, file));
+        res.setHeader('vary', 'accept-encoding');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || request.method !== 'GET' || !panelBuilt) {
+    // A missing hashed file (an old build's chunk) is a 404, never index.html under a script's name.
+    if (request.url.startsWith('/api/') || request.url.startsWith(`/${HASHED_DIR}/`) || request.method !== 'GET' || !panelBuilt) {
       throw new ApiError(404, 'Not Found');
     }
     // Client-side routes: the panel decides what a path shows (including its own 404 page).

@@ -1,11 +1,12 @@
 /** The dashboard (spec 2) with real figures for the caller's subtree. */
 import { BellOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useCustom } from '@refinedev/core';
-import { Alert, Button, Card, Col, DatePicker, List, Row, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Col, DatePicker, List, Row, Space, Statistic, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DASHBOARD_LABELS } from '../contract';
+import { type MonthlyCredits, YearlyCreditsChart } from '../components/charts';
 import { dateTime } from '../components/display';
 import { useCurrentUser } from '../providers/identity';
 
@@ -18,7 +19,7 @@ interface Stats {
   total_dealers: number;
   credits_sold: number;
   monthly_revenue: number;
-  yearly_credits: Array<{ month: number; credits: number }>;
+  yearly_credits: MonthlyCredits[];
   recent_transactions: Array<{ id: number; transaction_number: string; type: string; credits: number; username: string; date: string }>;
   system_health: { database: string; status: string; uptime_seconds: number };
   performance: { db_query_ms: number; memory_mb: number };
@@ -39,26 +40,6 @@ const PRESETS: Array<{ label: string; value: Range }> = [
 function greeting(): string {
   const hour = new Date().getHours();
   return hour < 12 ? 'Good morning' : hour < 18 ? 'Good afternoon' : 'Good evening';
-}
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-function YearlyChart({ points }: { points: Stats['yearly_credits'] }) {
-  const max = Math.max(1, ...points.map((p) => p.credits));
-  return (
-    <div style={{ display: 'flex', alignItems: 'flex-end', gap: 8, height: 180 }} role="img" aria-label="Credits sold per month this year">
-      {points.map((p) => (
-        <Tooltip key={p.month} title={`${MONTHS[p.month - 1]}: ${p.credits} credits`}>
-          <div style={{ flex: 1, display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 4 }}>
-            <div style={{ width: '100%', height: Math.round((p.credits / max) * 150), minHeight: 2, background: '#1677ff', borderRadius: 4 }} />
-            <Typography.Text type="secondary" style={{ fontSize: 11 }}>
-              {MONTHS[p.month - 1]}
-            </Typography.Text>
-          </div>
-        </Tooltip>
-      ))}
-    </div>
-  );
 }
 
 export function DashboardPage() {
@@ -109,7 +90,7 @@ export function DashboardPage() {
       </Row>
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={16}>
-          <Card title="Credits sold this year">{s && <YearlyChart points={s.yearly_credits} />}</Card>
+          <Card title="Credits sold this year">{s && <YearlyCreditsChart points={s.yearly_credits} />}</Card>
         </Col>
         <Col xs={24} lg={8}>
           <Space direction="vertical" style={{ width: '100%' }}>
