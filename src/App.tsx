@@ -1,5 +1,4 @@
 /** The panel: providers, then routes and menus derived from the resource and page declarations. */
-import { useNotificationProvider } from '@refinedev/antd';
 import { Authenticated, Refine } from '@refinedev/core';
 import routerProvider, { CatchAllNavigate, DocumentTitleHandler } from '@refinedev/react-router';
 import { App as AntdApp, ConfigProvider } from 'antd';
@@ -15,6 +14,7 @@ import { accessControlProvider } from './providers/accessControlProvider';
 import { AppConfigProvider, useAppConfig } from './providers/appConfig';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
+import { useNotificationProvider } from './providers/notificationProvider';
 import { themeConfig } from './theme';
 
 function Themed({ children }: { children: React.ReactNode }) {

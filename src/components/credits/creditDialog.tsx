@@ -149,7 +149,7 @@ export function useCreditDialog<T>({ entity, target, onClose, lookup, loadFailed
     loadFailed,
     loading,
     submit,
-    modalProps: { open, onCancel: onClose, confirmLoading: refineCore.mutation.isPending, forceRender: true },
+    modalProps: { open, onCancel: onClose, confirmLoading: refineCore.mutation.isPending },
   };
 }
 

@@ -199,7 +199,6 @@ export function RenewalDialog({ opening, servers, name, title, okText, schema, c
       onCancel={onClose}
       confirmLoading={mutation.isPending}
       okButtonProps={{ disabled: price.loading }}
-      forceRender
       destroyOnHidden={false}
     >
       {header(months)}
