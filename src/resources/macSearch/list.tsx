@@ -15,7 +15,7 @@ import { macAddressRule } from '../../components/form/rules';
 import { applyServerErrors } from '../../components/form/legacyServerErrors';
 import { QuickRenewDialog } from '../../components/renewals';
 import { http } from '../../providers/http';
-import { useAccountServers } from '../accounts/useServers';
+import { useAccountServers } from '../../components/accounts';
 
 interface Query {
   mac: string;

@@ -19,11 +19,11 @@ import {
   formatMac,
   normalizeMac,
 } from '../../contract';
-import { useNotify } from '../../components/feedback';
-import { macAddressRule } from '../../components/form/rules';
-import { applyServerErrors } from '../../components/form/legacyServerErrors';
-import { useRenewalQuote, validMonths } from '../../components/renewals';
-import { INVALID_MONTHS, PriceSummary, useAfterRenewal } from '../../components/renewals/shared';
+import { useNotify } from '../feedback';
+import { macAddressRule } from '../form/rules';
+import { applyServerErrors } from '../form/legacyServerErrors';
+import { useRenewalQuote, validMonths } from '../renewals';
+import { INVALID_MONTHS, PriceSummary, useAfterRenewal } from '../renewals/shared';
 import { useCurrentUser } from '../../providers/identity';
 import { http } from '../../providers/http';
 import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';

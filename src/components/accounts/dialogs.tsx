@@ -4,12 +4,12 @@ import { Alert, Button, DatePicker, Descriptions, Drawer, Form, Input, InputNumb
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, formatMac } from '../../contract';
-import { StatusTag, dateTime } from '../../components/display';
-import { useNotify } from '../../components/feedback';
-import { applyServerErrors } from '../../components/form/legacyServerErrors';
-import { validMonths } from '../../components/renewals';
-import { INVALID_MONTHS, useAfterRenewal } from '../../components/renewals/shared';
-import { TransactionsTable } from '../../components/transactions';
+import { StatusTag, dateTime } from '../display';
+import { useNotify } from '../feedback';
+import { applyServerErrors } from '../form/legacyServerErrors';
+import { validMonths } from '../renewals';
+import { INVALID_MONTHS, useAfterRenewal } from '../renewals/shared';
+import { TransactionsTable } from '../transactions';
 import { http } from '../../providers/http';
 
 interface StbInfo {
