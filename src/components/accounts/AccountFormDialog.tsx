@@ -2,50 +2,24 @@
  * Create/Edit User (spec 5, entity form): name, username (login), password (required on create,
  * empty keeps it on edit), STB MAC address in any notation, server, and on create the purchase:
  * months (with their price) or a trial (when trials are enabled). Admin may set the expiry directly.
+ * The form checks with the contract's account bodies and saves through Refine's useForm (POST
+ * /accounts, PUT /accounts/{id}); a create sends the opening's Idempotency-Key.
  */
-import { Alert, DatePicker, Form, Input, InputNumber, Modal, Radio, Select } from 'antd';
+import { type HttpError, type OpenNotificationParams } from '@refinedev/core';
+import { Alert, DatePicker, Input, InputNumber, Modal, Radio, Select } from 'antd';
 import dayjs from 'dayjs';
-import { useEffect, useMemo, useState } from 'react';
-import {
-  type Account,
-  ACCOUNTS,
-  ACCOUNT_SCREEN,
-  CREDITS,
-  DATETIME_FORMAT,
-  ENTITY_FORM,
-  GENERAL,
-  TIME_FORMAT,
-  USER_STATUSES,
-  formatMac,
-  normalizeMac,
-} from '../../contract';
-import { useNotify } from '../feedback';
-import { macAddressRule } from '../form/rules';
-import { applyServerErrors } from '../form/legacyServerErrors';
-import { useRenewalQuote, validMonths } from '../renewals';
-import { INVALID_MONTHS, PriceSummary, useAfterRenewal } from '../renewals/shared';
+import { useEffect, useMemo } from 'react';
+import { useWatch } from 'react-hook-form';
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, CREDITS, DATETIME_FORMAT, ENTITY_FORM, GENERAL, TIME_FORMAT, USER_STATUSES, formatMac } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
-import { http } from '../../providers/http';
 import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
+import { titled } from '../feedback';
+import { FormField, SchemaForm, dateInput, setServerErrors, useSchemaForm } from '../form';
+import { useRenewalQuote } from '../renewals';
+import { PriceSummary, useAfterRenewal } from '../renewals/shared';
+import { ACCOUNT_FORM_ALIASES, ACCOUNT_FORM_FIELDS, type AccountFormValues, type Purchase, accountFormSchema } from './accountForm';
 import { useAccountServers } from './useServers';
 import { useTrialSettings } from './useTrialSettings';
-
-type Purchase = 'months' | 'trial' | 'none';
-
-interface Values {
-  full_name: string;
-  login: string;
-  password?: string;
-  mac_address: string;
-  server_id?: number | null;
-  purchase?: Purchase;
-  months?: number | null;
-  expiry_date?: dayjs.Dayjs | null;
-  status?: Account['status'];
-}
-
-const FIELDS = ['full_name', 'login', 'password', 'mac_address', 'server_id', 'purchase', 'months', 'expiry_date', 'status'];
-const ALIASES = { credits: 'purchase', is_trial: 'purchase', is_active: 'status' };
 
 export interface AccountFormDialogProps {
   /** 'create', an account to edit, or null when closed. */
@@ -53,23 +27,59 @@ export interface AccountFormDialogProps {
   onClose: () => void;
 }
 
+const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
+
+/** The messages of a refusal that belong to none of `shown` (the fields on screen): the summary box. */
+function unplaced(error: HttpError | null | undefined, shown: readonly string[]): string[] {
+  const rest: string[] = [];
+  for (const [key, value] of Object.entries(error?.errors ?? {})) {
+    if (shown.includes(ACCOUNT_FORM_ALIASES[key] ?? key)) continue;
+    const messages = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [];
+    rest.push(...messages);
+  }
+  return rest;
+}
+
 export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
-  const [form] = Form.useForm<Values>();
-  const notify = useNotify();
   const afterSave = useAfterRenewal();
   const { role } = useCurrentUser();
   const admin = role === 'admin';
   const { options, branchServer } = useAccountServers();
   const trials = useTrialSettings();
-  const [saving, setSaving] = useState(false);
   const nonce = useIdempotencyKey(target);
-  const [summary, setSummary] = useState<string[]>([]);
   const editing = target !== null && target !== 'create' ? target : null;
   const mode = editing ? 'edit' : 'create';
 
-  const purchase = Form.useWatch('purchase', form) as Purchase | undefined;
-  const months = Form.useWatch('months', form);
-  const serverId = Form.useWatch('server_id', form) as number | null | undefined;
+  /** The fields on screen in this mode: a server error on any other shows in the summary box. */
+  const shown = ACCOUNT_FORM_FIELDS.filter((f) => (f === 'expiry_date' ? admin : f === 'status' ? mode === 'edit' : f === 'purchase' || f === 'months' ? mode === 'create' : true));
+  const fallback = editing ? ACCOUNT_SCREEN.updateFailed : ACCOUNT_SCREEN.createFailed;
+
+  const schema = useMemo(() => accountFormSchema({ mode, admin, expiry: editing?.expiry_date ?? null }), [mode, admin, editing]);
+  const form = useSchemaForm(schema, {
+    refineCoreProps: {
+      resource: 'accounts',
+      action: mode,
+      id: editing?.id,
+      // The dialog edits the row as the list shows it.
+      queryOptions: { enabled: false },
+      redirect: false,
+      // A create may buy months, which moves credits: the opening's key makes a retry or a double
+      // click a replay (the API reads it only when months are bought).
+      meta: mode === 'create' ? withIdempotencyKey(`${nonce}:create`) : undefined,
+      successNotification: () => ({ type: 'success', message: editing ? ACCOUNTS.updated : ACCOUNTS.created }),
+      errorNotification: (error?: HttpError): OpenNotificationParams => ({
+        type: 'error',
+        ...titled(GENERAL.error, error?.errors && unplaced(error, shown).length === 0 ? fallback : (error?.message ?? fallback)),
+      }),
+      // Refine puts the errors of the fields it sent under them; these also bring the purchase's
+      // credits and trial refusals under the Subscription choice.
+      onMutationError: (error) => setServerErrors(form.setError, error, shown, ACCOUNT_FORM_ALIASES),
+    },
+  });
+  const { control, handleSubmit, reset, setError, getValues, setValue, refineCore } = form;
+  const { mutation } = refineCore;
+
+  const [purchase, months, serverId] = useWatch({ control, name: ['purchase', 'months', 'server_id'] }) as [Purchase | undefined, number | null | undefined, number | null | undefined];
   const servers = useMemo(() => [serverId ?? null], [serverId]);
   const price = useRenewalQuote(servers, months, target === 'create' && purchase === 'months');
 
@@ -78,122 +88,86 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
 
   useEffect(() => {
     if (!target) return;
-    form.resetFields();
-    setSummary([]);
+    mutation.reset();
     if (editing) {
-      form.setFieldsValue({
+      reset({
         full_name: editing.full_name,
         login: editing.login,
         password: '',
         mac_address: formatMac(editing.mac_address),
         server_id: editing.server_id,
         status: editing.status,
-        expiry_date: editing.expiry_date ? dayjs(editing.expiry_date) : null,
+        ...(admin ? { expiry_date: editing.expiry_date ?? null } : {}),
       });
     } else {
-      form.setFieldsValue({ purchase: 'months', months: 1, server_id: branchServer?.id ?? options[0]?.value ?? null });
+      reset({ full_name: '', login: '', password: '', mac_address: '', purchase: 'months', months: 1, server_id: branchServer?.id ?? options[0]?.value ?? null });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [target]);
 
   // The server list may arrive after the dialog opened.
   useEffect(() => {
-    if (target === 'create' && !form.getFieldValue('server_id')) form.setFieldValue('server_id', branchServer?.id ?? options[0]?.value ?? null);
-  }, [target, branchServer, options, form]);
+    if (target === 'create' && !getValues('server_id')) setValue('server_id', branchServer?.id ?? options[0]?.value ?? null);
+  }, [target, branchServer, options, getValues, setValue]);
 
-  const submit = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    setSummary([]);
-    const body: Record<string, unknown> = {
-      full_name: values.full_name.trim(),
-      login: values.login.trim(),
-      mac_address: normalizeMac(values.mac_address) ?? values.mac_address,
-      ...(values.server_id ? { server_id: values.server_id } : {}),
-    };
-    if (values.password) body.password = values.password;
-    if (admin && values.expiry_date !== undefined) {
-      const before = editing?.expiry_date ? dayjs(editing.expiry_date) : null;
-      const changed = editing ? !(values.expiry_date && before ? values.expiry_date.isSame(before) : values.expiry_date === before) : Boolean(values.expiry_date);
-      if (changed) body.expiry_date = values.expiry_date ? values.expiry_date.toISOString() : null;
+  /** `body` is the schema's output: the request body. */
+  const submit = async (body: Record<string, unknown>) => {
+    if (mode === 'create' && body.months !== undefined && !price.loading && price.balance !== null && price.total > price.balance) {
+      setError('months', { type: 'balance', message: CREDITS.insufficientCredits(price.total, price.balance) });
+      return;
     }
-    let idempotencyKey: string | undefined;
-    if (editing) {
-      body.status = values.status;
-    } else if (values.purchase === 'months') {
-      body.months = values.months;
-      if (!price.loading && price.balance !== null && price.total > price.balance) {
-        form.setFields([{ name: 'months', errors: [CREDITS.insufficientCredits(price.total, price.balance)] }]);
-        return;
-      }
-      idempotencyKey = `${nonce}:create`;
-    } else if (values.purchase === 'trial') {
-      body.is_trial = true;
-    }
-    setSaving(true);
-    try {
-      if (editing) await http.put(`accounts/${editing.id}`, body);
-      else await http.post('accounts', body, idempotencyKey ? withIdempotencyKey(idempotencyKey) : undefined);
-      notify.success(editing ? ACCOUNTS.updated : ACCOUNTS.created);
-      await afterSave();
-      onClose();
-    } catch (error) {
-      const rest = applyServerErrors(form, error, FIELDS, ALIASES);
-      setSummary(rest);
-      const e = error as { errors?: unknown; message?: string };
-      const fallback = editing ? ACCOUNT_SCREEN.updateFailed : ACCOUNT_SCREEN.createFailed;
-      notify.error(GENERAL.error, e.errors && rest.length === 0 ? fallback : (e.message ?? fallback));
-    } finally {
-      setSaving(false);
-    }
+    await refineCore.onFinish(body as never);
+    await afterSave();
+    onClose();
   };
+
+  const summary = unplaced(mutation.error, shown);
 
   return (
     <Modal
       open={target !== null}
       title={mode === 'create' ? ACCOUNT_SCREEN.createTitle : ACCOUNT_SCREEN.editTitle}
       okText={mode === 'create' ? 'Create' : 'Save'}
-      onOk={submit}
+      onOk={() => handleSubmit(submit as never)().catch(() => undefined)}
       onCancel={onClose}
-      confirmLoading={saving}
+      confirmLoading={mutation.isPending}
       width={560}
       forceRender
     >
       {summary.length > 0 && (
-        <Alert style={{ marginBottom: 16 }} type="error" showIcon message={ENTITY_FORM.fixErrors} description={<ul style={{ margin: 0, paddingLeft: 18 }}>{summary.map((m) => <li key={m}>{m}</li>)}</ul>} />
+        <Alert
+          style={{ marginBottom: 16 }}
+          type="error"
+          showIcon
+          message={ENTITY_FORM.fixErrors}
+          description={
+            <ul style={{ margin: 0, paddingLeft: 18 }}>
+              {summary.map((m) => (
+                <li key={m}>{m}</li>
+              ))}
+            </ul>
+          }
+        />
       )}
-      <Form form={form} layout="vertical" onFinish={submit} autoComplete="off">
-        <Form.Item name="full_name" label="Name" rules={[{ required: true, whitespace: true, message: ENTITY_FORM.nameRequired }]}>
-          <Input />
-        </Form.Item>
-        <Form.Item name="login" label="Username" rules={[{ required: true, whitespace: true, message: ENTITY_FORM.usernameRequired }]}>
+      <SchemaForm<AccountFormValues> name={`account-${mode}`} handleSubmit={handleSubmit} onSubmit={submit}>
+        <FormField<AccountFormValues> control={control} name="full_name" label="Name" required>
           <Input autoComplete="off" />
-        </Form.Item>
-        <Form.Item
-          name="password"
-          label="Password"
-          rules={mode === 'create' ? [{ required: true, message: ENTITY_FORM.passwordRequiredAccounts }] : []}
-          help={mode === 'edit' ? ENTITY_FORM.keepPassword : undefined}
-        >
+        </FormField>
+        <FormField<AccountFormValues> control={control} name="login" label="Username" required>
+          <Input autoComplete="off" />
+        </FormField>
+        <FormField<AccountFormValues> control={control} name="password" label="Password" required={mode === 'create'} help={mode === 'edit' ? ENTITY_FORM.keepPassword : undefined}>
           <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="mac_address"
-          label="STB MAC address"
-          rules={[
-            { required: true, whitespace: true, message: ENTITY_FORM.macRequired },
-            macAddressRule,
-          ]}
-          normalize={(v?: string) => v?.toUpperCase()}
-        >
-          <Input placeholder={ACCOUNT_SCREEN.macSearchPlaceholder} />
-        </Form.Item>
-        <Form.Item name="server_id" label="Server" rules={[{ required: true, message: ACCOUNTS.serverRequired }]}>
+        </FormField>
+        <FormField<AccountFormValues> control={control} name="mac_address" label="STB MAC address" required fromInput={upper}>
+          <Input placeholder={ACCOUNT_SCREEN.macSearchPlaceholder} autoComplete="off" />
+        </FormField>
+        <FormField<AccountFormValues> control={control} name="server_id" label="Server" required>
           <Select options={serverOptions} placeholder={GENERAL.serverPlaceholder} />
-        </Form.Item>
+        </FormField>
         {mode === 'create' && (
           <>
-            <Form.Item name="purchase" label="Subscription">
+            <FormField<AccountFormValues> control={control} name="purchase" label="Subscription">
               <Radio.Group
                 options={[
                   { label: 'Months', value: 'months' },
@@ -201,16 +175,12 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
                   { label: 'None', value: 'none' },
                 ]}
               />
-            </Form.Item>
+            </FormField>
             {purchase === 'months' && (
               <>
-                <Form.Item
-                  name="months"
-                  label="Months"
-                  rules={[{ validator: (_, v) => (validMonths(v) ? Promise.resolve() : Promise.reject(new Error(INVALID_MONTHS))) }]}
-                >
+                <FormField<AccountFormValues> control={control} name="months" label="Months">
                   <InputNumber precision={0} style={{ width: '100%' }} />
-                </Form.Item>
+                </FormField>
                 <div style={{ marginBottom: 16 }}>
                   <PriceSummary price={price} />
                 </div>
@@ -219,27 +189,18 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
           </>
         )}
         {admin && (
-          <Form.Item
-            name="expiry_date"
-            label="Expiry date"
-            rules={[
-              {
-                validator: (_, v?: dayjs.Dayjs | null) =>
-                  !v || v.isAfter(dayjs().subtract(1, 'minute')) || (editing?.expiry_date && v.isSame(dayjs(editing.expiry_date)))
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(ENTITY_FORM.expiryInPast)),
-              },
-            ]}
-          >
+          <FormField<AccountFormValues> control={control} name="expiry_date" label="Expiry date" {...dateInput}>
             <DatePicker showTime={{ format: TIME_FORMAT }} format={DATETIME_FORMAT} style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} />
-          </Form.Item>
+          </FormField>
         )}
         {mode === 'edit' && (
-          <Form.Item name="status" label="Status">
+          <FormField<AccountFormValues> control={control} name="status" label="Status">
             <Select options={USER_STATUSES.map((s) => ({ label: s.charAt(0).toUpperCase() + s.slice(1), value: s }))} />
-          </Form.Item>
+          </FormField>
         )}
-      </Form>
+        {/* Enter in a field submits. */}
+        <button type="submit" hidden aria-hidden tabIndex={-1} />
+      </SchemaForm>
     </Modal>
   );
 }
