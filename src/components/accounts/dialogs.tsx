@@ -1,16 +1,16 @@
 /** The accounts screen's smaller dialogs: STB info, transactions, auto-renew and the bulk message. */
-import { useCustom } from '@refinedev/core';
-import { Alert, Button, DatePicker, Descriptions, Drawer, Form, Input, InputNumber, Modal, Space, Spin, Typography } from 'antd';
+import { type HttpError, type OpenNotificationParams, useCustom } from '@refinedev/core';
+import { Alert, Button, DatePicker, Descriptions, Drawer, Input, InputNumber, Modal, Space, Spin, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { useEffect, useState } from 'react';
-import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, formatMac } from '../../contract';
+import { useEffect } from 'react';
+import { z } from 'zod';
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, MONTHS_MESSAGE, autoRenewBody, bulkMessageBody, formatMac } from '../../contract';
 import { StatusTag, dateTime } from '../display';
-import { useNotify } from '../feedback';
-import { applyServerErrors } from '../form/legacyServerErrors';
-import { validMonths } from '../renewals';
-import { INVALID_MONTHS, useAfterRenewal } from '../renewals/shared';
+import { titled } from '../feedback';
+import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../form';
+import { useAfterRenewal } from '../renewals/shared';
 import { TransactionsTable } from '../transactions';
-import { http } from '../../providers/http';
+import { requiredField, titledMonths } from './accountForm';
 
 interface StbInfo {
   account_id: number;
@@ -76,44 +76,60 @@ export function TransactionsDrawer({ account, onClose }: { account: Account | nu
   );
 }
 
+/** The 'Error' toast of a refused call: the server's message when it sent one, else `fallback` (spec 8). */
+const failureToast =
+  (fallback: string) =>
+  (error?: HttpError): OpenNotificationParams => ({
+    type: 'error',
+    ...titled(GENERAL.error, error?.message && error.message !== GENERAL.apiError ? error.message : fallback),
+  });
+
+/**
+ * The auto-renew form: POST /accounts/{id}/auto-renew by the contract's body; the months field
+ * enables (1 to 50, titled as the renewal dialogs show it), Disable sends 0 without it.
+ */
+type AutoRenewValues = { months?: number | null; auto_renew_end_date?: string | null };
+export const autoRenewForm = autoRenewBody.extend({
+  months: titledMonths(requiredField(MONTHS_MESSAGE, autoRenewBody.shape.months).refine((months) => months !== 0, MONTHS_MESSAGE)),
+}) as unknown as z.ZodType<Record<string, unknown>, AutoRenewValues>;
+
+/** A picked day means the end of that day (ISO text in the form, a dayjs in the DatePicker). */
+const endOfDayInput = {
+  toInput: (v: unknown) => (v ? dayjs(v as string) : null),
+  fromInput: (v: unknown) => (v ? (v as dayjs.Dayjs).endOf('day').toISOString() : null),
+};
+
 /** Auto-renew: renew every N months at expiry, optionally until an end date; Disable turns it off. */
 export function AutoRenewDialog({ account, onClose }: { account: Account | null; onClose: () => void }) {
-  const [form] = Form.useForm<{ months: number | null; auto_renew_end_date: dayjs.Dayjs | null }>();
-  const notify = useNotify();
   const refresh = useAfterRenewal();
-  const [saving, setSaving] = useState(false);
+  const { control, handleSubmit, reset, refineCore } = useSchemaForm(autoRenewForm, {
+    refineCoreProps: {
+      resource: 'accounts',
+      action: 'create',
+      meta: { path: `accounts/${account?.id}/auto-renew` },
+      redirect: false,
+      successNotification: (_data, values) => ({ type: 'success', message: (values as unknown as { months?: number }).months ? ACCOUNTS.autoRenewEnabled : ACCOUNTS.autoRenewDisabled }),
+      errorNotification: failureToast(ACCOUNT_SCREEN.actionFailed),
+    },
+  });
+  const { mutation } = refineCore;
 
   useEffect(() => {
     if (!account) return;
-    form.setFieldsValue({
-      months: account.auto_renew_months ?? 1,
-      auto_renew_end_date: account.auto_renew_end_date ? dayjs(account.auto_renew_end_date) : null,
-    });
-  }, [account, form]);
+    mutation.reset();
+    reset({ months: account.auto_renew_months ?? 1, auto_renew_end_date: account.auto_renew_end_date ?? null });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [account]);
 
-  const send = async (months: number, end: dayjs.Dayjs | null) => {
+  /** `body` is the schema's output (or the disabling body): the request body. */
+  const send = async (body: Record<string, unknown>) => {
     if (!account) return;
-    setSaving(true);
-    try {
-      const { data } = await http.post<{ message?: string }>(`accounts/${account.id}/auto-renew`, {
-        months,
-        auto_renew_end_date: end ? end.endOf('day').toISOString() : null,
-      });
-      notify.success(data?.message ?? (months ? ACCOUNTS.autoRenewEnabled : ACCOUNTS.autoRenewDisabled));
-      await refresh();
-      onClose();
-    } catch (error) {
-      applyServerErrors(form, error, ['months', 'auto_renew_end_date']);
-      notify.httpError(error, ACCOUNT_SCREEN.actionFailed);
-    } finally {
-      setSaving(false);
-    }
+    await refineCore.onFinish(body as never);
+    await refresh();
+    onClose();
   };
-
-  const save = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (values) await send(values.months!, values.auto_renew_end_date);
-  };
+  const save = () => handleSubmit(send as never)().catch(() => undefined);
+  const disable = () => send({ months: 0, auto_renew_end_date: null }).catch(() => undefined);
 
   const enabled = Boolean(account?.auto_renew_months);
   return (
@@ -126,11 +142,11 @@ export function AutoRenewDialog({ account, onClose }: { account: Account | null;
         <Space>
           <Button onClick={onClose}>Cancel</Button>
           {enabled && (
-            <Button danger loading={saving} onClick={() => send(0, null)}>
+            <Button danger loading={mutation.isPending} onClick={disable}>
               Disable
             </Button>
           )}
-          <Button type="primary" loading={saving} onClick={save}>
+          <Button type="primary" loading={mutation.isPending} onClick={save}>
             {enabled ? 'Save' : 'Enable'}
           </Button>
         </Space>
@@ -140,58 +156,70 @@ export function AutoRenewDialog({ account, onClose }: { account: Account | null;
         At expiry the account is renewed for the chosen months and the owner is charged.
         {account?.auto_renew_error ? ` Last attempt failed: ${account.auto_renew_error}` : ''}
       </Typography.Paragraph>
-      <Form form={form} layout="vertical">
-        <Form.Item name="months" label="Months" rules={[{ validator: (_, v) => (validMonths(v) ? Promise.resolve() : Promise.reject(new Error(INVALID_MONTHS))) }]}>
+      <SchemaForm<AutoRenewValues> name="auto-renew" handleSubmit={handleSubmit} onSubmit={send}>
+        <FormField<AutoRenewValues> control={control} name="months" label="Months">
           <InputNumber precision={0} style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item
-          name="auto_renew_end_date"
-          label="End date"
-          help="Optional: stop renewing after this date."
-          rules={[{ validator: (_, v?: dayjs.Dayjs | null) => (!v || !v.endOf('day').isBefore(dayjs()) ? Promise.resolve() : Promise.reject(new Error(ACCOUNTS.autoRenewEndPast))) }]}
-        >
+        </FormField>
+        <FormField<AutoRenewValues> control={control} name="auto_renew_end_date" label="End date" help="Optional: stop renewing after this date." {...endOfDayInput}>
           <DatePicker style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} />
-        </Form.Item>
-      </Form>
+        </FormField>
+        <button type="submit" hidden aria-hidden tabIndex={-1} />
+      </SchemaForm>
     </Modal>
   );
 }
 
+/** The Send Message form: the message of POST /accounts/bulk-message by the contract's rule (the ids come from the selection). */
+export const bulkMessageForm = bulkMessageBody.pick({ message: true });
+type BulkMessageValues = z.input<typeof bulkMessageForm>;
+
 /** Send Message: a text shown on the selected accounts' devices (POST /accounts/bulk-message). */
 export function BulkMessageDialog({ ids, onClose, onSent }: { ids: Array<string | number> | null; onClose: () => void; onSent: () => void }) {
-  const [form] = Form.useForm<{ message: string }>();
-  const notify = useNotify();
-  const [sending, setSending] = useState(false);
+  const form = useSchemaForm(bulkMessageForm, {
+    refineCoreProps: {
+      resource: 'accounts',
+      action: 'create',
+      meta: { path: 'accounts/bulk-message' },
+      redirect: false,
+      successNotification: () => ({ type: 'success', message: ACCOUNTS.bulkDone(ids?.length ?? 0, 'messaged') }),
+      errorNotification: failureToast(ACCOUNT_SCREEN.actionFailed),
+      // A refused selection is told under the message, the only field.
+      onMutationError: (error) => setServerErrors(form.setError, error, ['message'], { account_ids: 'message' }),
+    },
+  });
+  const { control, handleSubmit, reset, refineCore } = form;
+  const { mutation } = refineCore;
 
   useEffect(() => {
-    if (ids) form.resetFields();
-  }, [ids, form]);
+    if (!ids) return;
+    mutation.reset();
+    reset({ message: '' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ids]);
 
-  const submit = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (!values || !ids) return;
-    setSending(true);
-    try {
-      const { data } = await http.post<{ message?: string }>('accounts/bulk-message', { account_ids: ids.map(Number), message: values.message.trim() });
-      notify.success(data?.message ?? ACCOUNTS.bulkDone(ids.length, 'messaged'));
-      onSent();
-      onClose();
-    } catch (error) {
-      applyServerErrors(form, error, ['message'], { account_ids: 'message' });
-      notify.httpError(error, ACCOUNT_SCREEN.actionFailed);
-    } finally {
-      setSending(false);
-    }
+  const submit = async ({ message }: { message: string }) => {
+    if (!ids) return;
+    await refineCore.onFinish({ account_ids: ids.map(Number), message } as never);
+    onSent();
+    onClose();
   };
 
   return (
-    <Modal open={Boolean(ids)} title={ACCOUNT_SCREEN.sendMessage} okText="Send" onOk={submit} onCancel={onClose} confirmLoading={sending} forceRender>
+    <Modal
+      open={Boolean(ids)}
+      title={ACCOUNT_SCREEN.sendMessage}
+      okText="Send"
+      onOk={() => handleSubmit(submit as never)().catch(() => undefined)}
+      onCancel={onClose}
+      confirmLoading={mutation.isPending}
+      forceRender
+    >
       <Typography.Paragraph>{ids?.length ?? 0} account(s) selected.</Typography.Paragraph>
-      <Form form={form} layout="vertical">
-        <Form.Item name="message" label="Message" rules={[{ required: true, whitespace: true, message: ACCOUNTS.messageRequired }, { max: 1000 }]}>
+      <SchemaForm<BulkMessageValues> name="bulk-message" handleSubmit={handleSubmit} onSubmit={submit}>
+        <FormField<BulkMessageValues> control={control} name="message" label="Message" required>
           <Input.TextArea rows={4} maxLength={1000} showCount />
-        </Form.Item>
-      </Form>
+        </FormField>
+      </SchemaForm>
     </Modal>
   );
 }
