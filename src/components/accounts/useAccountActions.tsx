@@ -13,10 +13,9 @@ import {
   SyncOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
-import { useCan, useInvalidate } from '@refinedev/core';
+import { useCan, useCustomMutation, useDelete, useInvalidate, useUpdate } from '@refinedev/core';
 import { useState } from 'react';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, EXPIRY_FILTERS, GENERAL, HIERARCHY, RENEWAL, STATUS, USER_STATUSES } from '../../contract';
-import { http } from '../../providers/http';
 import type { RowAction } from '../DataTable';
 import { useConfirm, useNotify } from '../feedback';
 import { QuickRenewDialog } from '../renewals';
@@ -62,10 +61,24 @@ export function useAccountActions() {
   const refresh = () =>
     Promise.all([invalidate({ resource: 'accounts', invalidates: ['list', 'detail'] }), invalidate({ resource: 'user-search', invalidates: ['list'] })]);
 
-  const call = async (request: () => Promise<{ data?: { message?: string } }>, done: string, failTitle: string, failDescription: string) => {
+  const { mutateAsync: update } = useUpdate();
+  const { mutateAsync: remove } = useDelete();
+  const { mutateAsync: custom } = useCustomMutation<{ message?: string }>();
+  /** POST `url` through the data provider; answers the response body (its message is the toast). */
+  const post = (url: string, values: Record<string, unknown> = {}) =>
+    custom({ url, method: 'post', values, successNotification: false, errorNotification: false }).then((res) => res.data);
+
+  /** PATCH /accounts/{id} {is_active}. useUpdate answers the record, so the toast is `done` (the text the API also sends). */
+  const setStatus = (account: Account, active: boolean) =>
+    update({ resource: 'accounts', id: account.id, values: { is_active: active }, meta: { method: 'patch' }, successNotification: false, errorNotification: false }).then(() => undefined);
+  const deleteAccount = (account: Account) =>
+    remove({ resource: 'accounts', id: account.id, successNotification: false, errorNotification: false }).then(() => undefined);
+
+  /** Runs an account call with the spec's toasts: the server's message or `done`, else the failure. */
+  const call = async (request: () => Promise<{ message?: string } | null | undefined | void>, done: string, failTitle: string, failDescription: string) => {
     try {
-      const res = await request();
-      notify.success(res.data?.message ?? done);
+      const answer = await request();
+      notify.success((answer && answer.message) || done);
     } catch (error) {
       notify.httpError(error, failDescription, failTitle);
     } finally {
@@ -85,7 +98,7 @@ export function useAccountActions() {
         hidden: !can.status,
         onClick: (r) =>
           confirmStatus(!active, subject(r), () =>
-            call(() => http.patch(`accounts/${r.id}`, { is_active: !active }), HIERARCHY.statusUpdated, STATUS.updateFailed.title, STATUS.updateFailed.description),
+            call(() => setStatus(r, !active), HIERARCHY.statusUpdated, STATUS.updateFailed.title, STATUS.updateFailed.description),
           ),
       },
       {
@@ -95,7 +108,7 @@ export function useAccountActions() {
         hidden: !can.edit,
         onClick: (r) =>
           confirm(ACCOUNT_SCREEN.resetDevice, ACCOUNT_SCREEN.resetDeviceConfirm(r.login), () =>
-            call(() => http.post(`accounts/${r.id}/reset-device`), ACCOUNTS.deviceReset, GENERAL.error, ACCOUNT_SCREEN.actionFailed),
+            call(() => post(`accounts/${r.id}/reset-device`), ACCOUNTS.deviceReset, GENERAL.error, ACCOUNT_SCREEN.actionFailed),
           ),
       },
       { key: 'stb', label: ACCOUNT_SCREEN.stbInfo, icon: <InfoCircleOutlined />, hidden: !can.show, onClick: setStb },
@@ -108,7 +121,7 @@ export function useAccountActions() {
         danger: true,
         hidden: !can.delete,
         onClick: (r) =>
-          confirmDelete(subject(r), () => call(() => http.delete(`accounts/${r.id}`), ACCOUNTS.deleted, GENERAL.error, ACCOUNT_SCREEN.deleteFailed)),
+          confirmDelete(subject(r), () => call(() => deleteAccount(r), ACCOUNTS.deleted, GENERAL.error, ACCOUNT_SCREEN.deleteFailed)),
       },
     ];
   };
@@ -123,5 +136,5 @@ export function useAccountActions() {
     </>
   );
 
-  return { rowActions, dialogs, openCreate: () => setEditing('create'), call, can };
+  return { rowActions, dialogs, openCreate: () => setEditing('create'), call, post, can };
 }

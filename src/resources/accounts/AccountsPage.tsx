@@ -12,10 +12,9 @@ import { BulkMessageDialog, accountColumns, accountListProps, useAccountActions,
 import { DataTable } from '../../components/DataTable';
 import { useConfirm } from '../../components/feedback';
 import { BulkRenewDialog } from '../../components/renewals';
-import { http } from '../../providers/http';
 
 export function AccountsPage() {
-  const { rowActions, dialogs, openCreate, call, can } = useAccountActions();
+  const { rowActions, dialogs, openCreate, call, post, can } = useAccountActions();
   const { confirm } = useConfirm();
   const { options: servers } = useAccountServers();
   const canCreate = useCan({ resource: 'accounts', action: 'create' }).data?.can === true;
@@ -30,7 +29,7 @@ export function AccountsPage() {
       path === 'bulk-suspend' ? ACCOUNT_SCREEN.suspendConfirm(ids.length) : ACCOUNT_SCREEN.activateConfirm(ids.length),
       () =>
         call(
-          () => http.post(`accounts/${path}`, { account_ids: ids.map(Number) }).then((r) => (clear(), r)),
+          () => post(`accounts/${path}`, { account_ids: ids.map(Number) }).then((answer) => (clear(), answer)),
           ACCOUNTS.bulkDone(ids.length, path === 'bulk-suspend' ? 'suspended' : 'activated'),
           STATUS.updateFailed.title,
           STATUS.updateFailed.description,
