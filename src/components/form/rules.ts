@@ -1,11 +1,6 @@
 /** Form rules that several forms share. */
 import type { FormRule } from 'antd';
-import { ENTITY_FORM, FIELD_RULES, normalizeMac } from '../../contract';
-
-/** A MAC address in any notation, when one is typed (a required rule, where wanted, comes separately). */
-export const macAddressRule: FormRule = {
-  validator: (_, v?: string) => (!v?.trim() || normalizeMac(v) ? Promise.resolve() : Promise.reject(new Error(ENTITY_FORM.invalidMac))),
-};
+import { FIELD_RULES } from '../../contract';
 
 /** A number not below the field `other` (either may be empty); the item also needs `dependencies={[other]}`. */
 export const notBelowRule =
