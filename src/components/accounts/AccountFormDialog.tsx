@@ -85,6 +85,7 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
 
   // A non-admin's accounts live on its branch's server: offer only that one when it is known.
   const serverOptions = !admin && branchServer ? options.filter((o) => o.value === branchServer.id) : options;
+  const defaultServer = branchServer?.id ?? options[0]?.value ?? null;
 
   useEffect(() => {
     if (!target) return;
@@ -100,15 +101,15 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
         ...(admin ? { expiry_date: editing.expiry_date ?? null } : {}),
       });
     } else {
-      reset({ full_name: '', login: '', password: '', mac_address: '', purchase: 'months', months: 1, server_id: branchServer?.id ?? options[0]?.value ?? null });
+      reset({ full_name: '', login: '', password: '', mac_address: '', purchase: 'months', months: 1, server_id: defaultServer });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [target]);
 
   // The server list may arrive after the dialog opened.
   useEffect(() => {
-    if (target === 'create' && !getValues('server_id')) setValue('server_id', branchServer?.id ?? options[0]?.value ?? null);
-  }, [target, branchServer, options, getValues, setValue]);
+    if (target === 'create' && defaultServer !== null && !getValues('server_id')) setValue('server_id', defaultServer);
+  }, [target, defaultServer, getValues, setValue]);
 
   /** `body` is the schema's output: the request body. */
   const submit = async (body: Record<string, unknown>) => {
