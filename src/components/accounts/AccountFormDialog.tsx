@@ -133,7 +133,6 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
       onCancel={onClose}
       confirmLoading={mutation.isPending}
       width={560}
-      forceRender
     >
       {summary.length > 0 && (
         <Alert

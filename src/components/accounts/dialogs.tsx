@@ -137,7 +137,6 @@ export function AutoRenewDialog({ account, onClose }: { account: Account | null;
       open={Boolean(account)}
       title={`${ACCOUNT_SCREEN.autoRenew}${account ? `: ${account.login}` : ''}`}
       onCancel={onClose}
-      forceRender
       footer={
         <Space>
           <Button onClick={onClose}>Cancel</Button>
@@ -212,7 +211,6 @@ export function BulkMessageDialog({ ids, onClose, onSent }: { ids: Array<string 
       onOk={() => handleSubmit(submit as never)().catch(() => undefined)}
       onCancel={onClose}
       confirmLoading={mutation.isPending}
-      forceRender
     >
       <Typography.Paragraph>{ids?.length ?? 0} account(s) selected.</Typography.Paragraph>
       <SchemaForm<BulkMessageValues> name="bulk-message" handleSubmit={handleSubmit} onSubmit={submit}>

@@ -17,7 +17,7 @@ import {
   defaultCreditLevels,
 } from '../../contract';
 import { FormField, SchemaForm } from '../../components/form';
-import { ConfigLoading, useConfigDocument } from '../configDocument';
+import { ConfigLoading, useConfigDocument } from '../../components/config/configDocument';
 
 /** The levels the current form values would offer. */
 function LevelsPreview({ control }: { control: Control<any> }) {

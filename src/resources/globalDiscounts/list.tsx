@@ -20,7 +20,7 @@ import {
 import { ActiveTag } from '../../components/display';
 import { titled, useConfirm, useNotify } from '../../components/feedback';
 import { FormField, ModalForm, useSchemaModalForm } from '../../components/form';
-import { useServerOptions } from '../serverOptions';
+import { useServerOptions } from '../../components/servers';
 
 const PAGE_SIZE = 12;
 

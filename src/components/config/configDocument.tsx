@@ -10,9 +10,9 @@ import { type HttpError, useCustom, useCustomMutation } from '@refinedev/core';
 import { Alert, Button, Spin } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import type { z } from 'zod';
-import { GENERAL } from '../contract';
-import { titled, useNotify } from '../components/feedback';
-import { setServerErrors, useSchemaForm } from '../components/form';
+import { GENERAL } from '../../contract';
+import { titled, useNotify } from '../feedback';
+import { setServerErrors, useSchemaForm } from '../form';
 
 export interface ConfigDocumentTexts {
   loadFailed: string;
