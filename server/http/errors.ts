@@ -59,7 +59,8 @@ export function errorHandler(error: FastifyError | ApiError, request: FastifyReq
     return reply.code(error.statusCode).send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const errors: Record<string, string[]> = {};
+    // No prototype: a field named 'constructor' or '__proto__' is a key like any other.
+    const errors: Record<string, string[]> = Object.create(null);
     for (const issue of error.validation) {
       const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || (error.validationContext ?? 'body');
       (errors[field] ??= []).push(issue.message ?? GENERAL.validationFailed);

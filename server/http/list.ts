@@ -43,6 +43,10 @@ const single = (v: unknown): string | undefined => {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 };
 
+/** Only the spec's own keys: a name such as 'constructor' or '__proto__' is no filter or sort. */
+const own = <T>(record: Record<string, T> | undefined, name: string): T | undefined =>
+  record && Object.hasOwn(record, name) ? record[name] : undefined;
+
 const TRUE = ['1', 'true', 'yes'];
 const BOOLEAN_VALUES = [...TRUE, '0', 'false', 'no'];
 
@@ -57,7 +61,7 @@ function checkFilterValue(name: string, def: FilterDef, value: string): string |
     case 'after':
       return Number.isNaN(Date.parse(value)) ? `The ${name} filter must be a date.` : null;
     case 'enum': {
-      const v = def.aliases?.[value.toUpperCase()] ?? value;
+      const v = own(def.aliases, value.toUpperCase()) ?? value;
       return def.values.includes(v) ? null : `The ${name} filter must be one of: ${def.values.join(', ')}.`;
     }
     default:
@@ -93,7 +97,7 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
       else search = value || search;
       continue;
     }
-    const def = spec.filters?.[name];
+    const def = own(spec.filters, name);
     if (!def) {
       unknown.push(name);
       continue;
@@ -120,7 +124,7 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
   const order = (single(query.order) ?? single(query.sort_direction) ?? single(query.sort_order))?.toLowerCase();
   if (order === 'desc' || order === 'asc') direction = order;
   else if (order) errors.order = 'The order must be asc or desc.';
-  if (!(sortRaw in spec.sorts)) {
+  if (own(spec.sorts, sortRaw) === undefined) {
     throw badRequest(
       `Requested sort(s) \`${sortRaw}\` is not allowed. Allowed sort(s) are \`${Object.keys(spec.sorts).join(', ')}\`.`,
     );
@@ -163,7 +167,7 @@ export function applyFilters<Q extends AnyQuery>(qb: Q, params: ListParams, spec
         q = q.where(def.column, '>=', new Date(value).toISOString());
         break;
       case 'enum':
-        q = q.where(def.column, '=', def.aliases?.[value.toUpperCase()] ?? value);
+        q = q.where(def.column, '=', own(def.aliases, value.toUpperCase()) ?? value);
         break;
       default:
         q = q.where(def.column, '=', value);
