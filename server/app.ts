@@ -12,6 +12,7 @@ import type { Config } from './config';
 import type { Db } from './db/connect';
 import { ApiError, errorHandler } from './http/errors';
 import { guard } from './http/guard';
+import { inputText } from './http/inputText';
 import { apiModules } from './routes';
 import { legacyTransactionRoutes } from './routes/transactions';
 
@@ -83,6 +84,7 @@ export async function buildApp({ db, config, servePanel = true }: BuildOptions):
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(guard);
+  await app.register(inputText);
   await app.register(
     async (api) => {
       for (const module of apiModules) await api.register(module);

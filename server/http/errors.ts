@@ -48,6 +48,11 @@ function databaseConflict(code: string | undefined): { status: number; message: 
       return { status: 409, message: GENERAL.relatedRecordGone };
     case '22003':
       return { status: 422, message: GENERAL.numberOutOfRange };
+    // Text PostgreSQL cannot store (a NUL byte, a character outside the encoding): the request text
+    // check refuses these first; this is the database's own line behind it.
+    case '22021':
+    case '22P05':
+      return { status: 400, message: GENERAL.unstorableText };
     default:
       return null;
   }

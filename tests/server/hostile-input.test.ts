@@ -3,7 +3,10 @@
  * control bytes, lone surrogates and numbers in odd notations. Each is a clean 4xx JSON answer on
  * SQLite and PostgreSQL, never a 500.
  */
-import { expect, it } from 'vitest';
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { GENERAL } from '../../src/contract';
+import { errorHandler } from '../../server/http/errors';
 import { DERIVED_TIMEOUT, USER_OF, apiRoutes, expectClientErrorShape, fillPath, firstAllowedRole, freshClient, isPublic, label } from './apiSurface';
 import { describeEachDatabase } from './harness';
 
@@ -37,3 +40,70 @@ describeEachDatabase('hostile input: prototype names', (ctx) => {
     expect(lists).toBeGreaterThan(5);
   }, DERIVED_TIMEOUT);
 });
+
+const NUL = '\u0000';
+const LONE_SURROGATE = '\ud800';
+
+describeEachDatabase('hostile input: control characters and broken Unicode', (ctx) => {
+  const invalid = (res: { status: number; body: any }, field: string, where: string) => {
+    expect(res.status, `${where}: ${JSON.stringify(res.body)}`).toBe(422);
+    expect(res.body.errors?.[field], `${where}: errors.${field} in ${JSON.stringify(res.body)}`).toEqual([GENERAL.invalidCharacters]);
+    expect(res.body.message).toBe(GENERAL.invalidCharacters);
+  };
+
+  it('refuses NUL, control characters and lone surrogates in sign-in, before any account is looked up', async () => {
+    for (const bad of [NUL, '\u0007', '\u001b[31m', '\u007f', '\u0085', LONE_SURROGATE, '\udc00']) {
+      invalid(await ctx.anonymous.post('/login', { username: `admin${bad}`, password: 'x' }), 'username', `login username ${JSON.stringify(bad)}`);
+      invalid(await ctx.anonymous.post('/login', { username: 'admin', password: `pw${bad}` }), 'password', `login password ${JSON.stringify(bad)}`);
+    }
+  });
+
+  it('refuses them in list queries, profile updates and creates, naming the field', async () => {
+    const admin = await ctx.as('admin');
+    const reseller = await freshClient(ctx, USER_OF.reseller);
+    invalid(await admin.get('/accounts?filter[search]=%00'), 'filter.search', 'filter[search]=%00');
+    invalid(await admin.get('/accounts?search=a%01b'), 'search', 'search=a%01b');
+    invalid(await admin.get('/managers?sort=%00name'), 'sort', 'sort=%00name');
+    invalid(await admin.get(`/mac-search?mac=${encodeURIComponent(`00:1A:79${NUL}`)}`), 'mac', 'mac-search');
+    invalid(await reseller.put('/update-profile', { name: `Rita${NUL}` }), 'name', 'update-profile');
+    invalid(await reseller.put('/update-profile', { name: `Rita${LONE_SURROGATE}` }), 'name', 'update-profile surrogate');
+    invalid(await admin.post('/managers', { name: `M${NUL}`, username: 'nul_manager', password: 'password123', credits: 0, server_id: 1 }), 'name', 'managers create');
+    invalid(await reseller.post('/accounts', { login: 'nul_acc', full_name: `A${NUL}`, password: 'x', mac_address: '00:1A:79:00:00:99' }), 'full_name', 'accounts create');
+    invalid(await admin.post('/themes', { name: 'T', slug: 'nul-theme', tokens: { colorPrimary: `#fff${NUL}` } }), 'tokens.colorPrimary', 'nested field');
+    invalid(await admin.post('/ticket-categories', { name: 'ok', [`bad${NUL}key`]: 1 }), 'body', 'a key with NUL');
+    expect((await admin.get('/managers')).status).toBe(200);
+    expect(await ctx.db.kysely.selectFrom('users').select('id').where('username', '=', 'nul_manager').executeTakeFirst()).toBeUndefined();
+  });
+
+  it('keeps tab, line breaks and any well-formed Unicode', async () => {
+    const admin = await ctx.as('admin');
+    const res = await admin.post('/ticket-categories', { name: `Multi ${randomName()} 😀 é ü 中`, description: 'line one\nline two\r\n\tindented' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.description).toBe('line one\nline two\r\n\tindented');
+  });
+
+  it('answers a __proto__ or constructor.prototype body key with 400', async () => {
+    const admin = await ctx.as('admin');
+    for (const text of ['{"name":"x","__proto__":{"polluted":1}}', '{"name":"x","constructor":{"prototype":{"polluted":1}}}', '{"name":"x","\\u005f_proto__":{}}']) {
+      const res = await admin.request('POST', '/ticket-categories', text, { 'content-type': 'application/json' });
+      expect(res.status, text).toBe(400);
+      expect(res.body).toEqual({ message: GENERAL.forbiddenKey });
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('database text errors', () => {
+  it.each(['22021', '22P05'])('maps PostgreSQL %s (text it cannot store) to 400', async (code) => {
+    const app = Fastify({ logger: false });
+    app.setErrorHandler(errorHandler);
+    app.get('/', async () => {
+      throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code });
+    });
+    const res = await app.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: GENERAL.unstorableText });
+  });
+});
+
+const randomName = () => Math.random().toString(36).slice(2, 8);

@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { MAX_RECORD_ID } from '../constants';
 import { FIELD_RULES, GENERAL } from '../messages';
 
+/**
+ * Characters no field takes: C0 and C1 controls other than tab, line feed and carriage return (NUL
+ * among them, which PostgreSQL cannot store), DEL, and lone UTF-16 surrogates (broken Unicode that no
+ * UTF-8 encoder can store faithfully).
+ */
+const FORBIDDEN_CHARACTERS =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const hasForbiddenCharacters = (text: string): boolean => FORBIDDEN_CHARACTERS.test(text);
+
 /** A required text field whose every failure (missing, wrong type, blank) reads `message`. */
 export const requiredText = (message: string, max = 255) =>
   z.string({ error: message }).trim().min(1, message).max(max, FIELD_RULES.tooLong(max));
