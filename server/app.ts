@@ -32,6 +32,9 @@ export interface RouteEntry {
   schema: FastifySchema | undefined;
 }
 
+/** Trusts the socket's peer and the next hops - 1 forwarders: the client is the entry just beyond them. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export const PANEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 
 export interface BuildOptions {
@@ -45,8 +48,9 @@ export async function buildApp({ db, config, servePanel = true }: BuildOptions):
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 1_048_576,
-    // Behind one reverse proxy, the client's address is its X-Forwarded-For entry.
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    // TRUST_PROXY (config.ts): a hop count or the proxies' addresses, never every forwarded address.
+    // A count is a trust function: Fastify treats a bare number as "trust nothing".
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
   app.decorate('db', db);
   app.decorate('config', config);
