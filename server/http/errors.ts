@@ -37,7 +37,11 @@ export const badRequest = (message: string) => new ApiError(400, message);
  * Constraint failures that a race between two requests can still cause after the handlers' own
  * checks (two creates of one unique name, a parent deleted while a child is created): a clear 4xx.
  */
-function databaseConflict(code: string | undefined): { status: number; message: string } | null {
+function databaseConflict(code: string | undefined, message: string): { status: number; message: string } | null {
+  // The ledger guards (migration 0006) refuse to replace a row holding credits with SQLite's own words.
+  if (code === 'SQLITE_CONSTRAINT_TRIGGER' && message.startsWith('UNIQUE constraint failed')) {
+    return { status: 409, message: GENERAL.alreadyExists };
+  }
   switch (code) {
     case '23505':
     case 'SQLITE_CONSTRAINT_UNIQUE':
@@ -73,7 +77,7 @@ export function errorHandler(error: FastifyError | ApiError, request: FastifyReq
     return reply.code(422).send({ message: summary(errors), errors });
   }
   const code = (error as FastifyError).code;
-  const database = databaseConflict(code);
+  const database = databaseConflict(code, error.message ?? '');
   if (database) return reply.code(database.status).send({ message: database.message });
   if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
     return reply.code(400).send({ message: GENERAL.malformedJson });
