@@ -107,3 +107,53 @@ describe('database text errors', () => {
 });
 
 const randomName = () => Math.random().toString(36).slice(2, 8);
+
+/** Numbers in notations no form sends: each is refused where an integer is expected. */
+const NOT_INTEGERS: unknown[] = [true, false, '0x10', '1e3', '1E3', 1.5, '1.5', '', ' ', [], [5], {}, '5 credits', 'Infinity', '+-5', 1e300, '١٢'];
+
+describeEachDatabase('hostile input: integers only where credits, months and ids are expected', (ctx) => {
+  const refusedAt = (res: { status: number; body: any }, field: string, where: string) => {
+    expect(res.status, `${where}: ${JSON.stringify(res.body)}`).toBe(422);
+    expect(Object.keys(res.body.errors ?? {}).map((key) => key.split('.')[0]), `${where}: ${JSON.stringify(res.body)}`).toContain(field);
+  };
+
+  it('credit moves take credits as an integer or integer text, nothing else', async () => {
+    const admin = await ctx.as('admin');
+    const reseller = await ctx.db.kysely.selectFrom('users').select(['id', 'credits']).where('username', '=', 'reseller').executeTakeFirstOrThrow();
+    for (const credits of NOT_INTEGERS) {
+      refusedAt(await admin.post(`/resellers/${reseller.id}/credits`, { action: 'renew', credits }), 'credits', `credits ${JSON.stringify(credits)}`);
+      refusedAt(await admin.post(`/resellers/${reseller.id}/credits`, { action: 'renew', credits: 5, bonus_credits: credits === '' ? 'x' : credits }), 'bonus_credits', `bonus ${JSON.stringify(credits)}`);
+    }
+    const after = await ctx.db.kysely.selectFrom('users').select('credits').where('id', '=', reseller.id).executeTakeFirstOrThrow();
+    expect(after.credits).toBe(reseller.credits);
+    const text = await admin.post(`/resellers/${reseller.id}/credits`, { action: 'renew', credits: ' 5 ' });
+    expect(text.status, JSON.stringify(text.body)).toBe(200);
+    expect((await ctx.db.kysely.selectFrom('users').select('credits').where('id', '=', reseller.id).executeTakeFirstOrThrow()).credits).toBe(reseller.credits + 5);
+  });
+
+  it('initial credits, months, ids and settings refuse booleans, hex, exponents and fractions', async () => {
+    const admin = await ctx.as('admin');
+    const dealer = await ctx.as('dealer');
+    const account = (await dealer.get('/accounts')).body.data[0];
+    const dealerId = (await ctx.db.kysely.selectFrom('users').select('id').where('username', '=', 'dealer').executeTakeFirstOrThrow()).id;
+    for (const value of NOT_INTEGERS.filter((v) => v !== '' && v !== ' ')) {
+      const where = JSON.stringify(value);
+      refusedAt(await admin.post('/managers', { name: 'N', username: `int_${Math.random().toString(36).slice(2, 8)}`, password: 'password123', credits: value, server_id: 1 }), 'credits', `manager credits ${where}`);
+      refusedAt(await admin.post('/managers', { name: 'N', username: `int_${Math.random().toString(36).slice(2, 8)}`, password: 'password123', server_id: value }), 'server_id', `manager server_id ${where}`);
+      refusedAt(await dealer.post(`/accounts/${account.id}/credits`, { action: 'renew', months: value }), 'months', `months ${where}`);
+      refusedAt(await admin.post(`/dealers/${dealerId}/promote`, { manager_id: value }), 'manager_id', `promote ${where}`);
+      refusedAt(await admin.put('/system-settings/trial-days', { trial_days: value }), 'trial_days', `trial_days ${where}`);
+      refusedAt(await admin.post('/user-promos', { name: 'P', server_id: 1, credits_required: value, bonus_credits: 1 }), 'credits_required', `credits_required ${where}`);
+      refusedAt(await admin.post('/accounts/bulk-suspend', { account_ids: [value] }), 'account_ids', `account_ids ${where}`);
+    }
+    for (const id of ['0x10', '1e3', '1.5', 'true', '-1', '%20', '١']) {
+      const res = await admin.get(`/managers/${id}`);
+      expect(res.status, `GET /managers/${id}: ${JSON.stringify(res.body)}`).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual(['id']);
+    }
+    // Integer text is what forms send, and is taken.
+    expect((await dealer.post(`/accounts/${account.id}/credits`, { action: 'renew', months: '1' })).status).toBe(200);
+    expect((await admin.put('/system-settings/trial-days', { trial_days: '10' })).status).toBe(200);
+    expect((await admin.get('/settings')).status).toBeLessThan(500);
+  });
+});

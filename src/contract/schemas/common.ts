@@ -31,13 +31,33 @@ export const looseBoolean = z.union([
   z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
 ]);
 
-/** An integer that may arrive as a numeric string. */
-export const intLike = (message: string = GENERAL.fieldRequired) =>
-  z.coerce.number({ error: message }).int(message);
+const INTEGER_TEXT = /^[+-]?\d{1,16}$/;
+const DECIMAL_TEXT = /^[+-]?(?:\d{1,16}(?:\.\d{1,16})?|\.\d{1,16})$/;
 
-/** A record id: a positive integer that fits the id columns. */
+/**
+ * Whole numbers as forms send them: a number stays as it is, text of decimal digits ('12', ' 12 ',
+ * '-3') becomes its number, anything else is left for the number schema to refuse. So `true`, '0x10',
+ * '1e3', '' and [] are not numbers, as z.coerce.number() would make them (1, 16, 1000, 0, 0).
+ */
+export const integerInput = (value: unknown): unknown => {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  return INTEGER_TEXT.test(text) ? Number(text) : value;
+};
+
+/** Like integerInput, with a decimal fraction allowed ('0.25', '12.5'); no exponent, no hex. */
+export const decimalInput = (value: unknown): unknown => {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  return DECIMAL_TEXT.test(text) ? Number(text) : value;
+};
+
+/** An integer that may arrive as a string of decimal digits. */
+export const intLike = (message: string = GENERAL.fieldRequired) => z.preprocess(integerInput, z.number({ error: message }).int(message));
+
+/** A record id: a positive integer that fits the id columns (path parameters arrive as text). */
 export const recordId = (message: string = GENERAL.invalidId) =>
-  z.coerce.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message);
+  z.preprocess(integerInput, z.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message));
 
 export const idParam = z.object({ id: recordId() });
 export type IdParam = z.infer<typeof idParam>;

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { MAX_RECORD_ID, PASSWORD_MIN_LENGTH } from '../constants';
 import { ENTITY_FORM, HIERARCHY } from '../messages';
-import { looseBoolean, requiredText } from './common';
+import { integerInput, looseBoolean, requiredText } from './common';
 
 export const USER_STATUSES = ['active', 'inactive', 'suspended'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -13,14 +13,14 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 /** An optional id picked in a form: empty string and null mean none. */
 const optionalId = (message: string) =>
   z.preprocess(
-    (v) => (v === '' ? null : v),
-    z.coerce.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message).nullish(),
+    (v) => (v === '' ? null : integerInput(v)),
+    z.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message).nullish(),
   );
 
 const credits = (message: string) =>
   z.preprocess(
-    (v) => (v === '' || v === null ? undefined : v),
-    z.coerce.number({ error: message }).int(message).min(0, message).max(1_000_000, message).default(0),
+    (v) => (v === '' || v === null ? undefined : integerInput(v)),
+    z.number({ error: message }).int(message).min(0, message).max(1_000_000, message).default(0),
   );
 
 const newPassword = (required: string) =>
@@ -140,6 +140,9 @@ export const userStatusBody = z
 export type UserStatusBody = z.infer<typeof userStatusBody>;
 
 export const promoteDealerBody = z.object({
-  manager_id: z.coerce.number({ error: HIERARCHY.managerRequired }).int(HIERARCHY.managerInvalid).positive(HIERARCHY.managerInvalid).max(MAX_RECORD_ID, HIERARCHY.managerInvalid),
+  manager_id: z.preprocess(
+    integerInput,
+    z.number({ error: HIERARCHY.managerRequired }).int(HIERARCHY.managerInvalid).positive(HIERARCHY.managerInvalid).max(MAX_RECORD_ID, HIERARCHY.managerInvalid),
+  ),
 });
 export type PromoteDealerBody = z.infer<typeof promoteDealerBody>;
