@@ -9,9 +9,8 @@ import { GENERAL } from '../../src/contract';
 import { errorHandler } from '../../server/http/errors';
 import { DERIVED_TIMEOUT, USER_OF, apiRoutes, expectClientErrorShape, fillPath, firstAllowedRole, freshClient, isPublic, label } from './apiSurface';
 import { describeEachDatabase } from './harness';
+import { PROTOTYPE_NAMES } from './hostileValues';
 
-/** Names every plain object answers through its prototype. */
-export const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__'];
 
 describeEachDatabase('hostile input: prototype names', (ctx) => {
   it('answers list queries naming prototype properties with 400/422 on every GET route, never 500', async () => {
