@@ -13,6 +13,7 @@ import type { Db } from './db/connect';
 import { ApiError, errorHandler } from './http/errors';
 import { guard } from './http/guard';
 import { inputText } from './http/inputText';
+import { securityHeaders } from './http/securityHeaders';
 import { apiModules } from './routes';
 import { legacyTransactionRoutes } from './routes/transactions';
 
@@ -64,6 +65,7 @@ export async function buildApp({ db, config, servePanel = true }: BuildOptions):
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  await app.register(securityHeaders);
 
   // An empty JSON body is an empty object (toggle calls post none); anything else must parse.
   app.removeContentTypeParser('application/json');

@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { MAX_RECORD_ID } from '../constants';
 import { FIELD_RULES, GENERAL } from '../messages';
 
+// In the browser, zod validates without compiling code: its compiled fast path (and even the probe
+// for it) calls new Function, which the panel's Content-Security-Policy (script-src 'self') refuses.
+if (typeof window !== 'undefined') z.config({ jitless: true });
+
 /**
  * Characters no field takes: C0 and C1 controls other than tab, line feed and carriage return (NUL
  * among them, which PostgreSQL cannot store), DEL, and lone UTF-16 surrogates (broken Unicode that no
