@@ -12,6 +12,8 @@ import type { Config } from './config';
 import type { Db } from './db/connect';
 import { ApiError, errorHandler } from './http/errors';
 import { guard } from './http/guard';
+import { inputText } from './http/inputText';
+import { securityHeaders } from './http/securityHeaders';
 import { apiModules } from './routes';
 import { legacyTransactionRoutes } from './routes/transactions';
 
@@ -30,6 +32,9 @@ export interface RouteEntry {
   config: FastifyContextConfig | undefined;
   schema: FastifySchema | undefined;
 }
+
+/** Trusts the socket's peer and the next hops - 1 forwarders: the client is the entry just beyond them. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 export const PANEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 
@@ -50,8 +55,9 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 1_048_576,
-    // Behind one reverse proxy, the client's address is its X-Forwarded-For entry.
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    // TRUST_PROXY (config.ts): a hop count or the proxies' addresses, never every forwarded address.
+    // A count is a trust function: Fastify treats a bare number as "trust nothing".
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
   app.decorate('db', db);
   app.decorate('config', config);
@@ -65,6 +71,7 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  await app.register(securityHeaders);
 
   // An empty JSON body is an empty object (toggle calls post none); anything else must parse.
   app.removeContentTypeParser('application/json');
@@ -89,6 +96,7 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(guard);
+  await app.register(inputText);
   await app.register(
     async (api) => {
       for (const module of apiModules) await api.register(module);

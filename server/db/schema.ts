@@ -26,6 +26,11 @@ export interface UsersTable {
   server_id: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /**
+   * The last ledger entry applied to the balance. Set by the database when an entry is inserted;
+   * the balance columns change only that way (migration 0006).
+   */
+  ledger_entry_id: ColumnType<number | null, never, never>;
 }
 
 export interface AuthTokensTable {

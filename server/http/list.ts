@@ -60,6 +60,10 @@ const single = (v: unknown): string | undefined => {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 };
 
+/** Only the spec's own keys: a name such as 'constructor' or '__proto__' is no filter or sort. */
+const own = <T>(record: Record<string, T> | undefined, name: string): T | undefined =>
+  record && Object.hasOwn(record, name) ? record[name] : undefined;
+
 const TRUE = ['1', 'true', 'yes'];
 const BOOLEAN_VALUES = [...TRUE, '0', 'false', 'no'];
 
@@ -74,7 +78,7 @@ function checkFilterValue(name: string, def: FilterDef, value: string): string |
     case 'after':
       return Number.isNaN(Date.parse(value)) ? `The ${name} filter must be a date.` : null;
     case 'enum': {
-      const v = def.aliases?.[value.toUpperCase()] ?? value;
+      const v = own(def.aliases, value.toUpperCase()) ?? value;
       return def.values.includes(v) ? null : `The ${name} filter must be one of: ${def.values.join(', ')}.`;
     }
     default:
@@ -110,7 +114,7 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
       else search = value || search;
       continue;
     }
-    const def = spec.filters?.[name];
+    const def = own(spec.filters, name);
     if (!def) {
       unknown.push(name);
       continue;
@@ -144,7 +148,7 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
   const order = style.direction ? single(query[style.direction])?.toLowerCase() : undefined;
   if (order === 'desc' || order === 'asc') direction = order;
   else if (order) errors[style.direction!] = `The ${style.direction!.replace('_', ' ')} must be asc or desc.`;
-  if (!(sortRaw in spec.sorts)) {
+  if (own(spec.sorts, sortRaw) === undefined) {
     throw badRequest(
       `Requested sort(s) \`${sortRaw}\` is not allowed. Allowed sort(s) are \`${Object.keys(spec.sorts).join(', ')}\`.`,
     );
@@ -187,7 +191,7 @@ export function applyFilters<Q extends AnyQuery>(qb: Q, params: ListParams, spec
         q = q.where(def.column, '>=', new Date(value).toISOString());
         break;
       case 'enum':
-        q = q.where(def.column, '=', def.aliases?.[value.toUpperCase()] ?? value);
+        q = q.where(def.column, '=', own(def.aliases, value.toUpperCase()) ?? value);
         break;
       default:
         q = q.where(def.column, '=', value);

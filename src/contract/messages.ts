@@ -72,6 +72,9 @@ export const GENERAL = {
   relatedRecordGone: 'A related record was changed or removed meanwhile. Refresh and try again.',
   numberOutOfRange: 'A number is out of range.',
   serverPlaceholder: 'Select a server',
+  invalidCharacters: 'This field contains characters that are not allowed (control characters or broken Unicode).',
+  forbiddenKey: 'The request names a field that is not allowed (__proto__ or constructor.prototype).',
+  unstorableText: 'The request contains text that cannot be stored.',
 } as const;
 
 export const ENTITY_FORM = {
