@@ -10,3 +10,4 @@ export * from './userPromos';
 export * from './globalDiscounts';
 export * from './settings';
 export * from './accounts';
+export * from './tickets';
