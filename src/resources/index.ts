@@ -12,6 +12,7 @@ import { servers } from './servers';
 import { systemSettings } from './systemSettings';
 import { themes } from './themes';
 import { ticketCategories } from './ticketCategories';
+import { tickets } from './tickets';
 import { transactions } from './transactions';
 import { userPromos } from './userPromos';
 import { userSearch } from './userSearch';
@@ -24,6 +25,7 @@ export const panelResources: PanelResource[] = [
   transactions,
   macSearch,
   userSearch,
+  tickets,
   ticketCategories,
   globalDiscounts,
   userPromos,

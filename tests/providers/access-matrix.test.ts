@@ -171,7 +171,7 @@ const SPEC_MENUS_ALL: Record<string, Shape[]> = {
 };
 
 /** Screens of the spec's menus that the panel does not declare yet have no link (no menu entry opens a 404). */
-const UNDECLARED = ['/tickets', '/announcements', '/user-announcements'];
+const UNDECLARED = ['/announcements', '/user-announcements'];
 const withoutUndeclared = (entries: Shape[]): Shape[] =>
   entries.flatMap((e): Shape[] => {
     if (typeof e === 'string') return UNDECLARED.includes(e) ? [] : [e];
