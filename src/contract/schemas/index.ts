@@ -11,3 +11,4 @@ export * from './globalDiscounts';
 export * from './settings';
 export * from './accounts';
 export * from './tickets';
+export * from './announcements';
