@@ -1,11 +1,11 @@
 /** The dashboard (spec 2) with real figures for the caller's subtree. */
-import { BellOutlined, ReloadOutlined } from '@ant-design/icons';
+import { ReloadOutlined } from '@ant-design/icons';
 import { useCustom } from '@refinedev/core';
 import { Alert, Button, Card, Col, DatePicker, List, Row, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { DASHBOARD_LABELS } from '../contract';
+import { AnnouncementBanner, NotificationsButton } from '../components/announcements';
 import { dateTime } from '../components/display';
 import { useCurrentUser } from '../providers/identity';
 
@@ -63,7 +63,6 @@ function YearlyChart({ points }: { points: Stats['yearly_credits'] }) {
 
 export function DashboardPage() {
   const { user, role } = useCurrentUser();
-  const navigate = useNavigate();
   const [range, setRange] = useState<Range>(PRESETS[3].value);
   const query = useMemo(() => ({ date_from: range[0].toISOString(), date_to: range[1].toISOString() }), [range]);
   const { query: stats, result } = useCustom<{ data: Stats }>({ url: 'dashboard/stats', method: 'get', config: { query }, errorNotification: false });
@@ -92,11 +91,10 @@ export function DashboardPage() {
           <Button icon={<ReloadOutlined />} onClick={() => stats.refetch()} loading={stats.isFetching}>
             Refresh
           </Button>
-          <Button icon={<BellOutlined />} onClick={() => navigate(role === 'admin' ? '/announcements' : '/user-announcements')}>
-            Notifications
-          </Button>
+          <NotificationsButton />
         </Space>
       </Space>
+      <AnnouncementBanner />
       {stats.isError && <Alert type="error" showIcon message={stats.error?.message} />}
       <Row gutter={[16, 16]}>
         {cards.map(([title, value]) => (

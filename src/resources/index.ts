@@ -1,6 +1,7 @@
 /** Every entity of the panel, declared once (src/components/routing says how a declaration reads). */
 import type { PanelResource } from '../components/routing';
 import { accounts } from './accounts';
+import { announcements } from './announcements';
 import { creditLevels } from './creditLevels';
 import { creditOptionsSettings } from './creditOptionsSettings';
 import { dealers } from './dealers';
@@ -15,6 +16,7 @@ import { ticketCategories } from './ticketCategories';
 import { tickets } from './tickets';
 import { transactions } from './transactions';
 import { userPromos } from './userPromos';
+import { userAnnouncements } from './userAnnouncements';
 import { userSearch } from './userSearch';
 
 export const panelResources: PanelResource[] = [
@@ -30,6 +32,8 @@ export const panelResources: PanelResource[] = [
   globalDiscounts,
   userPromos,
   themes,
+  announcements,
+  userAnnouncements,
   servers,
   systemSettings,
   creditLevels,
