@@ -21,6 +21,7 @@ import userSearchRoutes from './userSearch';
 import globalDiscountLookupRoutes from './globalDiscountLookups';
 import ticketRoutes from './tickets';
 import announcementRoutes from './announcements';
+import auditLogRoutes from './auditLogs';
 
 /** Every API module, mounted under /api/v1. One file per module. */
 export const apiModules: FastifyPluginAsyncZod[] = [systemRoutes, authRoutes, dashboardRoutes, ticketCategoryRoutes];
@@ -31,4 +32,4 @@ apiModules.push(managerRoutes, resellerRoutes, dealerRoutes, creditOptionRoutes,
 // End-user accounts, MAC check, user search, renewal price lookups (issue 4).
 apiModules.push(accountRoutes, macSearchRoutes, userSearchRoutes, globalDiscountLookupRoutes);
 // Tickets, announcements, audit logs, analytics (issue 9).
-apiModules.push(ticketRoutes, announcementRoutes);
+apiModules.push(ticketRoutes, announcementRoutes, auditLogRoutes);

@@ -12,3 +12,4 @@ export * from './settings';
 export * from './accounts';
 export * from './tickets';
 export * from './announcements';
+export * from './auditLogs';
