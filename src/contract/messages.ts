@@ -502,6 +502,7 @@ export const AUDIT = {
   oldValues: 'Old Values',
   newValues: 'New Values',
   noValues: 'None',
+  clear: ANNOUNCEMENT_FORM.clear,
   dateRangeInvalid: 'The end date must not be before the start date',
 } as const;
 

@@ -2,6 +2,7 @@
 import type { PanelResource } from '../components/routing';
 import { accounts } from './accounts';
 import { announcements } from './announcements';
+import { auditLogs } from './auditLogs';
 import { creditLevels } from './creditLevels';
 import { creditOptionsSettings } from './creditOptionsSettings';
 import { dealers } from './dealers';
@@ -38,6 +39,7 @@ export const panelResources: PanelResource[] = [
   systemSettings,
   creditLevels,
   creditOptionsSettings,
+  auditLogs,
 ];
 
 export { MENU_LAYOUTS, UNKNOWN_ROLE_MENU } from './menus';
