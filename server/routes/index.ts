@@ -22,6 +22,7 @@ import globalDiscountLookupRoutes from './globalDiscountLookups';
 import ticketRoutes from './tickets';
 import announcementRoutes from './announcements';
 import auditLogRoutes from './auditLogs';
+import analyticsRoutes from './analytics';
 
 /** Every API module, mounted under /api/v1. One file per module. */
 export const apiModules: FastifyPluginAsyncZod[] = [systemRoutes, authRoutes, dashboardRoutes, ticketCategoryRoutes];
@@ -32,4 +33,4 @@ apiModules.push(managerRoutes, resellerRoutes, dealerRoutes, creditOptionRoutes,
 // End-user accounts, MAC check, user search, renewal price lookups (issue 4).
 apiModules.push(accountRoutes, macSearchRoutes, userSearchRoutes, globalDiscountLookupRoutes);
 // Tickets, announcements, audit logs, analytics (issue 9).
-apiModules.push(ticketRoutes, announcementRoutes, auditLogRoutes);
+apiModules.push(ticketRoutes, announcementRoutes, auditLogRoutes, analyticsRoutes);

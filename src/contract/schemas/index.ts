@@ -13,3 +13,4 @@ export * from './accounts';
 export * from './tickets';
 export * from './announcements';
 export * from './auditLogs';
+export * from './analytics';
