@@ -517,3 +517,15 @@ export const ANALYTICS = {
   exportCsv: 'Export CSV',
   loadFailed: 'Failed to load analytics',
 } as const;
+
+/** The dashboard's per-role pieces beside the spec's DASHBOARD_LABELS. */
+export const DASHBOARD_PANEL = {
+  myCredits: 'My Credits',
+  creditsUnit: 'credits',
+  adminTools: 'Admin tools',
+  quickLinks: 'Quick links',
+  transaction: 'Transaction',
+  type: 'Type',
+  amount: 'Amount',
+  date: 'Date',
+} as const;

@@ -1,6 +1,7 @@
 /** Every entity of the panel, declared once (src/components/routing says how a declaration reads). */
 import type { PanelResource } from '../components/routing';
 import { accounts } from './accounts';
+import { analytics } from './analytics';
 import { announcements } from './announcements';
 import { auditLogs } from './auditLogs';
 import { creditLevels } from './creditLevels';
@@ -40,6 +41,7 @@ export const panelResources: PanelResource[] = [
   creditLevels,
   creditOptionsSettings,
   auditLogs,
+  analytics,
 ];
 
 export { MENU_LAYOUTS, UNKNOWN_ROLE_MENU } from './menus';
