@@ -10,6 +10,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { API_PREFIX } from '../src/contract';
 import type { Config } from './config';
 import type { Db } from './db/connect';
+import { auditTrail } from './audit';
 import { ApiError, errorHandler } from './http/errors';
 import { guard } from './http/guard';
 import { inputText } from './http/inputText';
@@ -97,6 +98,7 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
 
   await app.register(guard);
   await app.register(inputText);
+  await app.register(auditTrail);
   await app.register(
     async (api) => {
       for (const module of apiModules) await api.register(module);

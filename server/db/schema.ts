@@ -165,6 +165,17 @@ export interface TicketsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   closed_at: Timestamp | null;
+  /** When the owner or the staff above it last wrote (0008). */
+  last_activity_at: Timestamp | null;
+  /** Who wrote last: 'owner' or 'staff' (anyone above the owner, up to admin). */
+  last_activity_side: Generated<string>;
+}
+
+/** When each user last opened a ticket (0008): unread = the other side wrote after that. */
+export interface TicketReadsTable {
+  ticket_id: number;
+  user_id: number;
+  read_at: Timestamp;
 }
 
 export interface TicketRepliesTable {
@@ -280,6 +291,7 @@ export interface Database {
   ticket_categories: TicketCategoriesTable;
   tickets: TicketsTable;
   ticket_replies: TicketRepliesTable;
+  ticket_reads: TicketReadsTable;
   announcements: AnnouncementsTable;
   announcement_reads: AnnouncementReadsTable;
   audit_logs: AuditLogsTable;
