@@ -112,7 +112,7 @@ export const RENEWAL = {
   failed: 'Renewal Failed',
   invalidMonths: { title: 'Invalid months', description: 'Please enter a value between 1 and 50 months' },
   insufficientTitle: 'Insufficient credits',
-  monthsLeft: (n: number) => `${n} months left`,
+  monthsLeft: (n: number) => (n === 1 ? '1 month left' : `${n} months left`),
   expiringSoon: 'Expiring Soon',
   quickRenew: 'Quick Renew',
   bulkRenew: 'Bulk Renew',
