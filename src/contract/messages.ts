@@ -124,6 +124,33 @@ export const STATUS = {
   deactivate: 'Deactivate',
 } as const;
 
+/** The shared data table's own words (spec 2's 'No data found' is GENERAL.noData). */
+export const DATA_TABLE = {
+  rowActions: 'Row actions',
+  actions: 'Actions',
+  refresh: 'Refresh',
+  search: 'Search',
+  details: 'Details',
+  moreDetails: 'More details',
+  sortBy: 'Sort by',
+  selectRow: (name: string) => `Select ${name}`,
+  selectPage: 'Select all on this page',
+  selected: (n: number) => `${n} selected`,
+  clearSelection: 'Clear selection',
+  noMatch: 'Nothing matches the search or filters.',
+  clearFilters: 'Clear search and filters',
+  addFirst: (thing: string) => `Nothing here yet: add the first ${thing}.`,
+} as const;
+
+/** The frame around every page: the brand, tab titles, the menu button. */
+export const LAYOUT = {
+  brand: 'Credit Panel',
+  titleSeparator: ' · ',
+  signIn: 'Sign In',
+  openMenu: 'Open menu',
+  mainMenu: 'Main menu',
+} as const;
+
 export const MANAGERS = {
   loadDataFailed: 'Failed to load manager data',
   deleteFailed: 'Failed to delete manager(s)',
