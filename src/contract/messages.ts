@@ -140,6 +140,7 @@ export const DATA_TABLE = {
   noMatch: 'Nothing matches the search or filters.',
   clearFilters: 'Clear search and filters',
   addFirst: (thing: string) => `Nothing here yet: add the first ${thing}.`,
+  noTransactions: 'Credits added, recovered or spent on renewals show here as they happen.',
 } as const;
 
 /** The frame around every page: the brand, tab titles, the menu button. */
