@@ -142,7 +142,7 @@ export function DashboardPage() {
           renderItem={(t) => (
             <List.Item extra={dateTime(t.date)}>
               <List.Item.Meta title={`${t.transaction_number} · ${t.username}`} description={<Tag>{t.type}</Tag>} />
-              <strong style={{ color: t.credits < 0 ? '#cf1322' : '#3f8600' }}>{t.credits > 0 ? `+${t.credits}` : t.credits}</strong>
+              <Typography.Text strong type={t.credits < 0 ? 'danger' : 'success'}>{t.credits > 0 ? `+${t.credits}` : t.credits}</Typography.Text>
             </List.Item>
           )}
         />
