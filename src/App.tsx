@@ -3,10 +3,11 @@ import { useNotificationProvider } from '@refinedev/antd';
 import { Authenticated, Refine } from '@refinedev/core';
 import routerProvider, { CatchAllNavigate, DocumentTitleHandler } from '@refinedev/react-router';
 import { App as AntdApp, ConfigProvider } from 'antd';
-import { Suspense, useEffect, useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { StatusPopupProvider } from './components/feedback';
 import { AppLayout } from './components/layout/AppLayout';
+import { PageColours } from './components/layout/PageColours';
 import { PageHeadingProvider } from './components/layout/PageHeading';
 import { documentTitle, pageTitleFor } from './components/layout/pageTitle';
 import { PageLoading, RouteGuard } from './components/routing';
@@ -23,13 +24,9 @@ import { isDarkTheme, themeConfig } from './theme';
 function Themed({ children }: { children: React.ReactNode }) {
   const { config } = useAppConfig();
   const antTheme = useMemo(() => themeConfig(config.theme), [config.theme]);
-  const dark = isDarkTheme(config.theme);
-  // The browser's own parts (scrollbars, the page behind the frame) follow the theme.
-  useEffect(() => {
-    document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
-  }, [dark]);
   return (
     <ConfigProvider theme={antTheme}>
+      <PageColours dark={isDarkTheme(config.theme)} />
       {/* One toast at a time (spec 9), at the bottom: nothing there changes under it (the header's credits do). */}
       <AntdApp notification={{ maxCount: 1, duration: TOAST_MS.default / 1000, placement: 'bottomRight' }} message={{ maxCount: 1 }}>
         {children}
