@@ -41,12 +41,12 @@ export function CreditsCell({ value, bonus }: { value: number; bonus?: number })
  * credits, account, date and whose entry it is. Secondary (in the expanded row): the coverage, the
  * balances and the hierarchy names. Remarks stay in the row while they fit.
  */
-const numberColumn: DataColumn<TransactionEntry> = { dataIndex: 'transaction_number', title: 'Transaction #', sortable: true, width: 190, priority: 'key' };
+const numberColumn: DataColumn<TransactionEntry> = { dataIndex: 'transaction_number', title: 'Transaction #', sortable: true, width: 150, priority: 'key' };
 
 const userColumn: DataColumn<TransactionEntry> = {
   dataIndex: 'user',
   title: 'User',
-  width: 160,
+  width: 150,
   priority: 'key',
   render: (u: TransactionEntry['user']) => (
     <span>
@@ -56,13 +56,13 @@ const userColumn: DataColumn<TransactionEntry> = {
 };
 
 const entryColumns: Array<DataColumn<TransactionEntry>> = [
-  { dataIndex: 'type', title: 'Type', sortable: true, width: 120, priority: 'key', render: (t: string) => <Tag color={TYPE_COLOR[t]}>{t}</Tag> },
-  { dataIndex: 'credits', title: 'Credits', sortable: true, width: 100, priority: 'key', render: (v: number, r) => <CreditsCell value={v} bonus={r.bonus_credits} /> },
-  { dataIndex: 'account', title: 'Account', width: 130, priority: 'key', render: (v: string | null) => v ?? '—' },
+  { dataIndex: 'type', title: 'Type', sortable: true, width: 110, priority: 'key', render: (t: string) => <Tag color={TYPE_COLOR[t]}>{t}</Tag> },
+  { dataIndex: 'credits', title: 'Credits', sortable: true, width: 90, priority: 'key', render: (v: number, r) => <CreditsCell value={v} bonus={r.bonus_credits} /> },
+  { dataIndex: 'account', title: 'Account', width: 120, priority: 'key', render: (v: string | null) => v ?? '—' },
   { dataIndex: 'coverage_start', title: 'Coverage Start', width: 150, priority: 'secondary', render: dateTime },
   { dataIndex: 'coverage_end', title: 'Coverage End', width: 150, priority: 'secondary', render: dateTime },
   { dataIndex: 'remarks', title: 'Remarks', width: 200, render: (v: string | null) => v ?? '—' },
-  { dataIndex: 'date', title: 'Date', sortKey: 'created_at', sortable: true, width: 150, priority: 'key', render: dateTime },
+  { dataIndex: 'date', title: 'Date', sortKey: 'created_at', sortable: true, width: 140, priority: 'key', render: dateTime },
   { dataIndex: 'balance_before', title: 'Balance Before', width: 130, priority: 'secondary' },
   { dataIndex: 'balance_after', title: 'Balance After', sortable: true, width: 130, priority: 'secondary' },
 ];
