@@ -2,7 +2,7 @@
 import { DownOutlined } from '@ant-design/icons';
 import type { BaseRecord } from '@refinedev/core';
 import { Button, Descriptions, Dropdown } from 'antd';
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { DATA_TABLE } from '../../contract';
 import type { DataColumn, RowAction } from './DataTable';
 
@@ -38,8 +38,12 @@ export function RowDetails<T extends BaseRecord>({ columns, record, index }: { c
   );
 }
 
-/** The Actions menu of a row. */
+/**
+ * The Actions menu of a row. Opened from the keyboard it takes the focus; a chosen action gets the
+ * focus back on the button first, so that the dialog it opens returns there when it closes.
+ */
 export function RowActionsMenu<T extends BaseRecord>({ actions, record, name }: { actions: Array<RowAction<T>>; record: T; name: string }) {
+  const button = useRef<HTMLButtonElement>(null);
   return (
     <Dropdown
       trigger={['click']}
@@ -47,12 +51,15 @@ export function RowActionsMenu<T extends BaseRecord>({ actions, record, name }: 
       menu={{
         items: actions.map((a) => ({ key: a.key, label: a.label, icon: a.icon, danger: a.danger, disabled: a.disabled })),
         onClick: ({ key, domEvent }) => {
+          // The key that chose the item must not also press the button the focus returns to.
+          domEvent.preventDefault();
           domEvent.stopPropagation();
+          button.current?.focus();
           actions.find((a) => a.key === key)?.onClick(record);
         },
       }}
     >
-      <Button size="small" aria-label={DATA_TABLE.rowActions} title={`${DATA_TABLE.actions}: ${name}`}>
+      <Button ref={button} size="small" aria-label={DATA_TABLE.rowActions} title={`${DATA_TABLE.actions}: ${name}`}>
         {DATA_TABLE.actions} <DownOutlined />
       </Button>
     </Dropdown>
