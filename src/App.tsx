@@ -2,10 +2,13 @@
 import { Authenticated, Refine } from '@refinedev/core';
 import routerProvider, { CatchAllNavigate, DocumentTitleHandler } from '@refinedev/react-router';
 import { App as AntdApp, ConfigProvider } from 'antd';
-import { Suspense } from 'react';
-import { BrowserRouter, Navigate, Outlet, Route, Routes } from 'react-router';
+import { Suspense, useMemo } from 'react';
+import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { StatusPopupProvider } from './components/feedback';
 import { AppLayout } from './components/layout/AppLayout';
+import { PageColours } from './components/layout/PageColours';
+import { PageHeadingProvider } from './components/layout/PageHeading';
+import { documentTitle, pageTitleFor } from './components/layout/pageTitle';
 import { PageLoading, RouteGuard } from './components/routing';
 import { TOAST_MS } from './contract';
 import { declarations, menuFor, panelRoutes, refineResources } from './navigation';
@@ -14,18 +17,38 @@ import { accessControlProvider } from './providers/accessControlProvider';
 import { AppConfigProvider, useAppConfig } from './providers/appConfig';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
+import { useCurrentUser } from './providers/identity';
 import { useNotificationProvider } from './providers/notificationProvider';
-import { themeConfig } from './theme';
+import { isDarkTheme, themeConfig } from './theme';
 
 function Themed({ children }: { children: React.ReactNode }) {
   const { config } = useAppConfig();
+  const antTheme = useMemo(() => themeConfig(config.theme), [config.theme]);
   return (
-    <ConfigProvider theme={themeConfig(config.theme)}>
-      {/* One toast at a time (spec 9). */}
-      <AntdApp notification={{ maxCount: 1, duration: TOAST_MS.default / 1000 }} message={{ maxCount: 1 }}>
+    <ConfigProvider theme={antTheme}>
+      <PageColours dark={isDarkTheme(config.theme)} />
+      {/* One toast at a time (spec 9), at the bottom: nothing there changes under it (the header's credits do). */}
+      <AntdApp notification={{ maxCount: 1, duration: TOAST_MS.default / 1000, placement: 'bottomRight' }} message={{ maxCount: 1 }}>
         {children}
       </AntdApp>
     </ConfigProvider>
+  );
+}
+
+/** Browser tab titles: '<Page> · <panel name>'. */
+function PanelTitle() {
+  const { role } = useCurrentUser();
+  // The handler runs when the location changes; a new role (sign-in, reload) runs it again.
+  return <DocumentTitleHandler key={role ?? ''} handler={({ pathname }) => documentTitle(pageTitleFor(pathname ?? '/', declarations), role)} />;
+}
+
+/** Pages outside the signed-in frame, each under its h1. */
+function PublicFrame() {
+  const { pathname } = useLocation();
+  return (
+    <PageHeadingProvider title={pageTitleFor(pathname, declarations)}>
+      <Outlet />
+    </PageHeadingProvider>
   );
 }
 
@@ -54,21 +77,23 @@ function PanelRoutes() {
                 <Route key={route.path} path={route.path} element={<RouteGuard route={route} />} />
               ))}
             </Route>
-            <Route
-              element={
-                <Authenticated key="auth-pages" fallback={<Outlet />}>
-                  <Navigate to="/" replace />
-                </Authenticated>
-              }
-            >
-              <Route path="/login" element={<LoginPage />} />
+            <Route element={<PublicFrame />}>
+              <Route
+                element={
+                  <Authenticated key="auth-pages" fallback={<Outlet />}>
+                    <Navigate to="/" replace />
+                  </Authenticated>
+                }
+              >
+                <Route path="/login" element={<LoginPage />} />
+              </Route>
+              <Route path="/unauthorized" element={<UnauthorizedPage />} />
+              <Route path="*" element={<NotFoundPage />} />
             </Route>
-            <Route path="/unauthorized" element={<UnauthorizedPage />} />
-            <Route path="*" element={<NotFoundPage />} />
           </Routes>
         </Suspense>
       </StatusPopupProvider>
-      <DocumentTitleHandler />
+      <PanelTitle />
     </Refine>
   );
 }

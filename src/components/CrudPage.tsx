@@ -9,7 +9,7 @@ import { Button } from 'antd';
 import type { ReactNode } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { GENERAL } from '../contract';
+import { DATA_TABLE, GENERAL } from '../contract';
 import { type DataColumn, DataTable, type RowAction, type SelectFilter } from './DataTable';
 import { titled, useConfirm, useNotify } from './feedback';
 import { type FieldDef, FieldList, ModalForm, initialValues, useSchemaModalForm } from './form';
@@ -109,6 +109,12 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
     { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, hidden: !canDelete?.can, onClick: (r) => confirmDelete(describe(r), () => remove([r.id!])) },
   ];
 
+  const addButton = canCreate?.can && (
+    <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.modal.show()}>
+      Add {capitalise(decl.singular)}
+    </Button>
+  );
+
   const modal = (form: typeof createForm, mode: 'create' | 'edit') => (
     <ModalForm
       form={form}
@@ -136,13 +142,10 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
         extra={
           <>
             {decl.extraButtons}
-            {canCreate?.can && (
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.modal.show()}>
-                Add {capitalise(decl.singular)}
-              </Button>
-            )}
+            {addButton}
           </>
         }
+        empty={addButton ? { hint: DATA_TABLE.addFirst(decl.singular), action: addButton } : undefined}
         rowActions={rowActions}
         bulkActions={decl.bulkDelete && canDelete?.can ? [{ key: 'delete', label: 'Delete selected', danger: true, onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} ${decl.singular}(s)`, () => remove(ids, clear)) }] : undefined}
       />

@@ -115,7 +115,7 @@ export const RENEWAL = {
   failed: 'Renewal Failed',
   invalidMonths: { title: 'Invalid months', description: 'Please enter a value between 1 and 50 months' },
   insufficientTitle: 'Insufficient credits',
-  monthsLeft: (n: number) => `${n} months left`,
+  monthsLeft: (n: number) => (n === 1 ? '1 month left' : `${n} months left`),
   expiringSoon: 'Expiring Soon',
   quickRenew: 'Quick Renew',
   bulkRenew: 'Bulk Renew',
@@ -125,6 +125,34 @@ export const STATUS = {
   updateFailed: { title: PROFILE.updateFailed.title, description: 'Failed to update status' },
   activate: 'Activate',
   deactivate: 'Deactivate',
+} as const;
+
+/** The shared data table's own words (spec 2's 'No data found' is GENERAL.noData). */
+export const DATA_TABLE = {
+  rowActions: 'Row actions',
+  actions: 'Actions',
+  refresh: 'Refresh',
+  search: 'Search',
+  details: 'Details',
+  moreDetails: 'More details',
+  sortBy: 'Sort by',
+  selectRow: (name: string) => `Select ${name}`,
+  selectPage: 'Select all on this page',
+  selected: (n: number) => `${n} selected`,
+  clearSelection: 'Clear selection',
+  noMatch: 'Nothing matches the search or filters.',
+  clearFilters: 'Clear search and filters',
+  addFirst: (thing: string) => `Nothing here yet: add the first ${thing}.`,
+  noTransactions: 'Credits added, recovered or spent on renewals show here as they happen.',
+} as const;
+
+/** The frame around every page: the brand, tab titles, the menu button. */
+export const LAYOUT = {
+  brand: 'Credit Panel',
+  titleSeparator: ' · ',
+  signIn: 'Sign In',
+  openMenu: 'Open menu',
+  mainMenu: 'Main menu',
 } as const;
 
 export const MANAGERS = {

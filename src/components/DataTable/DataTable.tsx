@@ -2,21 +2,37 @@
  * The one data table every list uses (spec 2, "Shared data table"): server paging with page sizes
  * 10/15/25/50, a 500 ms debounced search, select filters, sortable columns, row checkboxes with bulk
  * actions, row actions, refresh, the pagination bar, 'No data found', and an error banner.
+ *
+ * It fits the screen: below 576 px each row is a card with its key columns (PhoneList); wider, the
+ * row keeps the columns that fit and the others fold into an expanded row (fit.ts), so the list does
+ * not scroll sideways where its key columns fit. Its title is the page's h1.
  */
-import { DownOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { type BaseRecord, type CrudFilter, type CrudSort, type HttpError, useTable } from '@refinedev/core';
-import { Alert, Button, Card, Dropdown, Input, Select, Space, Table, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Grid, Input, Select, Space, Table, Typography } from 'antd';
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../contract';
+import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../contract';
 import { titled } from '../feedback/notify';
+import { usePageHeading } from '../layout/PageHeading';
+import { PhoneList } from './PhoneList';
 import { Pagination } from './Pagination';
+import { RowActionsMenu, RowDetails, rowName } from './cells';
+import { ACTIONS_WIDTH, type ColumnPriority, EXPAND_WIDTH, NUMBER_WIDTH, SELECTION_WIDTH, columnWidth, fitColumns, keyColumns } from './fit';
+import './DataTable.css';
 
 export interface DataColumn<T> extends Omit<ColumnType<T>, 'sorter' | 'dataIndex'> {
   dataIndex: string;
   /** Sortable on the server by this key (defaults to dataIndex). */
   sortKey?: string;
   sortable?: boolean;
+  /**
+   * 'key': identifies the row or its state; always in the row and on the phone card. 'secondary':
+   * always in the row's details. Others are in the row while they fit (see fit.ts).
+   */
+  priority?: ColumnPriority;
+  /** The key of a row action offered as a button beside this field on the phone card (an account's Renew). */
+  inlineAction?: string;
 }
 
 export interface SelectFilter {
@@ -47,6 +63,7 @@ export interface BulkAction<T> {
 export interface DataTableProps<T extends BaseRecord> {
   resource: string;
   columns: Array<DataColumn<T>>;
+  /** The page's title, as its h1 (none inside a drawer or dialog that has its own). */
   title?: ReactNode;
   /** Buttons beside the title (e.g. Add). */
   extra?: ReactNode;
@@ -71,6 +88,24 @@ export interface DataTableProps<T extends BaseRecord> {
   /** A leading '#' column numbering the rows across pages. */
   rowNumbers?: boolean;
   syncWithLocation?: boolean;
+  /** What an empty list (no search or filter) says to do next, and the button that does it. */
+  empty?: { hint: ReactNode; action?: ReactNode };
+}
+
+/** Width of the element, followed as it changes (null until measured, and where nothing lays out). */
+function useWidth<E extends HTMLElement>() {
+  const ref = useRef<E>(null);
+  const [width, setWidth] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => setWidth(element.clientWidth > 0 ? element.clientWidth : null);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width] as const;
 }
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -103,7 +138,12 @@ export function DataTable<T extends BaseRecord>({
   loadErrorTitle = GENERAL.error,
   rowNumbers = false,
   syncWithLocation = false,
+  empty,
 }: DataTableProps<T>) {
+  const screens = Grid.useBreakpoint();
+  const phone = screens.xs === true;
+  const [bodyRef, bodyWidth] = useWidth<HTMLDivElement>();
+  const isPageTitle = usePageHeading(Boolean(title));
   const { tableQuery, result, currentPage, setCurrentPage, pageSize, setPageSize, pageCount, sorters, setSorters, filters, setFilters } =
     useTable<T, HttpError>({
       resource,
@@ -136,85 +176,116 @@ export function DataTable<T extends BaseRecord>({
     return found && 'value' in found ? found.value : undefined;
   };
 
-  const antColumns = useMemo<Array<ColumnType<T>>>(() => {
+  const hasActions = Boolean(rowActions);
+  const selectable = Boolean(bulkActions);
+  // Before antd knows the breakpoints, every column counts as matching them.
+  const knownScreens = Object.keys(screens).length > 0 ? screens : { xs: true, sm: true, md: true, lg: true, xl: true, xxl: true };
+  const keys = useMemo(() => keyColumns(columns), [columns]);
+  const extrasWidth = (selectable ? SELECTION_WIDTH : 0) + (hasActions ? ACTIONS_WIDTH : 0) + (rowNumbers ? NUMBER_WIDTH : 0) + EXPAND_WIDTH;
+  const { shown, folded } = useMemo(
+    () => fitColumns(columns, bodyWidth === null ? null : bodyWidth - extrasWidth, knownScreens),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [columns, bodyWidth, extrasWidth, JSON.stringify(knownScreens)],
+  );
+  const nameColumn = keys[0];
+
+  const sortOrder = (column: DataColumn<T>): SortOrder | undefined => {
     const sorter = sorters[0];
-    const mapped: Array<ColumnType<T>> = columns.map(({ sortable, sortKey, ...column }) => {
-      const key = sortKey ?? column.dataIndex;
-      const order: SortOrder | undefined = sortable && sorter?.field === key ? (sorter.order === 'asc' ? 'ascend' : 'descend') : null;
-      return {
-        width: 150,
-        ellipsis: true,
-        ...column,
-        key,
-        dataIndex: column.dataIndex.split('.'),
-        ...(sortable ? { sorter: true, sortOrder: order } : {}),
-      };
-    });
+    const key = column.sortKey ?? column.dataIndex;
+    return column.sortable && sorter?.field === key ? (sorter.order === 'asc' ? 'ascend' : 'descend') : null;
+  };
+
+  const antColumns = useMemo<Array<ColumnType<T>>>(() => {
+    const mapped: Array<ColumnType<T>> = shown.map(({ sortable, sortKey, priority: _priority, inlineAction: _inline, responsive: _responsive, ...column }) => ({
+      width: columnWidth(column),
+      ellipsis: true,
+      ...column,
+      key: sortKey ?? column.dataIndex,
+      dataIndex: column.dataIndex.split('.'),
+      ...(sortable ? { sorter: true, sortOrder: sortOrder({ ...column, sortable, sortKey } as DataColumn<T>) } : {}),
+    }));
     if (rowNumbers) {
-      mapped.unshift({ key: '__number', title: '#', width: 60, render: (_: unknown, _record: T, index: number) => (currentPage - 1) * pageSize + index + 1 });
+      mapped.unshift({ key: '__number', title: '#', width: NUMBER_WIDTH, render: (_: unknown, _record: T, index: number) => (currentPage - 1) * pageSize + index + 1 });
     }
     if (rowActions) {
       mapped.push({
         key: '__actions',
-        title: 'Actions',
+        title: DATA_TABLE.actions,
         fixed: 'right',
-        width: 110,
-        render: (_: unknown, record: T) => {
-          const items = rowActions(record).filter((a) => !a.hidden);
-          return (
-            <Dropdown
-              trigger={['click']}
-              menu={{
-                items: items.map((a) => ({ key: a.key, label: a.label, icon: a.icon, danger: a.danger, disabled: a.disabled })),
-                onClick: ({ key, domEvent }) => {
-                  domEvent.stopPropagation();
-                  items.find((a) => a.key === key)?.onClick(record);
-                },
-              }}
-            >
-              <Button size="small" aria-label="Row actions">
-                Actions <DownOutlined />
-              </Button>
-            </Dropdown>
-          );
-        },
+        width: ACTIONS_WIDTH,
+        render: (_: unknown, record: T) => <RowActionsMenu actions={rowActions(record).filter((a) => !a.hidden)} record={record} name={rowName(nameColumn, record, rowKey)} />,
       });
     }
     return mapped;
-  }, [columns, rowActions, sorters, rowNumbers, currentPage, pageSize]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shown, rowActions, sorters, rowNumbers, currentPage, pageSize, nameColumn, rowKey]);
+
+  // A search or a removable filter narrows the list: an empty answer then says so and offers to clear them.
+  const narrowed = search !== '' || filters.some((f) => 'field' in f && f.field !== 'search' && f.value !== undefined && !permanentFilters?.some((p) => 'field' in p && p.field === f.field));
+  const clearFilters = () => {
+    setSearch('');
+    setFilters(
+      filters.filter((f) => 'field' in f && !permanentFilters?.some((p) => 'field' in p && p.field === f.field)).map((f) => ({ ...f, value: undefined }) as CrudFilter),
+      'merge',
+    );
+    setCurrentPage(1);
+  };
+  const emptyState = (
+    <Empty
+      image={Empty.PRESENTED_IMAGE_SIMPLE}
+      description={
+        <>
+          <div>{GENERAL.noData}</div>
+          {(narrowed || empty) && <Typography.Text type="secondary">{narrowed ? DATA_TABLE.noMatch : empty!.hint}</Typography.Text>}
+        </>
+      }
+    >
+      {narrowed ? <Button onClick={clearFilters}>{DATA_TABLE.clearFilters}</Button> : empty?.action}
+    </Empty>
+  );
+
+  const sortableColumns = columns.filter((c) => c.sortable);
+  const currentSort = sorters[0] ? `${sorters[0].field}:${sorters[0].order}` : undefined;
 
   const total = result.total ?? 0;
   const error = tableQuery.error;
 
+  const heading = title ? (
+    <Typography.Title level={isPageTitle ? 1 : 2} className="data-table-title">
+      {title}
+    </Typography.Title>
+  ) : undefined;
+
   return (
     <Card
-      title={title}
+      className="data-table"
+      title={heading}
       extra={
         <Space wrap>
           {extra}
-          <Button icon={<ReloadOutlined />} onClick={() => tableQuery.refetch()} loading={tableQuery.isFetching} aria-label="Refresh">
-            Refresh
+          <Button icon={<ReloadOutlined />} onClick={() => tableQuery.refetch()} loading={tableQuery.isFetching} aria-label={DATA_TABLE.refresh}>
+            {DATA_TABLE.refresh}
           </Button>
         </Space>
       }
     >
-      <Space wrap style={{ marginBottom: 16 }}>
+      <div className="data-table-toolbar">
         {searchable && (
           <Input
             allowClear
             prefix={<SearchOutlined />}
             placeholder={searchPlaceholder}
-            aria-label="Search"
+            aria-label={DATA_TABLE.search}
             value={search}
             onChange={(e) => setSearch(e.target.value)}
-            style={{ width: 260 }}
+            className="data-table-search"
           />
         )}
         {selectFilters.map((f) => (
           <Select
             key={f.field}
             aria-label={f.label}
-            style={{ minWidth: 150 }}
+            className="data-table-filter"
             value={filterValue(f.field) ?? '__all'}
             options={[{ label: f.allLabel ?? `All`, value: '__all' }, ...f.options.map((o) => ({ label: o.label, value: o.value as string }))]}
             onChange={(value) => {
@@ -224,7 +295,27 @@ export function DataTable<T extends BaseRecord>({
             prefix={<Typography.Text type="secondary">{f.label}:</Typography.Text>}
           />
         ))}
-      </Space>
+        {phone && sortableColumns.length > 0 && (
+          <Select
+            aria-label={DATA_TABLE.sortBy}
+            className="data-table-filter"
+            allowClear
+            placeholder={DATA_TABLE.sortBy}
+            value={currentSort}
+            options={sortableColumns.flatMap((c) => {
+              const field = c.sortKey ?? c.dataIndex;
+              return [
+                { label: `${c.title as string} ↑`, value: `${field}:asc` },
+                { label: `${c.title as string} ↓`, value: `${field}:desc` },
+              ];
+            })}
+            onChange={(value?: string) => {
+              const [field, order] = value ? value.split(':') : [];
+              setSorters(field ? [{ field, order: order as 'asc' | 'desc' }] : []);
+            }}
+          />
+        )}
+      </div>
 
       {bulkActions && selected.length > 0 && (
         <Alert
@@ -232,7 +323,7 @@ export function DataTable<T extends BaseRecord>({
           type="info"
           message={
             <Space wrap>
-              <span>{selected.length} selected</span>
+              <span>{DATA_TABLE.selected(selected.length)}</span>
               {bulkActions.map((a) => (
                 <Button
                   key={a.key}
@@ -244,7 +335,7 @@ export function DataTable<T extends BaseRecord>({
                 </Button>
               ))}
               <Button size="small" type="link" onClick={clearSelection}>
-                Clear selection
+                {DATA_TABLE.clearSelection}
               </Button>
             </Space>
           }
@@ -255,22 +346,54 @@ export function DataTable<T extends BaseRecord>({
         <Alert style={{ marginBottom: 12 }} type="error" showIcon message={loadErrorMessage ?? GENERAL.loadFailed} description={error.message} />
       )}
 
-      <Table<T>
-        rowKey={rowKey}
-        dataSource={rows}
-        columns={antColumns}
-        loading={tableQuery.isLoading}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        size="middle"
-        locale={{ emptyText: GENERAL.noData }}
-        rowSelection={bulkActions ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as Array<string | number>) } : undefined}
-        onChange={(_pagination, _filters, sorter) => {
-          const s = Array.isArray(sorter) ? sorter[0] : sorter;
-          const field = s?.columnKey as string | undefined;
-          setSorters(s?.order && field ? [{ field, order: s.order === 'ascend' ? 'asc' : 'desc' }] : []);
-        }}
-      />
+      <div ref={bodyRef}>
+        {phone ? (
+          <PhoneList<T>
+            rows={rows}
+            rowKey={rowKey}
+            keyColumns={keys}
+            otherColumns={columns.filter((c) => !keys.includes(c))}
+            rowActions={rowActions}
+            selectable={selectable}
+            selected={selected}
+            onSelect={setSelected}
+            loading={tableQuery.isLoading}
+            empty={emptyState}
+            firstNumber={rowNumbers ? (currentPage - 1) * pageSize + 1 : undefined}
+          />
+        ) : (
+          <Table<T>
+            rowKey={rowKey}
+            dataSource={rows}
+            columns={antColumns}
+            loading={tableQuery.isLoading}
+            pagination={false}
+            // Sideways scrolling inside the table only where even the key columns do not fit.
+            scroll={bodyWidth !== null && shown.reduce((sum, c) => sum + columnWidth(c), 0) + extrasWidth > bodyWidth ? { x: 'max-content' } : undefined}
+            size="middle"
+            locale={{ emptyText: emptyState }}
+            expandable={
+              folded.length > 0
+                ? { columnWidth: EXPAND_WIDTH, expandedRowRender: (record: T, index: number) => <RowDetails columns={folded} record={record} index={index} /> }
+                : undefined
+            }
+            rowSelection={
+              bulkActions
+                ? {
+                    selectedRowKeys: selected,
+                    onChange: (keys) => setSelected(keys as Array<string | number>),
+                    getCheckboxProps: (record: T) => ({ 'aria-label': DATA_TABLE.selectRow(rowName(nameColumn, record, rowKey)) }) as never,
+                  }
+                : undefined
+            }
+            onChange={(_pagination, _filters, sorter) => {
+              const s = Array.isArray(sorter) ? sorter[0] : sorter;
+              const field = s?.columnKey as string | undefined;
+              setSorters(s?.order && field ? [{ field, order: s.order === 'ascend' ? 'asc' : 'desc' }] : []);
+            }}
+          />
+        )}
+      </div>
       <Pagination
         current={currentPage}
         pageCount={pageCount}

@@ -6,7 +6,7 @@ import { StatusTag, dateTime } from '../display';
 import { ExpiryCell } from '../display/ExpiryCell';
 
 export const accountColumns: Array<DataColumn<Account>> = [
-  { dataIndex: 'login', title: 'Login', sortable: true },
+  { dataIndex: 'login', title: 'Login', sortable: true, priority: 'key' },
   { dataIndex: 'full_name', title: 'Full Name', sortable: true },
   {
     dataIndex: 'pwd_txt',
@@ -15,10 +15,10 @@ export const accountColumns: Array<DataColumn<Account>> = [
     render: (v: string) => <Typography.Text copyable={v !== '********' ? { text: v } : false}>{v}</Typography.Text>,
     responsive: ['md'],
   },
-  { dataIndex: 'mac_address', title: 'MAC', sortable: true, render: (v: string) => <Typography.Text code>{formatMac(v)}</Typography.Text>, width: 180 },
+  { dataIndex: 'mac_address', title: 'MAC', sortable: true, render: (v: string) => <Typography.Text code>{formatMac(v)}</Typography.Text>, width: 180, priority: 'key' },
   { dataIndex: 'server.name', title: 'Server', render: (v: string | undefined) => v ?? '—', responsive: ['lg'] },
-  { dataIndex: 'expiry_date', title: 'Expiry', sortable: true, width: 250, ellipsis: false, render: (v: string | null) => <ExpiryCell value={v} /> },
+  { dataIndex: 'expiry_date', title: 'Expiry', sortable: true, width: 250, ellipsis: false, render: (v: string | null) => <ExpiryCell value={v} />, priority: 'key', inlineAction: 'renew' },
   { dataIndex: 'state', title: 'State', render: (v: string) => <StatusTag status={v ?? 'offline'} /> },
-  { dataIndex: 'status', title: 'Status', sortable: true, render: (v: string) => <StatusTag status={v} /> },
+  { dataIndex: 'status', title: 'Status', sortable: true, render: (v: string) => <StatusTag status={v} />, priority: 'key' },
   { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
 ];

@@ -28,6 +28,7 @@ export const statusColumn = (onToggle: (record: HierarchyUser) => void): DataCol
   dataIndex: 'is_active',
   title: 'Status',
   width: 110,
+  priority: 'key',
   render: (_: boolean, record) => <StatusSwitch record={record} onToggle={onToggle} />,
 });
 

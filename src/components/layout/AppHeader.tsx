@@ -3,7 +3,7 @@ import { LogoutOutlined, MenuOutlined, SettingOutlined, UserOutlined, WalletOutl
 import { useLogout } from '@refinedev/core';
 import { Avatar, Button, Dropdown, Layout, Space, Typography, theme } from 'antd';
 import { Link, useNavigate } from 'react-router';
-import { PANEL_NAMES, isRole } from '../../contract';
+import { LAYOUT, PANEL_NAMES, isRole } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
 import { RoleBadge } from '../display';
 
@@ -22,21 +22,19 @@ export function AppHeader({ onOpenMenu, mobile }: { onOpenMenu: () => void; mobi
   ];
 
   return (
-    <Layout.Header
-      style={{ background: token.colorBgContainer, padding: '0 16px', display: 'flex', alignItems: 'center', justifyContent: 'space-between', borderBottom: `1px solid ${token.colorBorderSecondary}` }}
-    >
-      <Space>
-        {mobile && <Button type="text" icon={<MenuOutlined />} aria-label="Open menu" onClick={onOpenMenu} />}
-        <Typography.Title level={5} style={{ margin: 0 }} data-testid="panel-name">
+    <Layout.Header className="app-header" style={{ background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
+      <div className="app-header-start">
+        {mobile && <Button type="text" icon={<MenuOutlined />} aria-label={LAYOUT.openMenu} onClick={onOpenMenu} />}
+        <Typography.Text strong className="app-panel-name" style={{ fontSize: token.fontSizeHeading5 }} data-testid="panel-name">
           {panelName}
-        </Typography.Title>
-      </Space>
-      <Space size="middle">
+        </Typography.Text>
+      </div>
+      <div className="app-header-end">
         {user && role !== 'admin' && user.credits !== null && (
           <Link to="/profile" data-testid="header-credits" aria-label="Credits">
             <Space size={4}>
               <WalletOutlined />
-              <span>Credits:</span>
+              <span className="app-header-credits-label">Credits:</span>
               <strong>{user.credits}</strong>
             </Space>
           </Link>
@@ -50,7 +48,7 @@ export function AppHeader({ onOpenMenu, mobile }: { onOpenMenu: () => void; mobi
             </Space>
           </Button>
         </Dropdown>
-      </Space>
+      </div>
     </Layout.Header>
   );
 }

@@ -1,19 +1,19 @@
-/** The signed-in frame: side menu (a drawer on small screens), header, and the page. */
-import { Drawer, Grid, Layout, Typography } from 'antd';
+/** The signed-in frame: side menu (a drawer on small screens), header, and the page under its h1. */
+import { Drawer, Grid, Layout } from 'antd';
 import { useState } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
+import { LAYOUT } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
 import { useAppConfig } from '../../providers/appConfig';
 import { AppHeader } from './AppHeader';
 import { AppMenu } from './AppMenu';
 import { MaintenanceNotice } from './MaintenanceNotice';
+import { PageHeadingProvider } from './PageHeading';
+import { pageTitleFor } from './pageTitle';
 import { type MenuEntry, type PanelResource, PageLoading } from '../routing';
+import './layout.css';
 
-const Brand = () => (
-  <Typography.Title level={4} style={{ color: '#fff', margin: 0, padding: '16px 24px', whiteSpace: 'nowrap' }}>
-    Credit Panel
-  </Typography.Title>
-);
+const Brand = () => <div style={{ color: '#fff', fontSize: 20, fontWeight: 600, padding: '16px 24px', whiteSpace: 'nowrap' }}>{LAYOUT.brand}</div>;
 
 /** `menuFor` gives a role's menu; both come from the app's declarations. */
 export function AppLayout({ menuFor, resources }: { menuFor: (role: string | null) => MenuEntry[]; resources: readonly PanelResource[] }) {
@@ -22,6 +22,7 @@ export function AppLayout({ menuFor, resources }: { menuFor: (role: string | nul
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { role, isLoading } = useCurrentUser();
   const { config } = useAppConfig();
+  const { pathname } = useLocation();
   const underMaintenance = config.maintenance_mode && role !== 'admin';
 
   // The menu, the panel name and the credits figure all follow the identity: no frame before it is known.
@@ -35,6 +36,7 @@ export function AppLayout({ menuFor, resources }: { menuFor: (role: string | nul
           placement="left"
           onClose={() => setDrawerOpen(false)}
           width={260}
+          aria-label={LAYOUT.mainMenu}
           styles={{ body: { padding: 0, background: '#001529' }, header: { display: 'none' } }}
         >
           <Brand />
@@ -46,10 +48,10 @@ export function AppLayout({ menuFor, resources }: { menuFor: (role: string | nul
           <AppMenu entries={menuFor(role)} resources={resources} />
         </Layout.Sider>
       )}
-      <Layout>
+      <Layout className="app-main">
         <AppHeader mobile={mobile} onOpenMenu={() => setDrawerOpen(true)} />
-        <Layout.Content style={{ padding: mobile ? 12 : 24 }}>
-          {underMaintenance ? <MaintenanceNotice /> : <Outlet />}
+        <Layout.Content className="app-content" style={{ padding: mobile ? 12 : 24 }}>
+          <PageHeadingProvider title={pageTitleFor(pathname, resources)}>{underMaintenance ? <MaintenanceNotice /> : <Outlet />}</PageHeadingProvider>
         </Layout.Content>
       </Layout>
     </Layout>

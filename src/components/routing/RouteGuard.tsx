@@ -8,7 +8,11 @@ import { Suspense } from 'react';
 import { Navigate } from 'react-router';
 import type { GuardedRoute } from './declarations';
 
-export const PageLoading = () => <Spin size="large" style={{ display: 'block', margin: '64px auto' }} aria-label="Loading" />;
+export const PageLoading = () => (
+  <div role="status" aria-label="Loading">
+    <Spin size="large" style={{ display: 'block', margin: '64px auto' }} />
+  </div>
+);
 
 export function RouteGuard({ route }: { route: GuardedRoute }) {
   const Page = route.page;

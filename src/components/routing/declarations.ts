@@ -17,6 +17,8 @@ export interface PanelRoute {
   page: LazyPage;
   /** Props the page gets on this route. */
   props?: Record<string, unknown>;
+  /** The page's title (browser tab, heading) when it is not the resource's label: 'Edit Dealer'. */
+  title?: string;
   /** The [resource, action] of the role matrix this route needs; defaults to the resource and the route's kind. */
   access?: readonly [resource: string, action: string];
 }

@@ -7,7 +7,7 @@ import type { CrudFilter } from '@refinedev/core';
 import { DatePicker, Space, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { type ReactNode, useMemo, useState } from 'react';
-import { HIERARCHY_PANEL, type TransactionEntry } from '../../contract';
+import { DATA_TABLE, HIERARCHY_PANEL, type TransactionEntry } from '../../contract';
 import { type DataColumn, DataTable } from '../DataTable';
 import { dateTime } from '../display';
 
@@ -36,37 +36,42 @@ export function CreditsCell({ value, bonus }: { value: number; bonus?: number })
   );
 }
 
-const baseColumns: Array<DataColumn<TransactionEntry>> = [
-  { dataIndex: 'transaction_number', title: 'Transaction #', sortable: true, width: 190 },
-  { dataIndex: 'type', title: 'Type', sortable: true, width: 120, render: (t: string) => <Tag color={TYPE_COLOR[t]}>{t}</Tag> },
-  { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110, render: (v: number, r) => <CreditsCell value={v} bonus={r.bonus_credits} /> },
-  { dataIndex: 'account', title: 'Account', width: 140, render: (v: string | null) => v ?? '—' },
-  { dataIndex: 'coverage_start', title: 'Coverage Start', width: 150, render: dateTime },
-  { dataIndex: 'coverage_end', title: 'Coverage End', width: 150, render: dateTime },
-  { dataIndex: 'remarks', title: 'Remarks', width: 240, render: (v: string | null) => v ?? '—' },
-  { dataIndex: 'date', title: 'Date', sortKey: 'created_at', sortable: true, width: 160, render: dateTime },
-];
+/**
+ * The columns of spec 3 in its order. Key (always in the row, and on a phone's card): the number, type,
+ * credits, account, date and whose entry it is. Secondary (in the expanded row): the coverage, the
+ * balances and the hierarchy names. Remarks stay in the row while they fit.
+ */
+const numberColumn: DataColumn<TransactionEntry> = { dataIndex: 'transaction_number', title: 'Transaction #', sortable: true, width: 150, priority: 'key' };
 
-const balanceColumns: Array<DataColumn<TransactionEntry>> = [
-  { dataIndex: 'balance_before', title: 'Balance Before', width: 130, responsive: ['lg'] },
-  { dataIndex: 'balance_after', title: 'Balance After', sortable: true, width: 130, responsive: ['lg'] },
+const userColumn: DataColumn<TransactionEntry> = {
+  dataIndex: 'user',
+  title: 'User',
+  width: 150,
+  priority: 'key',
+  render: (u: TransactionEntry['user']) => (
+    <span>
+      {u.name} <Typography.Text type="secondary">({u.role})</Typography.Text>
+    </span>
+  ),
+};
+
+const entryColumns: Array<DataColumn<TransactionEntry>> = [
+  { dataIndex: 'type', title: 'Type', sortable: true, width: 110, priority: 'key', render: (t: string) => <Tag color={TYPE_COLOR[t]}>{t}</Tag> },
+  { dataIndex: 'credits', title: 'Credits', sortable: true, width: 90, priority: 'key', render: (v: number, r) => <CreditsCell value={v} bonus={r.bonus_credits} /> },
+  { dataIndex: 'account', title: 'Account', width: 120, priority: 'key', render: (v: string | null) => v ?? '—' },
+  { dataIndex: 'coverage_start', title: 'Coverage Start', width: 150, priority: 'secondary', render: dateTime },
+  { dataIndex: 'coverage_end', title: 'Coverage End', width: 150, priority: 'secondary', render: dateTime },
+  { dataIndex: 'remarks', title: 'Remarks', width: 200, render: (v: string | null) => v ?? '—' },
+  { dataIndex: 'date', title: 'Date', sortKey: 'created_at', sortable: true, width: 140, priority: 'key', render: dateTime },
+  { dataIndex: 'balance_before', title: 'Balance Before', width: 130, priority: 'secondary' },
+  { dataIndex: 'balance_after', title: 'Balance After', sortable: true, width: 130, priority: 'secondary' },
 ];
 
 const named = (v: { name: string } | null) => v?.name ?? '—';
 const chainColumns: Array<DataColumn<TransactionEntry>> = [
-  {
-    dataIndex: 'user',
-    title: 'User',
-    width: 180,
-    render: (u: TransactionEntry['user']) => (
-      <span>
-        {u.name} <Typography.Text type="secondary">({u.role})</Typography.Text>
-      </span>
-    ),
-  },
-  { dataIndex: 'manager', title: 'Manager', width: 150, render: named, responsive: ['xl'] },
-  { dataIndex: 'reseller', title: 'Reseller', width: 150, render: named, responsive: ['xl'] },
-  { dataIndex: 'dealer', title: 'Dealer', width: 150, render: named, responsive: ['xl'] },
+  { dataIndex: 'manager', title: 'Manager', render: named, priority: 'secondary' },
+  { dataIndex: 'reseller', title: 'Reseller', render: named, priority: 'secondary' },
+  { dataIndex: 'dealer', title: 'Dealer', render: named, priority: 'secondary' },
 ];
 
 export interface TransactionsTableProps {
@@ -95,7 +100,7 @@ export function TransactionsTable({ title, path, filters = NO_FILTERS, showUser 
     ],
     [filters, range],
   );
-  const columns = useMemo(() => [...(showUser ? chainColumns.slice(0, 1) : []), ...baseColumns, ...balanceColumns, ...(showUser ? chainColumns.slice(1) : [])], [showUser]);
+  const columns = useMemo(() => [numberColumn, ...(showUser ? [userColumn] : []), ...entryColumns, ...(showUser ? chainColumns : [])], [showUser]);
 
   return (
     <DataTable<TransactionEntry>
@@ -108,6 +113,7 @@ export function TransactionsTable({ title, path, filters = NO_FILTERS, showUser 
       searchPlaceholder="Search transactions..."
       selectFilters={filterable ? [{ field: 'type', label: 'Type', options: TRANSACTION_TYPE_OPTIONS }] : []}
       loadErrorMessage={HIERARCHY_PANEL.transactionsLoadFailed}
+      empty={{ hint: DATA_TABLE.noTransactions }}
       extra={
         <Space wrap>
           {filterable && (

@@ -6,12 +6,13 @@ export const dealers: PanelResource = {
   label: 'Dealers',
   icon: <TeamOutlined />,
   list: { path: '/dealers', page: lazyPage(() => import('./list'), 'DealersList') },
-  edit: { path: '/dealers/edit/:id', page: lazyPage(() => import('./edit'), 'DealerEditPage') },
+  edit: { path: '/dealers/edit/:id', page: lazyPage(() => import('./edit'), 'DealerEditPage'), title: 'Edit Dealer' },
   routes: [
     {
       path: '/dealers/:id/transactions',
       page: lazyPage(() => import('../../components/transactions'), 'EntityTransactionsPage'),
       props: { entity: 'dealers', label: 'Dealer' },
+      title: 'Dealer Transactions',
       access: ['dealers', 'transactions'],
     },
   ],

@@ -4,7 +4,7 @@ import { PlusOutlined, RiseOutlined, RollbackOutlined } from '@ant-design/icons'
 import { Button } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, dealerCreateBody, dealerUpdateBody } from '../../contract';
+import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, dealerCreateBody, dealerUpdateBody } from '../../contract';
 import { type DataColumn, DataTable } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { useConfirm } from '../../components/feedback';
@@ -44,15 +44,21 @@ export function DealersList() {
   });
 
   const columns: Array<DataColumn<HierarchyUser>> = [
-    { dataIndex: 'name', title: 'Dealer Name', sortable: true },
-    { dataIndex: 'username', title: 'Username', sortable: true },
+    { dataIndex: 'name', title: 'Dealer Name', sortable: true, priority: 'key' },
+    { dataIndex: 'username', title: 'Username', sortable: true, priority: 'key' },
     ...(role === 'reseller' ? [] : [{ dataIndex: 'reseller.name', title: 'Reseller', render: (v: string | undefined) => v ?? '—' }]),
     ...(role === 'admin' ? [{ dataIndex: 'manager.name', title: 'Manager', render: (v: string | undefined) => v ?? '—', responsive: ['lg' as const] }] : []),
-    { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110 },
+    { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110, priority: 'key' },
     { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 120 },
     statusColumn(toggle),
     { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
   ];
+
+  const addButton = canCreate && (
+    <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+      Add Dealer
+    </Button>
+  );
 
   const { rowActions, dialogs } = useUserRowActions('dealers', {
     onEdit: (r) => navigate(`/dealers/edit/${r.id}`),
@@ -75,13 +81,8 @@ export function DealersList() {
         bulkActions={[
           { key: 'delete', label: 'Delete', danger: true, onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} dealer(s)`, () => remove(ids, clear)) },
         ]}
-        extra={
-          canCreate && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
-              Add Dealer
-            </Button>
-          )
-        }
+        extra={addButton}
+        empty={addButton ? { hint: DATA_TABLE.addFirst('dealer'), action: addButton } : undefined}
       />
       <UserFormDialog config={dealerLevel} mode="create" open={creating} onClose={() => setCreating(false)} />
       <PromoteDialog dealer={promoting} onClose={() => setPromoting(null)} />

@@ -8,13 +8,14 @@ export const managers: PanelResource = {
   label: 'Managers',
   icon: <TeamOutlined />,
   list: { path: '/managers', page: lazyPage(() => import('./list'), 'ManagersList') },
-  create: { path: '/managers/create', page: ManagerFormPage, props: { mode: 'create' } },
-  edit: { path: '/managers/edit/:id', page: ManagerFormPage, props: { mode: 'edit' } },
+  create: { path: '/managers/create', page: ManagerFormPage, props: { mode: 'create' }, title: 'Create Manager' },
+  edit: { path: '/managers/edit/:id', page: ManagerFormPage, props: { mode: 'edit' }, title: 'Edit Manager' },
   routes: [
     {
       path: '/managers/:id/transactions',
       page: lazyPage(() => import('../../components/transactions'), 'EntityTransactionsPage'),
       props: { entity: 'managers', label: 'Manager' },
+      title: 'Manager Transactions',
       access: ['managers', 'transactions'],
     },
   ],

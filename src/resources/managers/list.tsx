@@ -2,7 +2,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { App, Button } from 'antd';
 import { useNavigate } from 'react-router';
-import { DIALOGS, GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, MANAGERS } from '../../contract';
+import { DATA_TABLE, DIALOGS, GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, MANAGERS } from '../../contract';
 import { type DataColumn, DataTable } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { useConfirm } from '../../components/feedback';
@@ -23,15 +23,21 @@ export function ManagersList() {
   const comingSoon = (title: string) => () => notification.info({ message: title, description: GENERAL.comingSoon });
 
   const columns: Array<DataColumn<HierarchyUser>> = [
-    { dataIndex: 'name', title: 'Name', sortable: true },
-    { dataIndex: 'username', title: 'Username', sortable: true },
+    { dataIndex: 'name', title: 'Name', sortable: true, priority: 'key' },
+    { dataIndex: 'username', title: 'Username', sortable: true, priority: 'key' },
     { dataIndex: 'server.name', title: 'Server', render: (v: string | undefined) => v ?? '—', responsive: ['md'] },
-    { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110 },
+    { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110, priority: 'key' },
     { dataIndex: 'total_children', title: 'Total Resellers', sortable: true, width: 130, responsive: ['lg'] },
     { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 120, responsive: ['lg'] },
     statusColumn(toggle),
     { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
   ];
+
+  const addButton = (
+    <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/managers/create')}>
+      Add Manager
+    </Button>
+  );
 
   const { rowActions, dialogs } = useUserRowActions('managers', {
     onEdit: (r) => navigate(`/managers/edit/${r.id}`),
@@ -56,11 +62,8 @@ export function ManagersList() {
           { key: 'recover-credits', label: DIALOGS.recoverCredits, onClick: comingSoon(DIALOGS.recoverCredits) },
           { key: 'delete', label: 'Delete', danger: true, onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} manager(s)`, () => remove(ids, clear)) },
         ]}
-        extra={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/managers/create')}>
-            Add Manager
-          </Button>
-        }
+        extra={addButton}
+        empty={{ hint: DATA_TABLE.addFirst('manager'), action: addButton }}
       />
       {dialogs}
     </>

@@ -11,6 +11,7 @@ export const resellers: PanelResource = {
       path: '/resellers/:id/transactions',
       page: lazyPage(() => import('../../components/transactions'), 'EntityTransactionsPage'),
       props: { entity: 'resellers', label: 'Reseller' },
+      title: 'Reseller Transactions',
       access: ['resellers', 'transactions'],
     },
   ],

@@ -3,7 +3,7 @@ import { useCan } from '@refinedev/core';
 import { EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
 import { useState } from 'react';
-import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS, resellerCreateBody, resellerUpdateBody } from '../../contract';
+import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS, resellerCreateBody, resellerUpdateBody } from '../../contract';
 import { type DataColumn, DataTable } from '../../components/DataTable';
 import { StatusTag, activeOptions, dateTime } from '../../components/display';
 import { useConfirm, useNotify, useStatusPopup } from '../../components/feedback';
@@ -55,15 +55,21 @@ export function ResellersList() {
 
   const columns: Array<DataColumn<HierarchyUser>> = [
     ...(role === 'manager' ? [] : [{ dataIndex: 'parent.name', title: 'Manager', render: (v: string | undefined) => v ?? '—' }]),
-    { dataIndex: 'name', title: 'Reseller Name', sortable: true },
-    { dataIndex: 'username', title: 'Username', sortable: true },
+    { dataIndex: 'name', title: 'Reseller Name', sortable: true, priority: 'key' },
+    { dataIndex: 'username', title: 'Username', sortable: true, priority: 'key' },
     { dataIndex: 'password', title: 'Password', width: 110, render: () => <MaskedPassword /> },
-    { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110 },
+    { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110, priority: 'key' },
     { dataIndex: 'total_children', title: 'Total Dealers', sortable: true, width: 120 },
     { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 120 },
-    { dataIndex: 'status', title: 'Status', sortable: true, width: 110, render: (s: string) => <StatusTag status={s} /> },
+    { dataIndex: 'status', title: 'Status', sortable: true, width: 110, render: (s: string) => <StatusTag status={s} />, priority: 'key' },
     { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime },
   ];
+
+  const addButton = canCreate && (
+    <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ mode: 'create', record: null })}>
+      {RESELLERS.add}
+    </Button>
+  );
 
   const { rowActions, dialogs } = useUserRowActions('resellers', {
     onEdit: (r) => setEditing({ mode: 'edit', record: r }),
@@ -100,13 +106,8 @@ export function ResellersList() {
           },
           { key: 'activate', label: 'Activate', onClick: (ids, _rows, clear) => bulkRun(() => bulk.setActive(ids, true), 'activated', RESELLERS.activateFailed, clear) },
         ]}
-        extra={
-          canCreate && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ mode: 'create', record: null })}>
-              {RESELLERS.add}
-            </Button>
-          )
-        }
+        extra={addButton}
+        empty={addButton ? { hint: DATA_TABLE.addFirst('reseller'), action: addButton } : undefined}
       />
       <UserFormDialog config={resellerLevel} mode={editing?.mode ?? 'create'} record={editing?.record} open={editing !== null} onClose={() => setEditing(null)} />
       <UserDetailsDrawer user={details} onClose={() => setDetails(null)} childrenLabel="Total Dealers" />

@@ -6,5 +6,5 @@ export const transactions: PanelResource = {
   label: 'Transactions',
   icon: <SwapOutlined />,
   list: { path: '/transactions', page: lazyPage(() => import('./list'), 'TransactionsPage') },
-  routes: [{ path: '/user/transactions', page: lazyPage(() => import('./list'), 'UserTransactionsPage') }],
+  routes: [{ path: '/user/transactions', page: lazyPage(() => import('./list'), 'UserTransactionsPage'), title: 'User Transactions' }],
 };

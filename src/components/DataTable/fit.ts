@@ -1,0 +1,59 @@
+/**
+ * Which columns a list shows in its rows and which it folds into the row's details, so that a list
+ * never scrolls sideways where its key columns fit (spec 2: column width 150 px with responsive
+ * collapse).
+ *
+ * - `priority: 'key'` columns identify the row and its state: always in the row, and on the phone card.
+ * - `priority: 'secondary'` columns are always in the details (expanded row, or the card's details).
+ * - Other columns are in the row while they fit, folded from the last declared when the list is too
+ *   narrow; a column's `responsive` breakpoints fold it below them.
+ */
+import type { Breakpoint } from 'antd';
+
+export const DEFAULT_COLUMN_WIDTH = 150;
+/** Widths of the columns the table adds around the declared ones. */
+export const SELECTION_WIDTH = 48;
+export const EXPAND_WIDTH = 48;
+export const ACTIONS_WIDTH = 110;
+export const NUMBER_WIDTH = 60;
+
+export type ColumnPriority = 'key' | 'secondary';
+
+export interface FitColumn {
+  width?: number | string;
+  priority?: ColumnPriority;
+  responsive?: Breakpoint[];
+}
+
+export const columnWidth = (column: FitColumn) => (typeof column.width === 'number' ? column.width : DEFAULT_COLUMN_WIDTH);
+
+/** The key columns: those declared so, or the first column (what names the row) when none is. */
+export function keyColumns<C extends FitColumn>(columns: readonly C[]): C[] {
+  const declared = columns.filter((c) => c.priority === 'key');
+  return declared.length > 0 ? declared : columns.slice(0, 1);
+}
+
+/**
+ * Splits the columns into those shown in the row and those folded into its details. `available` is
+ * the width left for the declared columns (null before the table is measured: nothing folds for room);
+ * `screens` are antd's matched breakpoints.
+ */
+export function fitColumns<C extends FitColumn>(
+  columns: readonly C[],
+  available: number | null,
+  screens: Partial<Record<Breakpoint, boolean>>,
+): { shown: C[]; folded: C[] } {
+  const keys = new Set(keyColumns(columns));
+  const fits = (c: C) => keys.has(c) || (c.priority !== 'secondary' && (!c.responsive || c.responsive.some((bp) => screens[bp])));
+  const shown = columns.filter(fits);
+  if (available !== null) {
+    let total = shown.reduce((sum, c) => sum + columnWidth(c), 0);
+    for (let i = shown.length - 1; i >= 0 && total > available; i--) {
+      if (keys.has(shown[i])) continue;
+      total -= columnWidth(shown[i]);
+      shown.splice(i, 1);
+    }
+  }
+  const kept = new Set(shown);
+  return { shown, folded: columns.filter((c) => !kept.has(c)) };
+}
