@@ -12,6 +12,8 @@ export default defineConfig({
     rollupOptions: {
       output: {
         manualChunks(id: string) {
+          // Charts stay with the pages that draw them (analytics), out of the first load.
+          if (id.includes('node_modules/@ant-design/plots') || id.includes('node_modules/@antv')) return undefined;
           if (id.includes('node_modules/antd') || id.includes('node_modules/@ant-design') || id.includes('node_modules/rc-')) return 'antd';
           if (id.includes('node_modules/@refinedev')) return 'refine';
           if (id.includes('node_modules/react') || id.includes('node_modules/scheduler')) return 'react';
