@@ -10,8 +10,11 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { API_PREFIX } from '../src/contract';
 import type { Config } from './config';
 import type { Db } from './db/connect';
+import { auditTrail } from './audit';
 import { ApiError, errorHandler } from './http/errors';
 import { guard } from './http/guard';
+import { inputText } from './http/inputText';
+import { securityHeaders } from './http/securityHeaders';
 import { apiModules } from './routes';
 import { legacyTransactionRoutes } from './routes/transactions';
 
@@ -31,21 +34,31 @@ export interface RouteEntry {
   schema: FastifySchema | undefined;
 }
 
+/** Trusts the socket's peer and the next hops - 1 forwarders: the client is the entry just beyond them. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export const PANEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+
+// Vite gives the files under assets/ content-hashed names: a new build never reuses a name, so they
+// are cached for good; everything else (index.html) is revalidated on every load.
+const HASHED_DIR = 'assets';
+const cacheControl = (root: string, file: string) =>
+  path.relative(root, file).split(path.sep)[0] === HASHED_DIR ? 'public, max-age=31536000, immutable' : 'no-cache';
 
 export interface BuildOptions {
   db: Db;
   config: Config;
-  /** Serve the built panel from dist/ (when it exists). */
-  servePanel?: boolean;
+  /** The built panel to serve when it holds an index.html (default dist/); null serves none. */
+  panelDir?: string | null;
 }
 
-export async function buildApp({ db, config, servePanel = true }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 1_048_576,
-    // Behind one reverse proxy, the client's address is its X-Forwarded-For entry.
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    // TRUST_PROXY (config.ts): a hop count or the proxies' addresses, never every forwarded address.
+    // A count is a trust function: Fastify treats a bare number as "trust nothing".
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
   app.decorate('db', db);
   app.decorate('config', config);
@@ -59,6 +72,7 @@ export async function buildApp({ db, config, servePanel = true }: BuildOptions):
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  await app.register(securityHeaders);
 
   // An empty JSON body is an empty object (toggle calls post none); anything else must parse.
   app.removeContentTypeParser('application/json');
@@ -83,6 +97,8 @@ export async function buildApp({ db, config, servePanel = true }: BuildOptions):
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(guard);
+  await app.register(inputText);
+  await app.register(auditTrail);
   await app.register(
     async (api) => {
       for (const module of apiModules) await api.register(module);
@@ -92,12 +108,24 @@ export async function buildApp({ db, config, servePanel = true }: BuildOptions):
   // The spec's legacy path /api/transactions, outside /api/v1.
   await app.register(legacyTransactionRoutes);
 
-  const panelBuilt = servePanel && fs.existsSync(path.join(PANEL_DIR, 'index.html'));
+  const panelBuilt = panelDir !== null && fs.existsSync(path.join(panelDir, 'index.html'));
   if (panelBuilt) {
-    await app.register(fastifyStatic, { root: PANEL_DIR, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: panelDir,
+      wildcard: false,
+      index: false,
+      // The .br and .gz copies the build wrote beside each file (scripts/precompress.ts).
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders(res, file) {
+        res.setHeader('cache-control', cacheControl(panelDir, file));
+        res.setHeader('vary', 'accept-encoding');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || request.method !== 'GET' || !panelBuilt) {
+    // A missing hashed file (an old build's chunk) is a 404, never index.html under a script's name.
+    if (request.url.startsWith('/api/') || request.url.startsWith(`/${HASHED_DIR}/`) || request.method !== 'GET' || !panelBuilt) {
       throw new ApiError(404, 'Not Found');
     }
     // Client-side routes: the panel decides what a path shows (including its own 404 page).

@@ -1,8 +1,20 @@
-/** The audit trail: who did what to which record, from where, with the values before and after. */
-import type { FastifyRequest } from 'fastify';
+/**
+ * The audit trail: who did what to which record, from where, with the values before and after.
+ * Handlers record what they did with recordAudit; auditTrail records any successful mutation of the
+ * API that did not, so every change leaves an entry. Entries are append-only (migrations 0006/0008).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema';
 import { nowIso } from './db/values';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set once the request has written its audit entry. */
+    auditRecorded?: boolean;
+  }
+}
 
 export interface AuditEntry {
   module: string;
@@ -41,4 +53,50 @@ export async function recordAudit(db: Kysely<Database>, request: FastifyRequest,
       created_at: nowIso(),
     })
     .execute();
+  request.auditRecorded = true;
 }
+
+const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** POST routes that only compute an answer (price and option lookups): nothing changes, nothing to record. */
+export const READ_ONLY_POSTS = new Set(['/api/v1/global-discounts/calculate-credits', '/api/v1/credit-options-settings/test']);
+
+/**
+ * The action of a mutation that recorded none itself: the route's last fixed path segment when it
+ * names an operation ('/logout', '/accounts/:id/reset-device'), else what the method does.
+ */
+export function fallbackAction(method: string, url: string, resource: string | undefined): string {
+  const fixed = url.split('/').filter((s) => s && !s.startsWith(':') && s !== 'api' && s !== 'v1');
+  const last = fixed[fixed.length - 1];
+  if (last && last !== resource) return last.replace(/-/g, '_');
+  return method === 'POST' ? 'create' : method === 'DELETE' ? 'delete' : 'update';
+}
+
+/** Records every successful API mutation whose handler wrote no entry (replays of a stored answer excepted). */
+export const auditTrail = fp(async (app: FastifyInstance) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!MUTATIONS.has(request.method) || request.auditRecorded) return payload;
+    if (reply.statusCode < 200 || reply.statusCode >= 300) return payload;
+    const url = request.routeOptions.url;
+    if (!url?.startsWith('/api/') || READ_ONLY_POSTS.has(url)) return payload;
+    if (reply.getHeader('idempotent-replayed') === 'true') return payload;
+    const resource = request.routeOptions.config.access?.[0];
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    const id = Number(params.id);
+    const body = request.body && typeof request.body === 'object' ? request.body : undefined;
+    try {
+      await recordAudit(app.db.kysely, request, {
+        module: (resource ?? 'auth').replace(/-/g, '_'),
+        action: fallbackAction(request.method, url, resource),
+        entityId: Number.isInteger(id) && id > 0 ? id : null,
+        targetUsername: request.user?.username ?? null,
+        description: `${request.method} ${url}`,
+        newValues: body,
+      });
+    } catch (error) {
+      // The change is made: its answer stands even when the trail could not be written.
+      request.log.error({ err: error }, 'audit entry not written');
+    }
+    return payload;
+  });
+});

@@ -2,6 +2,7 @@
 import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
+import { withStartupLock } from './db/startup';
 import { ensureAdmin } from './seed/admin';
 
 const [command, username, password, ...name] = process.argv.slice(2);
@@ -11,7 +12,9 @@ if (command !== 'create-admin' || !username || !password) {
 }
 const config = loadConfig();
 const db = connect(config.databaseUrl);
-await migrateToLatest(db.kysely);
-const admin = await ensureAdmin(db.kysely, username, password, name.join(' ') || undefined);
+const admin = await withStartupLock(db, async () => {
+  await migrateToLatest(db.kysely);
+  return ensureAdmin(db.kysely, username, password, name.join(' ') || undefined);
+});
 console.log(admin ? `Admin ${admin.username} created.` : 'An admin already exists; nothing changed.');
 await db.close();

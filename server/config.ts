@@ -1,4 +1,12 @@
+import net from 'node:net';
 import { DEFAULT_DATABASE_URL } from './db/connect';
+
+/**
+ * Which peers may tell the client address through X-Forwarded-For: none (false), the nearest N hops
+ * (a count), or the peers whose address is in a list. The client address is then the right-most
+ * entry that a trusted peer did not add; entries to its left were written by the client.
+ */
+export type TrustProxy = false | number | string[];
 
 export interface Config {
   port: number;
@@ -17,6 +25,7 @@ export interface Config {
   logLevel: string;
   /** Credit operations (add, recover) one user may make per minute. */
   creditOpsPerMinute: number;
+  trustProxy: TrustProxy;
 }
 
 const flag = (value: string | undefined): boolean | undefined =>
@@ -39,5 +48,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     schedulers: flag(env.SCHEDULERS) ?? true,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     creditOpsPerMinute: Number(env.CREDIT_OPS_PER_MINUTE ?? 30),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
+}
+
+/** proxy-addr's names for address ranges (127.0.0.1/8 and ::1; 169.254/16 and fe80::/10; private ranges). */
+const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrRange(entry: string): boolean {
+  if (RANGE_NAMES.includes(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: unset, 'false' or '0' trusts no proxy; a whole number trusts that many hops in front of
+ * the server ('true' is one hop, its former meaning); otherwise a comma-separated list of proxy
+ * addresses or CIDR ranges (or loopback, linklocal, uniquelocal). Anything else stops the start-up:
+ * a mistyped value must not silently trust every forwarded address.
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = value?.trim() ?? '';
+  if (text === '' || text.toLowerCase() === 'false') return false;
+  if (text.toLowerCase() === 'true') return 1;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 32) throw new Error(`TRUST_PROXY=${text}: a hop count above 32 is not a real proxy chain`);
+    return hops === 0 ? false : hops;
+  }
+  const entries = text.split(',').map((e) => e.trim()).filter(Boolean);
+  const invalid = entries.filter((e) => !isAddressOrRange(e));
+  if (entries.length === 0 || invalid.length > 0) {
+    throw new Error(
+      `TRUST_PROXY=${text}: expected false, a hop count or a comma-separated list of proxy addresses or CIDR ranges (not: ${invalid.join(', ')})`,
+    );
+  }
+  return entries;
 }

@@ -2,22 +2,16 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { connect } from './db/connect';
-import { migrateToLatest } from './db/migrate';
+import { prepareDatabase } from './db/startup';
 import { jobs } from './jobs';
 import { startJobs } from './jobs/scheduler';
 import { ensurePanelBuilt } from './panelBuild';
-import { ensureAdmin } from './seed/admin';
-import { seedDemo } from './seed/demo';
 
 const config = loadConfig();
 const db = connect(config.databaseUrl);
-await migrateToLatest(db.kysely);
-if (config.adminUsername && config.adminPassword) {
-  await ensureAdmin(db.kysely, config.adminUsername, config.adminPassword);
-}
-if (config.demoMode && (await seedDemo(db.kysely))) {
-  console.log('Demo data seeded: sign in as admin, manager, reseller or dealer with any password.');
-}
+// Several processes may start at once: migrations, the first admin and the demo seed run under a lock.
+const prepared = await prepareDatabase(db, config);
+if (prepared.demoSeeded) console.log('Demo data seeded: sign in as admin, manager, reseller or dealer with any password.');
 if (process.env.SKIP_PANEL_BUILD !== 'true') await ensurePanelBuilt((m) => console.log(m));
 
 const app = await buildApp({ db, config });

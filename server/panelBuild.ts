@@ -24,11 +24,27 @@ export function panelIsStale(): boolean {
   return newestSource() > Number(fs.readFileSync(STAMP, 'utf8'));
 }
 
+/**
+ * A production build with the panel's Vite config, of the panel or of another page (`root`), into
+ * its configured folder or `outDir`. Vite takes production from NODE_ENV: under `test` (the test
+ * runners start the product so) it would bundle the development builds of React and antd.
+ */
+export async function viteBuild(root = ROOT, outDir?: string) {
+  const { build } = await import('vite');
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    return await build({ root, configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn', build: outDir ? { outDir, emptyOutDir: true } : {} });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
+}
+
 export async function ensurePanelBuilt(log: (message: string) => void): Promise<void> {
   if (!panelIsStale()) return;
   log('Building the panel (vite build)...');
   const sources = newestSource();
-  const { build } = await import('vite');
-  await build({ root: ROOT, configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  await viteBuild();
   fs.writeFileSync(STAMP, String(sources));
 }

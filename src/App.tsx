@@ -1,5 +1,4 @@
 /** The panel: providers, then routes and menus derived from the resource and page declarations. */
-import { useNotificationProvider } from '@refinedev/antd';
 import { Authenticated, Refine } from '@refinedev/core';
 import routerProvider, { CatchAllNavigate, DocumentTitleHandler } from '@refinedev/react-router';
 import { App as AntdApp, ConfigProvider } from 'antd';
@@ -20,6 +19,7 @@ import { AppConfigProvider, useAppConfig } from './providers/appConfig';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
 import { useCurrentUser } from './providers/identity';
+import { useNotificationProvider } from './providers/notificationProvider';
 import { isDarkTheme, themeConfig } from './theme';
 
 function Themed({ children }: { children: React.ReactNode }) {

@@ -9,6 +9,8 @@ import type { Database } from './schema';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
+  /** SQLite only: the database file (undefined in memory). */
+  file?: string;
   close(): Promise<void>;
 }
 
@@ -43,5 +45,5 @@ export function connect(url: string = DEFAULT_DATABASE_URL, options: ConnectOpti
   database.pragma('foreign_keys = ON');
   database.pragma('synchronous = NORMAL');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  return { kysely, dialect: 'sqlite', file: file === ':memory:' ? undefined : path.resolve(file), close: () => kysely.destroy() };
 }

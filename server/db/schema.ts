@@ -26,6 +26,11 @@ export interface UsersTable {
   server_id: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /**
+   * The last ledger entry applied to the balance. Set by the database when an entry is inserted;
+   * the balance columns change only that way (migration 0006).
+   */
+  ledger_entry_id: ColumnType<number | null, never, never>;
 }
 
 export interface AuthTokensTable {
@@ -160,6 +165,17 @@ export interface TicketsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   closed_at: Timestamp | null;
+  /** When the owner or the staff above it last wrote (0008). */
+  last_activity_at: Timestamp | null;
+  /** Who wrote last: 'owner' or 'staff' (anyone above the owner, up to admin). */
+  last_activity_side: Generated<string>;
+}
+
+/** When each user last opened a ticket (0008): unread = the other side wrote after that. */
+export interface TicketReadsTable {
+  ticket_id: number;
+  user_id: number;
+  read_at: Timestamp;
 }
 
 export interface TicketRepliesTable {
@@ -275,6 +291,7 @@ export interface Database {
   ticket_categories: TicketCategoriesTable;
   tickets: TicketsTable;
   ticket_replies: TicketRepliesTable;
+  ticket_reads: TicketReadsTable;
   announcements: AnnouncementsTable;
   announcement_reads: AnnouncementReadsTable;
   audit_logs: AuditLogsTable;

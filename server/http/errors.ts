@@ -37,7 +37,11 @@ export const badRequest = (message: string) => new ApiError(400, message);
  * Constraint failures that a race between two requests can still cause after the handlers' own
  * checks (two creates of one unique name, a parent deleted while a child is created): a clear 4xx.
  */
-function databaseConflict(code: string | undefined): { status: number; message: string } | null {
+function databaseConflict(code: string | undefined, message: string): { status: number; message: string } | null {
+  // The ledger guards (migration 0006) refuse to replace a row holding credits with SQLite's own words.
+  if (code === 'SQLITE_CONSTRAINT_TRIGGER' && message.startsWith('UNIQUE constraint failed')) {
+    return { status: 409, message: GENERAL.alreadyExists };
+  }
   switch (code) {
     case '23505':
     case 'SQLITE_CONSTRAINT_UNIQUE':
@@ -48,6 +52,11 @@ function databaseConflict(code: string | undefined): { status: number; message: 
       return { status: 409, message: GENERAL.relatedRecordGone };
     case '22003':
       return { status: 422, message: GENERAL.numberOutOfRange };
+    // Text PostgreSQL cannot store (a NUL byte, a character outside the encoding): the request text
+    // check refuses these first; this is the database's own line behind it.
+    case '22021':
+    case '22P05':
+      return { status: 400, message: GENERAL.unstorableText };
     default:
       return null;
   }
@@ -59,7 +68,8 @@ export function errorHandler(error: FastifyError | ApiError, request: FastifyReq
     return reply.code(error.statusCode).send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const errors: Record<string, string[]> = {};
+    // No prototype: a field named 'constructor' or '__proto__' is a key like any other.
+    const errors: Record<string, string[]> = Object.create(null);
     for (const issue of error.validation) {
       const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || (error.validationContext ?? 'body');
       (errors[field] ??= []).push(issue.message ?? GENERAL.validationFailed);
@@ -67,7 +77,7 @@ export function errorHandler(error: FastifyError | ApiError, request: FastifyReq
     return reply.code(422).send({ message: summary(errors), errors });
   }
   const code = (error as FastifyError).code;
-  const database = databaseConflict(code);
+  const database = databaseConflict(code, error.message ?? '');
   if (database) return reply.code(database.status).send({ message: database.message });
   if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
     return reply.code(400).send({ message: GENERAL.malformedJson });

@@ -1,6 +1,6 @@
 /**
  * The list conventions of spec section 7 in one place: page, per_page, filter[search] (or search),
- * filter[field], sort / order (also sort=-field, sort_by / sort_direction, sort_order), checked against
+ * filter[field], the list's one sort style (see SortStyle), checked against
  * a per-resource whitelist and answered as { data, meta: { total, current_page, per_page, last_page } }.
  */
 import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
@@ -22,12 +22,29 @@ export interface ListSpec {
   sorts: Record<string, string>;
   /** Default sort, '-key' for descending. */
   defaultSort: string;
+  /** How the list takes its sort (spec 7): one style per list, 'sort-order' unless stated. */
+  sortStyle?: SortStyle;
   /** Tie-breaker column so pages never overlap. */
   idColumn: string;
   defaultPerPage?: number;
   /** Filters this endpoint also takes without the filter[...] wrapper (spec 7 names some that way). */
   plainFilters?: string[];
 }
+
+/**
+ * The sort parameters spec 7 names: sort and order (most lists), sort with '-' for descending
+ * (transactions), sort_by and sort_direction (ticket categories), sort_by and sort_order (admin
+ * announcements).
+ */
+export type SortStyle = 'sort-order' | 'dash' | 'sort_by-direction' | 'sort_by-order';
+
+const SORT_KEYS: Record<SortStyle, { field: string; direction: string | null }> = {
+  'sort-order': { field: 'sort', direction: 'order' },
+  dash: { field: 'sort', direction: null },
+  'sort_by-direction': { field: 'sort_by', direction: 'sort_direction' },
+  'sort_by-order': { field: 'sort_by', direction: 'sort_order' },
+};
+const ALL_SORT_KEYS = ['sort', 'order', 'sort_by', 'sort_direction', 'sort_order'];
 
 export interface ListParams {
   page: number;
@@ -43,6 +60,10 @@ const single = (v: unknown): string | undefined => {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 };
 
+/** Only the spec's own keys: a name such as 'constructor' or '__proto__' is no filter or sort. */
+const own = <T>(record: Record<string, T> | undefined, name: string): T | undefined =>
+  record && Object.hasOwn(record, name) ? record[name] : undefined;
+
 const TRUE = ['1', 'true', 'yes'];
 const BOOLEAN_VALUES = [...TRUE, '0', 'false', 'no'];
 
@@ -57,7 +78,7 @@ function checkFilterValue(name: string, def: FilterDef, value: string): string |
     case 'after':
       return Number.isNaN(Date.parse(value)) ? `The ${name} filter must be a date.` : null;
     case 'enum': {
-      const v = def.aliases?.[value.toUpperCase()] ?? value;
+      const v = own(def.aliases, value.toUpperCase()) ?? value;
       return def.values.includes(v) ? null : `The ${name} filter must be one of: ${def.values.join(', ')}.`;
     }
     default:
@@ -93,7 +114,7 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
       else search = value || search;
       continue;
     }
-    const def = spec.filters?.[name];
+    const def = own(spec.filters, name);
     if (!def) {
       unknown.push(name);
       continue;
@@ -110,17 +131,24 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
     );
   }
 
-  // sort=-field | sort=field&order=desc | sort_by=field&sort_direction=desc | sort_by=field&sort_order=desc
-  let sortRaw = single(query.sort) ?? single(query.sort_by) ?? spec.defaultSort;
+  const style = SORT_KEYS[spec.sortStyle ?? 'sort-order'];
+  const foreign = ALL_SORT_KEYS.filter((key) => key !== style.field && key !== style.direction && query[key] !== undefined);
+  if (foreign.length) {
+    throw badRequest(
+      `The sort parameter(s) \`${foreign.join(', ')}\` are not taken here. This list sorts with \`${[style.field, style.direction].filter(Boolean).join(', ')}\`.`,
+    );
+  }
+  let sortRaw = single(query[style.field]) ?? spec.defaultSort;
   let direction: 'asc' | 'desc' = 'asc';
-  if (sortRaw.startsWith('-')) {
+  // The default sort is written '-key' for descending; only the dash style takes that from the client.
+  if (sortRaw.startsWith('-') && (style.direction === null || query[style.field] === undefined)) {
     direction = 'desc';
     sortRaw = sortRaw.slice(1);
   }
-  const order = (single(query.order) ?? single(query.sort_direction) ?? single(query.sort_order))?.toLowerCase();
+  const order = style.direction ? single(query[style.direction])?.toLowerCase() : undefined;
   if (order === 'desc' || order === 'asc') direction = order;
-  else if (order) errors.order = 'The order must be asc or desc.';
-  if (!(sortRaw in spec.sorts)) {
+  else if (order) errors[style.direction!] = `The ${style.direction!.replace('_', ' ')} must be asc or desc.`;
+  if (own(spec.sorts, sortRaw) === undefined) {
     throw badRequest(
       `Requested sort(s) \`${sortRaw}\` is not allowed. Allowed sort(s) are \`${Object.keys(spec.sorts).join(', ')}\`.`,
     );
@@ -163,7 +191,7 @@ export function applyFilters<Q extends AnyQuery>(qb: Q, params: ListParams, spec
         q = q.where(def.column, '>=', new Date(value).toISOString());
         break;
       case 'enum':
-        q = q.where(def.column, '=', def.aliases?.[value.toUpperCase()] ?? value);
+        q = q.where(def.column, '=', own(def.aliases, value.toUpperCase()) ?? value);
         break;
       default:
         q = q.where(def.column, '=', value);

@@ -7,7 +7,8 @@ import { validationError } from './errors';
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const errors: Record<string, string[]> = {};
+  // No prototype: a field named 'constructor' or '__proto__' is a key like any other.
+  const errors: Record<string, string[]> = Object.create(null);
   for (const issue of result.error.issues) {
     const field = issue.path.map(String).join('.') || 'body';
     (errors[field] ??= []).push(issue.message || GENERAL.validationFailed);

@@ -9,7 +9,7 @@ import {
   updateProfileBody,
 } from '../../src/contract';
 import { recordAudit } from '../audit';
-import { hashPassword, verifyPassword } from '../auth/passwords';
+import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords';
 import { issueToken, revokeOtherTokens, revokeToken } from '../auth/tokens';
 import type { UserRow } from '../db/schema';
 import { nowIso } from '../db/values';
@@ -21,13 +21,23 @@ import { toCurrentUser } from '../users';
 
 /** Failed sign-ins allowed per IP and username in one window. */
 export const LOGIN_LIMIT = { max: 5, windowMs: 60_000 };
+/**
+ * Failed sign-ins allowed per username from all addresses together, so many addresses cannot
+ * multiply the guesses on one account. (While an attack goes on, the account's own user waits too.)
+ */
+export const LOGIN_USER_LIMIT = { max: 20, windowMs: 15 * 60_000 };
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const isDemoUser = (username: string) =>
     app.config.demoMode && (DEMO_USERNAMES as readonly string[]).includes(username);
-  const passwordMatches = (user: UserRow, password: string) =>
-    isDemoUser(user.username) ? Promise.resolve(true) : verifyPassword(user.password_hash, password);
+  // The hash is checked even for a demo user or no user at all (a dummy), so every sign-in costs one
+  // password check and its timing tells nothing about which usernames exist.
+  void dummyHash();
+  const passwordMatches = async (user: UserRow | undefined, password: string) => {
+    const matches = await verifyPassword(user?.password_hash ?? (await dummyHash()), password);
+    return user !== undefined && (isDemoUser(user.username) || matches);
+  };
 
   app.post(
     '/login',
@@ -35,17 +45,22 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { username, password } = request.body;
       const limitKey = `login:${request.ip}:${username.toLowerCase()}`;
+      const userLimitKey = `login-user:${username.toLowerCase()}`;
       const tooMany = (retryAfter: number) =>
         new ApiError(429, AUTH.tooManyAttempts, undefined, { 'retry-after': String(retryAfter) });
 
       // Every attempt counts before its password is checked, so a burst of parallel guesses cannot
-      // slip past the limit; a successful sign-in then takes its count back.
+      // slip past the limit; a successful sign-in then takes its count back. Per address and
+      // username first, then per username across addresses.
       const attempt = await hit(db, limitKey, LOGIN_LIMIT);
       if (attempt.exceeded) throw tooMany(attempt.retryAfter);
+      const perUser = await hit(db, userLimitKey, LOGIN_USER_LIMIT);
+      if (perUser.exceeded) throw tooMany(perUser.retryAfter);
 
       const user = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
-      if (!user || !(await passwordMatches(user, password))) throw fieldError('username', AUTH.invalidCredentials);
+      if (!(await passwordMatches(user, password)) || !user) throw fieldError('username', AUTH.invalidCredentials);
       await releaseHit(db, limitKey);
+      await releaseHit(db, userLimitKey);
       if (user.status !== 'active') throw fieldError('username', AUTH.accountDisabled);
 
       const token = await issueToken(db, user.id, app.config.tokenTtlHours);

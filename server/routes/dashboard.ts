@@ -77,8 +77,15 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
           credits: Number(monthly.find((m) => Number(m.month) === i + 1)?.credits ?? 0),
         })),
         recent_transactions: recent.map((r) => ({ ...r, date: r.created_at })),
-        system_health: { database: app.db.dialect, status: 'ok', uptime_seconds: Math.round((Date.now() - startedAt) / 1000) },
-        performance: { db_query_ms: dbLatencyMs, memory_mb: Math.round(process.memoryUsage().rss / 1_048_576) },
+        // The caller's own balance (admin holds none).
+        my_credits: actor.role === 'admin' ? null : actor.credits,
+        // System internals are for admin only.
+        ...(actor.role === 'admin'
+          ? {
+              system_health: { database: app.db.dialect, status: 'ok', uptime_seconds: Math.round((Date.now() - startedAt) / 1000) },
+              performance: { db_query_ms: dbLatencyMs, memory_mb: Math.round(process.memoryUsage().rss / 1_048_576) },
+            }
+          : {}),
       },
     };
   });

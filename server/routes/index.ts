@@ -19,6 +19,10 @@ import accountRoutes from './accounts';
 import macSearchRoutes from './macSearch';
 import userSearchRoutes from './userSearch';
 import globalDiscountLookupRoutes from './globalDiscountLookups';
+import ticketRoutes from './tickets';
+import announcementRoutes from './announcements';
+import auditLogRoutes from './auditLogs';
+import analyticsRoutes from './analytics';
 
 /** Every API module, mounted under /api/v1. One file per module. */
 export const apiModules: FastifyPluginAsyncZod[] = [systemRoutes, authRoutes, dashboardRoutes, ticketCategoryRoutes];
@@ -28,3 +32,5 @@ apiModules.push(serverRoutes, themeRoutes, userPromoRoutes, globalDiscountRoutes
 apiModules.push(managerRoutes, resellerRoutes, dealerRoutes, creditOptionRoutes, transactionRoutes);
 // End-user accounts, MAC check, user search, renewal price lookups (issue 4).
 apiModules.push(accountRoutes, macSearchRoutes, userSearchRoutes, globalDiscountLookupRoutes);
+// Tickets, announcements, audit logs, analytics (issue 9).
+apiModules.push(ticketRoutes, announcementRoutes, auditLogRoutes, analyticsRoutes);

@@ -25,6 +25,7 @@ const listSpec: ListSpec = {
   filters: { is_active: { column: 'c.is_active', type: 'boolean' } },
   sorts: { name: 'c.name', created_at: 'c.created_at', updated_at: 'c.updated_at', id: 'c.id' },
   defaultSort: 'name',
+  sortStyle: 'sort_by-direction',
   idColumn: 'c.id',
 };
 

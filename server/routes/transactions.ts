@@ -68,6 +68,7 @@ export const transactionListSpec: ListSpec = {
     balance_after: 't.balance_after',
   },
   defaultSort: '-created_at',
+  sortStyle: 'dash',
   idColumn: 't.id',
 };
 

@@ -72,6 +72,9 @@ export const GENERAL = {
   relatedRecordGone: 'A related record was changed or removed meanwhile. Refresh and try again.',
   numberOutOfRange: 'A number is out of range.',
   serverPlaceholder: 'Select a server',
+  invalidCharacters: 'This field contains characters that are not allowed (control characters or broken Unicode).',
+  forbiddenKey: 'The request names a field that is not allowed (__proto__ or constructor.prototype).',
+  unstorableText: 'The request contains text that cannot be stored.',
 } as const;
 
 export const ENTITY_FORM = {
@@ -450,4 +453,110 @@ export const HIERARCHY_PANEL = {
   suspendAllTitle: 'Suspend Resellers',
   suspendAllBody: (n: number) => `Suspend all ${n} selected reseller(s)? They will not be able to sign in until activated again.`,
   passwordHidden: 'Passwords are stored encrypted and cannot be shown.',
+} as const;
+
+// ---- Communication and oversight: tickets, announcements, audit logs, analytics (issue 9) ----
+
+/** Tickets (spec 8 shows no ticket messages: these are ours). */
+export const TICKETS = {
+  title: 'Tickets',
+  add: 'New Ticket',
+  subjectRequired: 'Subject is required',
+  messageRequired: ACCOUNTS.messageRequired,
+  categoryRequired: 'Please select a category',
+  categoryInvalid: 'The selected category is invalid.',
+  priorityInvalid: 'Priority must be low, medium, high or urgent',
+  statusInvalid: 'Status must be open or closed',
+  nothingToUpdate: 'Nothing to update.',
+  ownerOnly: 'Only the person who opened the ticket can change its subject, message or category.',
+  closedNoReply: 'This ticket is closed. Reopen it to reply.',
+  created: 'Ticket created successfully.',
+  updated: 'Ticket updated successfully.',
+  replied: 'Reply sent.',
+  closed: 'Ticket closed.',
+  reopened: 'Ticket reopened.',
+  deleted: 'Ticket deleted successfully.',
+  createFailed: 'Failed to create ticket',
+  updateFailed: 'Failed to update ticket',
+  replyFailed: 'Failed to send reply',
+  deleteFailed: 'Failed to delete ticket',
+  loadFailed: 'Failed to load tickets',
+  ticketLoadFailed: 'Failed to load ticket',
+  unread: 'Unread',
+  close: 'Close Ticket',
+  reopen: 'Reopen',
+  reply: 'Reply',
+  thread: 'Conversation',
+  noReplies: 'No replies yet.',
+} as const;
+
+/** Announcement forms and screens, beside the spec's ANNOUNCEMENTS failures. */
+export const ANNOUNCEMENT_FORM = {
+  titleRequired: 'Title is required',
+  contentRequired: 'Content is required',
+  typeInvalid: 'Type must be info, warning, success or error',
+  priorityInvalid: TICKETS.priorityInvalid,
+  rolesInvalid: 'Target roles must be manager, reseller or dealer',
+  usersInvalid: 'The selected users are invalid.',
+  usersNeedRole: 'Choose a target role before choosing users.',
+  expiresAfterStart: 'The expiry must be after the start',
+  created: 'Announcement created successfully.',
+  updated: 'Announcement updated successfully.',
+  deleted: 'Announcement deleted successfully.',
+  activated: 'Announcement activated.',
+  deactivated: 'Announcement deactivated.',
+  title: 'Announcements',
+  add: 'New Announcement',
+  createTitle: 'Create Announcement',
+  editTitle: 'Edit Announcement',
+  total: 'Total',
+  active: 'Active',
+  scheduled: 'Scheduled',
+  expired: 'Expired',
+  inactive: 'Inactive',
+  clear: 'Clear',
+  everyone: 'Everyone',
+  newBadge: 'new',
+  expiringSoon: RENEWAL.expiringSoon,
+  noAnnouncements: 'No announcements',
+  notifications: 'Notifications',
+  nothingUnread: 'Nothing new.',
+  ticketReplies: 'Ticket replies',
+  unreadAnnouncements: 'Unread announcements',
+  chooseRoleFirst: 'Choose a target role first',
+} as const;
+
+/** The audit log viewer (spec 2; its load failures are silent, spec 8). */
+export const AUDIT = {
+  title: 'Audit Logs',
+  details: 'Audit Log Details',
+  oldValues: 'Old Values',
+  newValues: 'New Values',
+  noValues: 'None',
+  clear: ANNOUNCEMENT_FORM.clear,
+  dateRangeInvalid: 'The end date must not be before the start date',
+} as const;
+
+/** The analytics page (admin). */
+export const ANALYTICS = {
+  title: 'Analytics',
+  creditsFlow: 'Credits flowing down',
+  renewals: 'Renewals and new accounts',
+  expiring: 'Accounts expiring',
+  topResellers: 'Top resellers by credits spent',
+  topDealers: 'Top dealers by credits spent',
+  exportCsv: 'Export CSV',
+  loadFailed: 'Failed to load analytics',
+} as const;
+
+/** The dashboard's per-role pieces beside the spec's DASHBOARD_LABELS. */
+export const DASHBOARD_PANEL = {
+  myCredits: 'My Credits',
+  creditsUnit: 'credits',
+  adminTools: 'Admin tools',
+  quickLinks: 'Quick links',
+  transaction: 'Transaction',
+  type: 'Type',
+  amount: 'Amount',
+  date: 'Date',
 } as const;

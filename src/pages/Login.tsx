@@ -1,23 +1,23 @@
 /** Sign-in (spec 2, Login screen). */
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useLogin } from '@refinedev/core';
-import { Alert, Button, Card, Form, Input, Layout, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Input, Layout, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { AUTH } from '../contract';
+import { AUTH, type LoginBody, loginBody } from '../contract';
+import { FormField, SchemaForm, useSchemaForm } from '../components/form';
 import { useAppConfig } from '../providers/appConfig';
 
 export function LoginPage() {
-  const { mutate: login, isPending } = useLogin<{ username: string; password: string }>();
+  const { mutate: login, isPending } = useLogin<LoginBody>();
   const { config } = useAppConfig();
   const [error, setError] = useState<string | null>(null);
-  const [form] = Form.useForm();
+  // Checked by the API's own sign-in schema before any request: an empty field reads 'Please fill in
+  // all fields' under it (spec 5). What the auth provider answers shows above the form.
+  const { control, handleSubmit, reset } = useSchemaForm(loginBody, { mode: 'onSubmit', defaultValues: { username: '', password: '' } });
 
-  const onFinish = (values: { username?: string; password?: string }) => {
+  const signIn = (values: LoginBody) => {
     setError(null);
-    login(
-      { username: values.username ?? '', password: values.password ?? '' },
-      { onSuccess: (result) => setError(result.success ? null : (result.error?.message ?? AUTH.invalidCredentials)) },
-    );
+    login(values, { onSuccess: (result) => setError(result.success ? null : (result.error?.message ?? AUTH.invalidCredentials)) });
   };
 
   return (
@@ -30,17 +30,17 @@ export function LoginPage() {
           Sign in to your account
         </Typography.Paragraph>
         {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} role="alert" />}
-        <Form form={form} layout="vertical" onFinish={onFinish} requiredMark={false}>
-          <Form.Item label="Username" name="username">
+        <SchemaForm name="login" handleSubmit={handleSubmit} onSubmit={signIn}>
+          <FormField control={control} name="username" label="Username">
             <Input prefix={<UserOutlined />} autoComplete="username" autoFocus />
-          </Form.Item>
-          <Form.Item label="Password" name="password">
+          </FormField>
+          <FormField control={control} name="password" label="Password">
             <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
-          </Form.Item>
+          </FormField>
           <Button type="primary" htmlType="submit" block loading={isPending}>
             {isPending ? AUTH.signingIn : 'Sign In'}
           </Button>
-        </Form>
+        </SchemaForm>
         {config.demo_mode && (
           <Alert
             style={{ marginTop: 24 }}
@@ -49,7 +49,7 @@ export function LoginPage() {
             description={
               <>
                 {config.demo_users.map((u) => (
-                  <Tag key={u} style={{ cursor: 'pointer' }} onClick={() => form.setFieldsValue({ username: u, password: 'demo' })}>
+                  <Tag key={u} style={{ cursor: 'pointer' }} onClick={() => reset({ username: u, password: 'demo' })}>
                     {u}
                   </Tag>
                 ))}

@@ -1,117 +1,123 @@
 /** /profile (spec 2): personal information, change password, account information. */
-import { type HttpError, useInvalidateAuthStore } from '@refinedev/core';
+import { type HttpError, useCustomMutation, useInvalidateAuthStore } from '@refinedev/core';
 import { Button, Card, Col, Descriptions, Form, Input, Row } from 'antd';
-import { useState } from 'react';
-import { PASSWORD_MIN_LENGTH, PROFILE } from '../contract';
+import { type ChangePasswordBody, type CurrentUser, PROFILE, changePasswordBody, updateProfileBody } from '../contract';
 import { RoleBadge } from '../components/display';
 import { useNotify } from '../components/feedback';
+import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../components/form';
 import { useCurrentUser } from '../providers/identity';
-import { http } from '../providers/http';
 import { session } from '../providers/session';
 
-/** Puts a 422's field messages under the form's fields; true when there were any. */
-function showFieldErrors(form: ReturnType<typeof Form.useForm>[0], error: HttpError): boolean {
-  if (error.statusCode !== 422 || !error.errors) return false;
-  form.setFields(
-    Object.entries(error.errors).map(([name, messages]) => ({ name, errors: Array.isArray(messages) ? messages.map(String) : [String(messages)] })),
+/** The form edits the name and the phone; the username is shown locked and sent as it is. */
+const personalForm = updateProfileBody.pick({ name: true, phone: true });
+
+/** PUT /update-profile: a path without a record id, so a custom mutation (a 422 goes under the fields by hand). */
+function PersonalInformation({ user }: { user: CurrentUser }) {
+  const notify = useNotify();
+  const invalidateAuth = useInvalidateAuthStore();
+  const { control, handleSubmit, setError } = useSchemaForm(personalForm, { defaultValues: { name: user.name, phone: user.phone ?? '' } });
+  const { mutateAsync, mutation } = useCustomMutation<{ data: CurrentUser }, HttpError>();
+
+  const save = async (values: { name: string; phone: string | null }) => {
+    if (!session.token()) return notify.error(PROFILE.updateFailed.title, PROFILE.loginToUpdate);
+    try {
+      await mutateAsync({
+        url: 'update-profile',
+        method: 'put',
+        values: { name: values.name, username: user.username, phone: values.phone },
+        successNotification: false,
+        errorNotification: false,
+      });
+      notify.success(PROFILE.updated);
+      await invalidateAuth();
+    } catch (error) {
+      setServerErrors(setError, error, ['name', 'phone']);
+      notify.httpError(error, PROFILE.updateFailed.description, PROFILE.updateFailed.title);
+    }
+  };
+
+  return (
+    <Card title="Personal Information">
+      <SchemaForm name="profile" handleSubmit={handleSubmit} onSubmit={save}>
+        <FormField control={control} name="name" label="Full Name" required>
+          <Input />
+        </FormField>
+        <Form.Item label="Username" htmlFor="profile_username" extra={PROFILE.usernameLocked}>
+          <Input id="profile_username" value={user.username} disabled />
+        </Form.Item>
+        <FormField control={control} name="phone" label="Phone">
+          <Input />
+        </FormField>
+        <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+          Save Changes
+        </Button>
+      </SchemaForm>
+    </Card>
   );
-  return true;
+}
+
+/** POST /change-password: the form's own Refine mutation, which puts a 422 under the fields. */
+function ChangePassword() {
+  const notify = useNotify();
+  const {
+    control,
+    handleSubmit,
+    reset,
+    refineCore: { onFinish, mutation },
+  } = useSchemaForm(changePasswordBody, {
+    defaultValues: { current_password: '', new_password: '', new_password_confirmation: '' },
+    refineCoreProps: {
+      resource: 'profile',
+      action: 'create',
+      meta: { path: 'change-password' },
+      redirect: false,
+      invalidates: [],
+      successNotification: false,
+      errorNotification: false,
+      onMutationSuccess: () => {
+        notify.success(PROFILE.passwordChanged);
+        reset();
+      },
+      onMutationError: () => notify.error(PROFILE.passwordFailed.title, PROFILE.passwordFailed.description),
+    },
+  });
+
+  const change = (values: ChangePasswordBody) => {
+    if (!session.token()) return notify.error(PROFILE.passwordFailed.title, PROFILE.loginToChangePassword);
+    // A refused change is already shown (toast, field errors).
+    return onFinish(values).catch(() => undefined);
+  };
+
+  return (
+    <Card title="Change Password">
+      <SchemaForm name="change-password" handleSubmit={handleSubmit} onSubmit={change}>
+        <FormField control={control} name="current_password" label="Current Password" required>
+          <Input.Password autoComplete="current-password" />
+        </FormField>
+        <FormField control={control} name="new_password" label="New Password" required>
+          <Input.Password autoComplete="new-password" />
+        </FormField>
+        <FormField control={control} name="new_password_confirmation" label="Confirm New Password" required>
+          <Input.Password autoComplete="new-password" />
+        </FormField>
+        <Button type="primary" htmlType="submit" loading={mutation.isPending}>
+          Change Password
+        </Button>
+      </SchemaForm>
+    </Card>
+  );
 }
 
 export function ProfilePage() {
   const { user } = useCurrentUser();
-  const notify = useNotify();
-  const invalidateAuth = useInvalidateAuthStore();
-  const [profileForm] = Form.useForm();
-  const [passwordForm] = Form.useForm();
-  const [saving, setSaving] = useState(false);
-  const [changing, setChanging] = useState(false);
-
-  const saveProfile = async (values: { name: string; phone?: string }) => {
-    if (!session.token()) return notify.error(PROFILE.updateFailed.title, PROFILE.loginToUpdate);
-    setSaving(true);
-    try {
-      await http.put('update-profile', { name: values.name, username: user?.username, phone: values.phone ?? null });
-      notify.success(PROFILE.updated);
-      await invalidateAuth();
-    } catch (error) {
-      showFieldErrors(profileForm, error as HttpError);
-      notify.httpError(error, PROFILE.updateFailed.description, PROFILE.updateFailed.title);
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const changePassword = async (values: Record<string, string>) => {
-    if (!session.token()) return notify.error(PROFILE.passwordFailed.title, PROFILE.loginToChangePassword);
-    setChanging(true);
-    try {
-      await http.post('change-password', values);
-      notify.success(PROFILE.passwordChanged);
-      passwordForm.resetFields();
-    } catch (error) {
-      showFieldErrors(passwordForm, error as HttpError);
-      notify.error(PROFILE.passwordFailed.title, PROFILE.passwordFailed.description);
-    } finally {
-      setChanging(false);
-    }
-  };
-
   if (!user) return <Card loading />;
-
-  const required = { required: true, message: PROFILE.allPasswordFields };
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} lg={12}>
-        <Card title="Personal Information">
-          <Form form={profileForm} layout="vertical" initialValues={{ name: user.name, phone: user.phone }} onFinish={saveProfile}>
-            <Form.Item label="Full Name" name="name" rules={[{ required: true, whitespace: true, message: PROFILE.nameRequired }]}>
-              <Input />
-            </Form.Item>
-            <Form.Item label="Username" extra={PROFILE.usernameLocked}>
-              <Input value={user.username} disabled />
-            </Form.Item>
-            <Form.Item label="Phone" name="phone">
-              <Input />
-            </Form.Item>
-            <Button type="primary" htmlType="submit" loading={saving}>
-              Save Changes
-            </Button>
-          </Form>
-        </Card>
+        <PersonalInformation user={user} />
       </Col>
       <Col xs={24} lg={12}>
-        <Card title="Change Password">
-          <Form form={passwordForm} layout="vertical" onFinish={changePassword}>
-            <Form.Item label="Current Password" name="current_password" rules={[required]}>
-              <Input.Password autoComplete="current-password" />
-            </Form.Item>
-            <Form.Item
-              label="New Password"
-              name="new_password"
-              rules={[required, { min: PASSWORD_MIN_LENGTH, message: PROFILE.passwordTooShort }]}
-            >
-              <Input.Password autoComplete="new-password" />
-            </Form.Item>
-            <Form.Item
-              label="Confirm New Password"
-              name="new_password_confirmation"
-              dependencies={['new_password']}
-              rules={[
-                required,
-                ({ getFieldValue }) => ({
-                  validator: (_, value) =>
-                    !value || value === getFieldValue('new_password') ? Promise.resolve() : Promise.reject(new Error(PROFILE.passwordsMismatch)),
-                }),
-              ]}
-            >
-              <Input.Password autoComplete="new-password" />
-            </Form.Item>
-            <Button type="primary" htmlType="submit" loading={changing}>
-              Change Password
-            </Button>
-          </Form>
-        </Card>
+        <ChangePassword />
       </Col>
       <Col xs={24}>
         <Card title="Account Information">

@@ -8,23 +8,33 @@ import type { AxiosInstance } from 'axios';
 import type { CurrentUser } from '../contract';
 import { session } from './session';
 
-let cached: { token: string; user: Promise<CurrentUser> } | null = null;
+let cached: { token: string; user: Promise<CurrentUser>; settled: boolean } | null = null;
 
 export const identity = {
-  /** GET /user for the current token; `fresh` skips the kept answer. Rejects like the request. */
+  /**
+   * GET /user for the current token; `fresh` skips a kept answer (but shares a request still under
+   * way, so the session check, the identity and the access checks of one page load make one call).
+   * Rejects like the request.
+   */
   load(http: AxiosInstance, fresh = false): Promise<CurrentUser | null> {
     const token = session.token();
     if (!token) return Promise.resolve(null);
-    if (!fresh && cached?.token === token) return cached.user;
+    if (cached?.token === token && (!fresh || !cached.settled)) return cached.user;
     const user = http.get<CurrentUser>('user').then(({ data }) => {
       session.setRole(data.role);
       return data;
     });
-    cached = { token, user };
-    // A failed load is not kept: the next check asks again.
-    user.catch(() => {
-      if (cached?.user === user) cached = null;
-    });
+    const entry = { token, user, settled: false };
+    cached = entry;
+    user.then(
+      () => {
+        entry.settled = true;
+      },
+      // A failed load is not kept: the next check asks again.
+      () => {
+        if (cached === entry) cached = null;
+      },
+    );
     return user;
   },
   clear() {

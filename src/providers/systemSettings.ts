@@ -1,11 +1,11 @@
 /**
- * System settings calls (spec 7): GET /system-settings, and one PUT /system-settings/{key} per setting
- * carrying its one body field. Which key and field a setting uses comes from the contract's
- * SETTING_KEYS table, the same one the API validates with.
+ * System settings calls (spec 7) through the data provider: GET /system-settings, and one
+ * PUT /system-settings/{key} per setting carrying its one body field. Which key and field a setting
+ * uses comes from the contract's SETTING_KEYS table, the same one the API validates with.
  */
-import type { AxiosInstance } from 'axios';
+import { type HttpError, type OpenNotificationParams, useCustom, useCustomMutation } from '@refinedev/core';
+import { useCallback } from 'react';
 import { SETTINGS, SETTING_KEYS, type SettingDef, type SettingKey, type SystemSettingField, type SystemSettingsValues } from '../contract';
-import { http as defaultHttp } from './http';
 
 export interface SettingEndpoint {
   /** The URL key ('trial-days'). */
@@ -31,18 +31,36 @@ export function settingEndpoint(name: string): SettingEndpoint {
   return endpoint;
 }
 
-export async function fetchSystemSettings(http: AxiosInstance = defaultHttp): Promise<SystemSettingsValues> {
-  const { data } = await http.get<SystemSettingsValues | { data: SystemSettingsValues }>('system-settings');
-  return 'data' in data && data.data && typeof data.data === 'object' ? data.data : (data as SystemSettingsValues);
+type SettingsAnswer = SystemSettingsValues | { data: SystemSettingsValues };
+
+/** The settings object of an answer, bare or under `data`. */
+const settingsOf = (body: SettingsAnswer): SystemSettingsValues =>
+  body && 'data' in body && body.data && typeof body.data === 'object' ? body.data : (body as SystemSettingsValues);
+
+/** GET /system-settings; `settings` is null until it has loaded (and after a failed load). */
+export function useSystemSettings({ loadFailed }: { loadFailed?: OpenNotificationParams } = {}) {
+  const { query, result } = useCustom<SettingsAnswer, HttpError>({
+    url: 'system-settings',
+    method: 'get',
+    queryOptions: { retry: false },
+    errorNotification: loadFailed ? () => loadFailed : false,
+  });
+  return { settings: query.isSuccess && result.data ? settingsOf(result.data) : null, query };
 }
 
-/** Saves one setting; answers the whole settings object as the API stored it. */
-export async function updateSystemSetting(
-  name: string,
-  value: number | boolean,
-  http: AxiosInstance = defaultHttp,
-): Promise<SystemSettingsValues> {
-  const { path, field } = settingEndpoint(name);
-  const { data } = await http.put<SystemSettingsValues | { data: SystemSettingsValues }>(path, { [field]: value });
-  return data && 'data' in data && data.data && typeof data.data === 'object' ? data.data : (data as SystemSettingsValues);
+/**
+ * Saves one setting (named by field or key); resolves with the whole settings object as the API
+ * stored it. An unknown name is refused before any request.
+ */
+export function useSaveSystemSetting() {
+  const { mutateAsync, mutation } = useCustomMutation<SettingsAnswer, HttpError>();
+  const save = useCallback(
+    async (name: string, value: number | boolean): Promise<SystemSettingsValues> => {
+      const { path, field } = settingEndpoint(name);
+      const { data } = await mutateAsync({ url: path, method: 'put', values: { [field]: value }, successNotification: false, errorNotification: false });
+      return settingsOf(data);
+    },
+    [mutateAsync],
+  );
+  return { save, saving: mutation.isPending };
 }

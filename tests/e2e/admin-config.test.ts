@@ -123,17 +123,17 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     await page.goto('/global-discounts');
     await page.getByRole('button', { name: 'Add Global Discount' }).click();
     const dialog = page.getByRole('dialog');
-    expect(await dialog.locator('#validity_months').inputValue()).toBe('12');
-    expect(await dialog.locator('#credits_required').inputValue()).toBe('9');
+    expect(await field(dialog, 'validity_months').inputValue()).toBe('12');
+    expect(await field(dialog, 'credits_required').inputValue()).toBe('9');
     // Missing name and server: under the fields and as a toast (spec 8).
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.getByText(GLOBAL_DISCOUNTS.selectServer).waitFor();
     await toast(page, 'Name is required');
 
-    await dialog.locator('#name').fill('Yearly deal');
-    await dialog.locator('#server_id').click();
+    await field(dialog, 'name').fill('Yearly deal');
+    await field(dialog, 'server_id').click();
     await page.locator('.ant-select-item-option', { hasText: 'Main Server' }).click();
-    await dialog.locator('#credits_required').fill('10');
+    await field(dialog, 'credits_required').fill('10');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Global discount created successfully.');
 

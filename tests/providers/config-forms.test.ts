@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { discountSavings } from '../../src/resources/globalDiscounts';
-import { parseIntegerList } from '../../src/resources/creditOptionsSettings';
+import { creditOptionsSettingsSchema } from '../../src/contract';
+import { discountSavings } from '../../src/resources/globalDiscounts/list';
+
+/** The list fields of the credit options form read the text typed into them; null when refused. */
+const list = (field: 'preset_amounts' | 'percentage_options', text: string) => {
+  const parsed = creditOptionsSettingsSchema.shape[field].safeParse(text);
+  return parsed.success ? parsed.data : null;
+};
 
 describe('global discount savings (spec 2: validity_months - credits_required, percentage to one decimal)', () => {
   it.each([
@@ -16,10 +22,10 @@ describe('global discount savings (spec 2: validity_months - credits_required, p
 
 describe('credit options lists typed as comma-separated text', () => {
   it('reads positive integers with any spacing', () => {
-    expect(parseIntegerList('10, 25,50 ,  100', 1, 1_000_000)).toEqual([10, 25, 50, 100]);
-    expect(parseIntegerList('', 1, 100)).toEqual([]);
+    expect(list('preset_amounts', '10, 25,50 ,  100')).toEqual([10, 25, 50, 100]);
+    expect(list('percentage_options', '')).toEqual([]);
   });
   it('refuses anything that is not an integer within the bounds', () => {
-    for (const text of ['10, abc', '10,,20', '1.5', '-5', '0', '101', '10 20']) expect(parseIntegerList(text, 1, 100)).toBeNull();
+    for (const text of ['10, abc', '10,,20', '1.5', '-5', '0', '101', '10 20']) expect(list('percentage_options', text)).toBeNull();
   });
 });

@@ -7,7 +7,8 @@ import { waitFor } from './dom';
 import { type AuthProvider, type NotificationProvider, Refine } from '@refinedev/core';
 import { fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { AddCreditsDialog, type CreditTarget, RecoverCreditsDialog } from '../../src/components/credits';
+import { CREDITS } from '../../src/contract';
+import { AddCreditsDialog, type CreditEntity, type CreditTarget, RecoverCreditsDialog } from '../../src/components/credits';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
@@ -28,20 +29,28 @@ beforeEach(() => {
   notify = vi.fn<(params: unknown) => void>();
 });
 
-const authProvider: AuthProvider = {
+const MANAGER_IDENTITY = { id: 2, name: 'Maria Manager', username: 'manager', role: 'manager', credits: 500, bonus_credits: 0 };
+const ADMIN_IDENTITY = { id: 1, name: 'Ada Admin', username: 'admin', role: 'admin', credits: null, bonus_credits: 0 };
+const MANAGER: CreditTarget = { id: 2, name: 'Maria Manager', username: 'manager', role: 'manager', credits: 500, bonus_credits: 0 };
+
+const authProviderFor = (identity: Record<string, unknown>): AuthProvider => ({
   login: async () => ({ success: true }),
   logout: async () => ({ success: true }),
   check: async () => ({ authenticated: true }),
   onError: async () => ({}),
-  getIdentity: async () => ({ id: 2, name: 'Maria Manager', username: 'manager', role: 'manager', credits: 500, bonus_credits: 0 }),
-};
+  getIdentity: async () => identity,
+});
 
-function renderDialog(kind: 'add' | 'recover', onClose = vi.fn()) {
+function renderDialog(
+  kind: 'add' | 'recover',
+  onClose = vi.fn(),
+  { identity = MANAGER_IDENTITY, entity = 'resellers', target = RESELLER }: { identity?: Record<string, unknown>; entity?: CreditEntity; target?: CreditTarget } = {},
+) {
   const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
   const Dialog = kind === 'add' ? AddCreditsDialog : RecoverCreditsDialog;
   const view = render(
-    <Refine dataProvider={createDataProvider(fake.http)} authProvider={authProvider} notificationProvider={notificationProvider} options={{ disableTelemetry: true }}>
-      <Dialog entity="resellers" target={RESELLER} onClose={onClose} />
+    <Refine dataProvider={createDataProvider(fake.http)} authProvider={authProviderFor(identity)} notificationProvider={notificationProvider} options={{ disableTelemetry: true }}>
+      <Dialog entity={entity} target={target} onClose={onClose} />
     </Refine>,
   );
   const modal = () => view.baseElement.querySelector('.ant-modal')!;
@@ -53,7 +62,19 @@ function renderDialog(kind: 'add' | 'recover', onClose = vi.fn()) {
     await waitFor(() => expect([...view.baseElement.querySelectorAll('.ant-select-item-option')].some((o) => o.textContent === label)).toBe(true));
     fireEvent.click([...view.baseElement.querySelectorAll('.ant-select-item-option')].find((o) => o.textContent === label)!);
   };
-  return { view, text, submit, choose, onClose };
+  /** An amount typed into the search (admin may pick any), then its option chosen. */
+  const typeAmount = async (amount: number) => {
+    const input = modal().querySelector<HTMLInputElement>('.ant-select-selection-search-input')!;
+    fireEvent.mouseDown(modal().querySelector('.ant-select-selector')!);
+    fireEvent.change(input, { target: { value: String(amount) } });
+    await choose(`${amount} credits`);
+  };
+  /** The message under the Amount field ('' when none). */
+  const amountError = () => {
+    const item = [...modal().querySelectorAll('.ant-form-item')].find((i) => i.querySelector('label')?.textContent === 'Amount');
+    return item?.querySelector('.ant-form-item-explain-error')?.textContent ?? '';
+  };
+  return { view, text, submit, choose, typeAmount, amountError, onClose };
 }
 
 /** The toasts as the user reads them (Refine's antd provider shows `description` as the title: see titled()). */
@@ -127,6 +148,54 @@ describe('Add Credits dialog', { timeout: 30_000 }, () => {
   });
 });
 
+describe('Add Credits form: the contract rules before sending, the server 422 under the amount', { timeout: 30_000 }, () => {
+  it('checks the amount with the schema and the allocation cap before any request', async () => {
+    fake.on('GET', 'credit-options/allocation', { status: 200, body: { data: { options: [option(10)], user_credits: null, min_credits: 10, max_credits: 10_000 } } });
+    fake.on('POST', 'managers/2/credits', { status: 200, body: { message: 'Credits added successfully.', data: { credits: 10_000, bonus_credits: 0 } } });
+    const { submit, typeAmount, amountError, onClose } = renderDialog('add', vi.fn(), { identity: ADMIN_IDENTITY, entity: 'managers', target: MANAGER });
+    await waitFor(() => expect(fake.calls('GET', 'credit-options/allocation')).toHaveLength(1));
+
+    submit();
+    await waitFor(() => expect(amountError()).toBe(CREDITS.selectAmount));
+    await typeAmount(10_001);
+    await waitFor(() => expect(amountError()).toBe(CREDITS.adminAllocationCap));
+    submit();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(amountError()).toBe(CREDITS.adminAllocationCap);
+    expect(fake.calls('POST', 'managers/2/credits')).toHaveLength(0);
+    expect(notify).not.toHaveBeenCalled();
+
+    // At the cap it is sent, without a bonus the dialog never showed.
+    await typeAmount(10_000);
+    await waitFor(() => expect(amountError()).toBe(''));
+    submit();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(fake.calls('POST', 'managers/2/credits').map((c) => c.body)).toEqual([{ action: 'renew', credits: 10_000 }]);
+  });
+
+  it("shows the server's 422 on credits under the amount, with the spec's toast, and retries with the same key", async () => {
+    fake.on('GET', 'credit-options/allocation', { status: 200, body: { data: { options: [option(10), option(20)], user_credits: 500, min_credits: 10, max_credits: 500 } } });
+    const refusal = 'Credits are given in steps of 10.';
+    fake.on('POST', 'resellers/5/credits', { status: 422, body: { message: refusal, errors: { credits: [refusal] } } });
+    const { submit, choose, amountError, onClose } = renderDialog('add');
+    await choose('10 credits');
+    submit();
+    await waitFor(() => expect(amountError()).toBe(refusal));
+    expect(toasts().at(-1)).toEqual({ type: 'error', title: CREDITS.validation.title, body: CREDITS.validation.description });
+    expect(onClose).not.toHaveBeenCalled();
+
+    // Choosing again clears the server's message; the next try of this opening reuses its key.
+    await choose('20 credits');
+    await waitFor(() => expect(amountError()).toBe(''));
+    fake.on('POST', 'resellers/5/credits', { status: 200, body: { message: 'Credits added successfully.', data: { credits: 20, bonus_credits: 0 } } });
+    submit();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const [first, second] = fake.calls('POST', 'resellers/5/credits');
+    expect(second.body).toEqual({ action: 'renew', credits: 20, bonus_credits: 0 });
+    expect(second.headers['Idempotency-Key']).toBe(first.headers['Idempotency-Key']);
+  });
+});
+
 describe('Recover Credits dialog', { timeout: 30_000 }, () => {
   it('shows the recovery message and recovers with a key', async () => {
     fake.on('GET', 'resellers/5/credits/recovery-options', {
@@ -161,5 +230,33 @@ describe('Recover Credits dialog', { timeout: 30_000 }, () => {
     submit();
     await new Promise((r) => setTimeout(r, 300));
     expect(fake.calls('POST', 'resellers/5/credits')).toHaveLength(0);
+  });
+
+  it("refuses more than the available paid credits before sending, and puts the server's paid_credits refusal under the amount", async () => {
+    fake.on('GET', 'resellers/5/credits/recovery-options', {
+      status: 200,
+      body: {
+        data: { options: [option(50)], message: 'Up to 60 paid credits can be recovered.', available_paid_credits: 60, bonus_credits_to_zero: 0, user_credits: 60, bonus_credits: 0 },
+      },
+    });
+    const spent = 'Cannot recover more than available credits (40)';
+    fake.on('POST', 'resellers/5/credits', { status: 422, body: { message: spent, errors: { paid_credits: [spent] } } });
+    const { text, submit, choose, typeAmount, amountError, onClose } = renderDialog('recover', vi.fn(), { identity: ADMIN_IDENTITY });
+    await waitFor(() => expect(text()).toContain('Up to 60 paid credits can be recovered.'));
+
+    await typeAmount(61);
+    await waitFor(() => expect(amountError()).toBe(CREDITS.cannotRecover(60)));
+    submit();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(fake.calls('POST', 'resellers/5/credits')).toHaveLength(0);
+
+    // The dealer spent some meanwhile: the API refuses, and says so under the amount.
+    await choose('50 credits');
+    await waitFor(() => expect(amountError()).toBe(''));
+    submit();
+    await waitFor(() => expect(amountError()).toBe(spent));
+    expect(toasts().at(-1)).toEqual({ type: 'error', title: CREDITS.paidCredits, body: spent });
+    expect(fake.calls('POST', 'resellers/5/credits').map((c) => c.body)).toEqual([{ action: 'recover', credits: 50 }]);
+    expect(onClose).not.toHaveBeenCalled();
   });
 });

@@ -61,4 +61,15 @@ describe('layering of src/', () => {
     }
     expect(wrong).toEqual([]);
   });
+
+  it('a resource imports nothing from another resource (what two share lives in components)', () => {
+    const folderOf = (file: string) => path.relative(path.join(SRC, 'resources'), file).split(path.sep)[0];
+    const wrong: string[] = [];
+    for (const file of files.filter((f) => layerOf(f) === 'resources' && path.dirname(f) !== path.join(SRC, 'resources'))) {
+      for (const target of importsOf(file)) {
+        if (layerOf(target) === 'resources' && folderOf(target) !== folderOf(file)) wrong.push(`${path.relative(SRC, file)} -> ${path.relative(SRC, target)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
 });

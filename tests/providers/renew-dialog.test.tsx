@@ -4,10 +4,11 @@
  * server's field errors under the months.
  */
 import { waitFor } from './dom';
-import { Refine } from '@refinedev/core';
+import { type NotificationProvider, Refine } from '@refinedev/core';
 import { fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { QuickRenewDialog, type RenewTarget, renewedExpiry } from '../../src/components/renewals';
+import { BulkRenewDialog, QuickRenewDialog, type RenewTarget, renewedExpiry } from '../../src/components/renewals';
+import { ACCOUNT_SCREEN, RENEWAL } from '../../src/contract';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
@@ -108,6 +109,136 @@ describe('Quick Renew dialog', { timeout: 30_000 }, () => {
     await waitFor(() => expect(text()).toContain('1 credit'));
     renew();
     await waitFor(() => expect(text()).toContain(refusal));
+    expect(onClose).not.toHaveBeenCalled();
+  });
+});
+
+/** The months form of either renewal dialog, with its toasts. */
+function renderForm(dialog: 'quick' | 'bulk', accounts: RenewTarget[] = [ACCOUNT]) {
+  const notify = vi.fn<(params: unknown) => void>();
+  const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
+  const onClose = vi.fn();
+  const onRenewed = vi.fn();
+  const view = render(
+    <Refine dataProvider={createDataProvider(fake.http)} notificationProvider={notificationProvider} options={{ disableTelemetry: true }}>
+      {dialog === 'quick' ? (
+        <QuickRenewDialog account={accounts[0]} onClose={onClose} onRenewed={onRenewed} />
+      ) : (
+        <BulkRenewDialog accounts={accounts} onClose={onClose} onRenewed={onRenewed} />
+      )}
+    </Refine>,
+  );
+  const modal = () => view.baseElement.querySelector('.ant-modal')!;
+  const type = (value: string) => fireEvent.change(modal().querySelector<HTMLInputElement>('input[role=spinbutton]')!, { target: { value } });
+  const renew = () => fireEvent.click([...modal().querySelectorAll('button')].find((b) => b.textContent === (dialog === 'quick' ? RENEWAL.quickRenew : RENEWAL.bulkRenew))!);
+  const text = () => modal().textContent ?? '';
+  /** The message under the Months field ('' when none). */
+  const monthsError = () => {
+    const item = [...modal().querySelectorAll('.ant-form-item')].find((i) => i.querySelector('label')?.textContent === 'Months');
+    return item?.querySelector('.ant-form-item-explain-error')?.textContent ?? '';
+  };
+  const toasts = () =>
+    notify.mock.calls.map(([n]) => {
+      const { type: kind, message, description } = n as { type: string; message: string; description?: string };
+      return description ? { type: kind, title: description, body: message } : { type: kind, title: message };
+    });
+  return { view, type, renew, text, monthsError, toasts, onClose, onRenewed };
+}
+
+const pricedByMonths = (r: { body: unknown }) => ({ status: 200, body: quote((r.body as { months: number }).months) });
+const INVALID = `${RENEWAL.invalidMonths.title}: ${RENEWAL.invalidMonths.description}`;
+
+describe('Quick Renew form: the contract rule before sending, the server 422 under the months', { timeout: 30_000 }, () => {
+  it('shows the months rule under the field and toasts it on submit, with no request sent', async () => {
+    fake.on('POST', 'global-discounts/calculate-credits', pricedByMonths);
+    const { type, renew, text, monthsError, toasts } = renderForm('quick');
+    await waitFor(() => expect(text()).toContain('1 credit'));
+    for (const value of ['', '0', '2.5', '51']) {
+      type(value);
+      await waitFor(() => expect(monthsError()).toBe(INVALID));
+    }
+    renew();
+    await waitFor(() => expect(toasts().at(-1)).toEqual({ type: 'error', title: RENEWAL.invalidMonths.title, body: RENEWAL.invalidMonths.description }));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(fake.calls('POST', 'accounts/7/credits')).toHaveLength(0);
+    type('2');
+    await waitFor(() => expect(monthsError()).toBe(''));
+  });
+
+  it("puts the server's refusal under the months (credits too), toasts 'Renewal Failed', and retries with the same key", async () => {
+    fake.on('POST', 'global-discounts/calculate-credits', pricedByMonths);
+    const short = 'Insufficient credits: You need 2 credits but only have 1';
+    let attempt = 0;
+    fake.on('POST', 'accounts/7/credits', () =>
+      ++attempt === 1 ? { status: 422, body: { message: short, errors: { credits: [short] } } } : { status: 200, body: { message: 'Account renewed successfully.', data: {} } },
+    );
+    const { type, renew, text, monthsError, toasts, onClose, onRenewed } = renderForm('quick');
+    type('2');
+    await waitFor(() => expect(text()).toContain('2 credits'));
+    renew();
+    await waitFor(() => expect(monthsError()).toBe(short));
+    expect(toasts().at(-1)).toEqual({ type: 'error', title: RENEWAL.failed, body: short });
+    expect(onClose).not.toHaveBeenCalled();
+
+    renew();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(onRenewed).toHaveBeenCalled();
+    const [first, second] = fake.calls('POST', 'accounts/7/credits');
+    expect(second.body).toEqual({ action: 'renew', months: 2 });
+    expect(second.headers['Idempotency-Key']).toBe(first.headers['Idempotency-Key']);
+    expect(toasts().at(-1)).toEqual({ type: 'success', title: 'Account renewed successfully.' });
+  });
+});
+
+describe('Bulk Renew dialog', { timeout: 30_000 }, () => {
+  const SECOND: RenewTarget = { id: 8, login: 'second', server_id: 2, expiry_date: null };
+
+  it('needs months above 0 and within 1-50 before anything is sent', async () => {
+    fake.on('POST', 'global-discounts/calculate-credits', pricedByMonths);
+    const { type, renew, text, monthsError } = renderForm('bulk', [ACCOUNT, SECOND]);
+    await waitFor(() => expect(text()).toContain('2 credits'));
+    const priced = fake.calls('POST', 'global-discounts/calculate-credits').length;
+    for (const [value, message] of [
+      ['0', ACCOUNT_SCREEN.bulkMonthsPositive],
+      ['', ACCOUNT_SCREEN.bulkMonthsPositive],
+      ['60', INVALID],
+    ]) {
+      type(value);
+      await waitFor(() => expect(monthsError()).toBe(message));
+    }
+    renew();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(fake.calls('POST', 'global-discounts/calculate-credits')).toHaveLength(priced);
+    expect(fake.calls('POST', 'accounts/bulk-renew')).toHaveLength(0);
+  });
+
+  it('prices each server, renews all at once with a key of the opening and months, and says what the API said', async () => {
+    fake.on('POST', 'global-discounts/calculate-credits', pricedByMonths);
+    fake.on('POST', 'accounts/bulk-renew', { status: 200, body: { message: '2 account(s) renewed successfully.', data: {} } });
+    const { type, renew, text, toasts, onClose, onRenewed } = renderForm('bulk', [ACCOUNT, SECOND]);
+    type('2');
+    await waitFor(() => expect(text()).toContain('4 credits'));
+    expect(fake.calls('POST', 'global-discounts/calculate-credits').slice(-2).map((c) => c.body)).toEqual([
+      { months: 2, server_id: 1 },
+      { months: 2, server_id: 2 },
+    ]);
+    renew();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(onRenewed).toHaveBeenCalled();
+    const [call] = fake.calls('POST', 'accounts/bulk-renew');
+    expect(call.body).toEqual({ account_ids: [7, 8], months: 2 });
+    expect(call.headers['Idempotency-Key']).toMatch(/.{8,}:2$/);
+    expect(toasts().at(-1)).toEqual({ type: 'success', title: '2 account(s) renewed successfully.' });
+  });
+
+  it("puts the server's refusal of an account under the months", async () => {
+    fake.on('POST', 'global-discounts/calculate-credits', pricedByMonths);
+    const gone = 'One or more accounts cannot be renewed.';
+    fake.on('POST', 'accounts/bulk-renew', { status: 422, body: { message: gone, errors: { account_ids: [gone] } } });
+    const { renew, text, monthsError, onClose } = renderForm('bulk', [ACCOUNT, SECOND]);
+    await waitFor(() => expect(text()).toContain('2 credits'));
+    renew();
+    await waitFor(() => expect(monthsError()).toBe(gone));
     expect(onClose).not.toHaveBeenCalled();
   });
 });

@@ -1,16 +1,21 @@
-import axios, { type AxiosAdapter, type InternalAxiosRequestConfig } from 'axios';
+import { Refine } from '@refinedev/core';
+import { renderHook } from '@testing-library/react';
+import { createElement, type ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { SETTINGS, SETTING_KEYS, SYSTEM_SETTING_DEFAULTS } from '../../src/contract';
-import { fetchSystemSettings, settingEndpoint, updateSystemSetting } from '../../src/providers/systemSettings';
+import { createDataProvider } from '../../src/providers/dataProvider';
+import { settingEndpoint, useSaveSystemSetting, useSystemSettings } from '../../src/providers/systemSettings';
+import { waitFor } from './dom';
+import { fakeHttp as fakeHttpLayer } from './fakeHttp';
 
-/** An axios instance that records each request and answers the settings object. */
+/** The settings hooks over Refine's data provider on a fake HTTP layer that answers the settings object. */
 function fakeHttp() {
-  const calls: Array<{ method: string; url: string; body: unknown }> = [];
-  const adapter: AxiosAdapter = async (config: InternalAxiosRequestConfig) => {
-    calls.push({ method: config.method ?? '', url: config.url ?? '', body: config.data ? JSON.parse(config.data as string) : undefined });
-    return { data: { ...SYSTEM_SETTING_DEFAULTS, trial_days: 30 }, status: 200, statusText: 'OK', headers: {}, config };
-  };
-  return { http: axios.create({ baseURL: '/api/v1', adapter }), calls };
+  const fake = fakeHttpLayer().otherwise({ status: 200, body: { ...SYSTEM_SETTING_DEFAULTS, trial_days: 30 } });
+  const wrapper = ({ children }: { children: ReactNode }) =>
+    createElement(Refine, { dataProvider: createDataProvider(fake.http), options: { disableTelemetry: true } }, children);
+  const calls = () => fake.requests.map((r) => ({ method: r.method.toLowerCase(), url: r.path, body: r.body }));
+  const save = () => renderHook(() => useSaveSystemSetting(), { wrapper }).result.current.save;
+  return { calls, save, wrapper };
 }
 
 // Spec section 7, written out here so a change to the contract table cannot pass unnoticed.
@@ -45,10 +50,10 @@ describe('system settings key mapping', () => {
     });
 
     it(`updating ${field} sends one PUT with only that body field`, async () => {
-      const { http, calls } = fakeHttp();
+      const { calls, save } = fakeHttp();
       const value = typeof SYSTEM_SETTING_DEFAULTS[field as keyof typeof SYSTEM_SETTING_DEFAULTS] === 'boolean' ? false : 5;
-      const answer = await updateSystemSetting(field, value, http);
-      expect(calls).toEqual([{ method: 'put', url: `system-settings/${key}`, body: { [field]: value } }]);
+      const answer = await save()(field, value);
+      expect(calls()).toEqual([{ method: 'put', url: `system-settings/${key}`, body: { [field]: value } }]);
       expect(answer.trial_days).toBe(30);
     });
   }
@@ -57,15 +62,15 @@ describe('system settings key mapping', () => {
     for (const name of ['', 'trial', 'trial-day', 'TRIAL_DAYS', 'system', 'toString', '__proto__', 'enable-trials']) {
       expect(() => settingEndpoint(name)).toThrow(SETTINGS.unknownKey);
     }
-    const { http, calls } = fakeHttp();
-    await expect(updateSystemSetting('no-such-setting', 1, http)).rejects.toThrow(SETTINGS.unknownKey);
-    expect(calls).toHaveLength(0);
+    const { calls, save } = fakeHttp();
+    await expect(save()('no-such-setting', 1)).rejects.toThrow(SETTINGS.unknownKey);
+    expect(calls()).toHaveLength(0);
   });
 
   it('reads the settings object from GET /system-settings', async () => {
-    const { http, calls } = fakeHttp();
-    const settings = await fetchSystemSettings(http);
-    expect(calls).toEqual([{ method: 'get', url: 'system-settings', body: undefined }]);
-    expect(settings).toEqual({ ...SYSTEM_SETTING_DEFAULTS, trial_days: 30 });
+    const { calls, wrapper } = fakeHttp();
+    const { result } = renderHook(() => useSystemSettings(), { wrapper });
+    await waitFor(() => expect(result.current.settings).toEqual({ ...SYSTEM_SETTING_DEFAULTS, trial_days: 30 }));
+    expect(calls()).toEqual([{ method: 'get', url: 'system-settings', body: undefined }]);
   });
 });

@@ -216,7 +216,7 @@ describeEachDatabase(
       const seeded = ['alice.w', 'bob.jones', 'jane.smith', 'john.doe'];
       const sorted = (await logins('sort=login')).filter((l) => seeded.includes(l));
       expect(sorted).toEqual(seeded);
-      const desc = (await logins('sort=-login')).filter((l) => seeded.includes(l));
+      const desc = (await logins('sort=login&order=desc')).filter((l) => seeded.includes(l));
       expect(desc).toEqual([...seeded].reverse());
       const byExpiry = (await logins('sort=expiry_date&order=asc')).filter((l) => seeded.includes(l));
       expect(byExpiry).toEqual(['bob.jones', 'jane.smith', 'alice.w', 'john.doe']);

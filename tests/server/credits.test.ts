@@ -4,7 +4,7 @@ import * as allocationRecoveries from '../../server/db/migrations/0005_allocatio
 import { putSetting, updateSystemSettings } from '../../server/settings';
 import { type TestContext, describeEachDatabase, userId } from './harness';
 import { uniqueMac } from './accountFixtures';
-import { balance, createBranch, createDealer, createManager, createReseller, lastAudit, uniqueName } from './hierarchyFixtures';
+import { balance, createBranch, createDealer, createManager, createReseller, lastAudit, setBalanceByEntry, uniqueName } from './hierarchyFixtures';
 
 const entriesOf = (ctx: TestContext, id: number) =>
   ctx.db.kysely.selectFrom('credit_transactions').selectAll().where('user_id', '=', id).orderBy('id').execute();
@@ -250,7 +250,7 @@ describeEachDatabase(
       const admin = await ctx.as('admin');
       const { manager, reseller, dealer } = await createBranch(ctx, { manager: 100, reseller: 50, dealer: 10 });
       const capped = { credits: [CREDITS.balanceCap(MAX_BALANCE)] };
-      await ctx.db.kysely.updateTable('users').set({ credits: MAX_BALANCE - 5 }).where('id', '=', reseller.id).execute();
+      await setBalanceByEntry(ctx, reseller.id, MAX_BALANCE - 5);
       const entries = (await entriesOf(ctx, reseller.id)).length;
       const others = [await balance(ctx, manager.id), await balance(ctx, dealer.id)];
 
@@ -271,7 +271,7 @@ describeEachDatabase(
       expect((await reseller.client.post(`/dealers/${dealer.id}/credits`, add(10))).status).toBe(200);
 
       // Near the 32-bit column limit (set by hand, above the cap): a clear 422, never an overflow 500.
-      await ctx.db.kysely.updateTable('users').set({ credits: 2_147_000_000 }).where('id', '=', dealer.id).execute();
+      await setBalanceByEntry(ctx, dealer.id, 2_147_000_000);
       const huge = await admin.post(`/dealers/${dealer.id}/credits`, add(1_000_000));
       expect(huge.status).toBe(422);
       expect(huge.body.errors).toEqual(capped);

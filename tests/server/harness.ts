@@ -99,7 +99,15 @@ function makeClient(baseUrl: string, token: string | null): Client {
   };
 }
 
-export async function startTestServer(kind: DatabaseKind, overrides: Partial<Config> = {}) {
+/** Listens on a free loopback port; answers the base URL. */
+export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
+/** `panelDir`: a built panel to serve beside the API (none by default). */
+export async function startTestServer(kind: DatabaseKind, overrides: Partial<Config> = {}, panelDir: string | null = null) {
   let db: Db;
   let cleanup: () => Promise<void>;
   if (kind === 'postgres') {
@@ -120,10 +128,8 @@ export async function startTestServer(kind: DatabaseKind, overrides: Partial<Con
   await migrateToLatest(db.kysely);
   await seedDemo(db.kysely);
   const config: Config = { ...loadConfig({ NODE_ENV: 'test', DEMO_MODE: 'true' }), schedulers: false, ...overrides };
-  const app = await buildApp({ db, config, servePanel: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const app = await buildApp({ db, config, panelDir });
+  const baseUrl = await listenOnLoopback(app);
   const sessions = new Map<string, Client>();
   const ctx: TestContext = {
     kind,

@@ -91,7 +91,7 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
     const inactive = await admin.get('/managers?filter[is_active]=false&per_page=50');
     expect(inactive.body.data.map((m: { id: number }) => m.id)).toContain(b.id);
     expect(inactive.body.data.every((m: { is_active: boolean }) => !m.is_active)).toBe(true);
-    const sorted = await admin.get('/managers?sort=-credits&per_page=50');
+    const sorted = await admin.get('/managers?sort=credits&order=desc&per_page=50');
     const credits = sorted.body.data.map((m: { credits: number }) => m.credits);
     expect(credits).toEqual([...credits].sort((x: number, y: number) => y - x));
     expect(sorted.body.meta.total).toBeGreaterThanOrEqual(4);
@@ -191,7 +191,7 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
     expect(active.body.data.map((r: { id: number }) => r.id)).toEqual([reseller.id]);
     const search = await manager.client.get(`/resellers?filter[search]=${second.username.toUpperCase()}`);
     expect(search.body.data.map((r: { id: number }) => r.id)).toEqual([second.id]);
-    const byChildren = await manager.client.get('/resellers?sort=-total_children');
+    const byChildren = await manager.client.get('/resellers?sort=total_children&order=desc');
     expect(byChildren.body.data[0].id).toBe(reseller.id);
     const byCreated = await manager.client.get('/resellers?sort=created_at&order=asc');
     expect(byCreated.body.data.map((r: { id: number }) => r.id)).toEqual([reseller.id, second.id]);

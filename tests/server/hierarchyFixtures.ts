@@ -93,3 +93,19 @@ export async function lastAudit(ctx: TestContext, module: string, action: string
     .orderBy('id', 'desc')
     .executeTakeFirst();
 }
+
+/**
+ * Sets a balance the API cannot reach (near the caps) by direct SQL, the only way the database takes:
+ * an adjustment entry from the current balance to `credits`, which the database applies.
+ */
+export async function setBalanceByEntry(ctx: TestContext, id: number, credits: number): Promise<void> {
+  const current = await balance(ctx, id);
+  await ctx.db.kysely
+    .insertInto('credit_transactions')
+    .values({
+      transaction_number: `TEST-${randomBytes(6).toString('hex')}`, user_id: id, type: 'PURCHASED', credits: credits - current.credits,
+      bonus_credits: 0, balance_before: current.credits, balance_after: credits, counterparty_id: null, actor_id: null, account_id: null,
+      operation_id: 'test-adjustment', coverage_start: null, coverage_end: null, remarks: 'Test adjustment', created_at: new Date().toISOString(),
+    })
+    .execute();
+}

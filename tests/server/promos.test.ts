@@ -69,7 +69,7 @@ describeEachDatabase('user promos', (ctx) => {
     const byBackup = await admin.get(`/user-promos?filter[server_id]=${backup}`);
     expect(byBackup.body.promos.map((p: { name: string }) => p.name)).toEqual(['Backup 50+5']);
     expect(byBackup.body.promos[0]).toMatchObject({ server: { id: backup, name: 'Backup Server' }, total_credits: 55, is_active: false });
-    const active = await admin.get('/user-promos?filter[is_active]=1&sort=-credits_required');
+    const active = await admin.get('/user-promos?filter[is_active]=1&sort=credits_required&order=desc');
     expect(active.body.promos.every((p: { is_active: boolean }) => p.is_active)).toBe(true);
     expect(active.body.promos[0].credits_required).toBe(500);
     expect((await admin.get('/user-promos?filter[server_id]=abc')).status).toBe(422);

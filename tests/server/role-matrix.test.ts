@@ -11,7 +11,7 @@ const ACTORS = ['anonymous', ...ROLES] as const;
 type Actor = (typeof ACTORS)[number];
 
 describeEachDatabase('role matrix', (ctx) => {
-  it('finds the endpoints of the foundation in the route table', () => {
+  it('finds the endpoints of spec 7 in the route table', () => {
     const labels = apiRoutes(ctx).map(label);
     for (const expected of [
       'POST /api/v1/login',
@@ -27,6 +27,32 @@ describeEachDatabase('role matrix', (ctx) => {
       'PUT /api/v1/ticket-categories/:id',
       'DELETE /api/v1/ticket-categories/:id',
       'GET /api/v1/ticket-categories-active',
+      // Tickets, announcements, audit logs and analytics (spec 7).
+      'GET /api/v1/tickets',
+      'POST /api/v1/tickets',
+      'PUT /api/v1/tickets/:id',
+      'DELETE /api/v1/tickets/:id',
+      'POST /api/v1/tickets/:id/replies',
+      'GET /api/v1/tickets-categories',
+      'GET /api/v1/tickets-statistics',
+      'GET /api/v1/announcements',
+      'POST /api/v1/announcements',
+      'GET /api/v1/announcements/:id',
+      'PUT /api/v1/announcements/:id',
+      'DELETE /api/v1/announcements/:id',
+      'PATCH /api/v1/announcements/:id/toggle-status',
+      'GET /api/v1/announcements/visible',
+      'GET /api/v1/announcements/target-users',
+      'GET /api/v1/announcements/stats',
+      'GET /api/v1/user/announcements',
+      'GET /api/v1/user/announcements/:id',
+      'GET /api/v1/user/announcements/unread-count',
+      'GET /api/v1/user/announcements/recent',
+      'GET /api/v1/audit-logs',
+      'GET /api/v1/audit-logs/modules',
+      'GET /api/v1/audit-logs/actions',
+      'GET /api/v1/audit-logs/stats',
+      'GET /api/v1/analytics/credits-flow',
     ]) {
       expect(labels).toContain(expected);
     }

@@ -2,10 +2,14 @@ import type { Migration } from 'kysely';
 import * as initial from './0001_initial';
 import * as accounts from './0004_accounts';
 import * as allocationRecoveries from './0005_allocation_recoveries';
+import * as ledgerGuards from './0006_ledger_guards';
+import * as communication from './0008_communication';
 
 /** Every migration, in order. Add a file and list it here; names sort in apply order. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0004_accounts': accounts,
   '0005_allocation_recoveries': allocationRecoveries,
+  '0006_ledger_guards': ledgerGuards,
+  '0008_communication': communication,
 };

@@ -16,55 +16,54 @@ import {
   fallbackCreditOptions,
 } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
-import { http } from '../../providers/http';
-import { postCreditCall } from './creditCall';
-import { AmountForm, type CreditDialogProps, CreditTargetSummary, useCreditDialog } from './creditDialog';
+import { AmountForm, type CreditDialogProps, type CreditMove, CreditTargetSummary, type CreditTarget, useCreditDialog } from './creditDialog';
 
 const plain = (v: number): CreditOption => ({ value: v, display_text: `${v} credits`, bonus_credits: 0, total_credits: v });
 
 export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps) {
   const { user, role } = useCurrentUser();
   const admin = role === 'admin';
-  const dialog = useCreditDialog<CreditOption[]>({
+  const managerCap = admin && target?.role === 'manager';
+  const dialog = useCreditDialog<CreditOptionsResponse>({
     entity,
     target,
     onClose,
-    load: (t) => http.get<{ data: CreditOptionsResponse }>('credit-options/allocation', { params: { user_id: t.id } }).then(({ data }) => data.data.options),
+    lookup: (t) => ({ url: 'credit-options/allocation', query: { user_id: t.id } }),
     failedTitle: CREDITS.addFailed,
-    errorFields: ['credits'],
+    check: (amount) => (managerCap && amount > MANAGER_ALLOCATION_MAX ? CREDITS.adminAllocationCap : undefined),
   });
   /** The lookup failed: the spec's fallback list, whose bonus is unknown (then none is sent). */
   const fallback = dialog.loadFailed;
-  const loaded = dialog.data;
+  const loaded = dialog.data?.options;
 
   const ownPaid = user && user.credits !== null ? user.credits - (user.bonus_credits ?? 0) : 0;
-  const managerCap = admin && target?.role === 'manager';
   const options = useMemo(
     () => (fallback ? fallbackCreditOptions(admin ? FALLBACK_CREDIT_OPTIONS.adminMax : ownPaid).map(plain) : (loaded ?? [])),
     [fallback, admin, ownPaid, loaded],
   );
   const chosen = options.find((o) => o.value === dialog.selected);
 
-  const submit = () =>
-    dialog.submit(async (amount, key, to) => {
-      const option = options.find((o) => o.value === amount);
-      const body: Record<string, unknown> = { action: 'renew', credits: amount };
-      if (!fallback && option) body.bonus_credits = option.bonus_credits;
-      const result = await postCreditCall(entity, to.id, 'credits', body, key);
-      const bonus = result.data?.bonus_credits ?? 0;
-      return { title: HIERARCHY.creditsAdded, description: `${amount} credits${bonus ? ` + ${bonus} bonus` : ''} added to ${to.name}.` };
-    });
+  const move = (amount: number, to: CreditTarget): CreditMove => {
+    const option = options.find((o) => o.value === amount);
+    return {
+      body: { action: 'renew', credits: amount, ...(!fallback && option ? { bonus_credits: option.bonus_credits } : {}) },
+      done: (result) => {
+        const bonus = result?.bonus_credits ?? 0;
+        return { title: HIERARCHY.creditsAdded, description: `${amount} credits${bonus ? ` + ${bonus} bonus` : ''} added to ${to.name}.` };
+      },
+    };
+  };
 
   return (
-    <Modal {...dialog.modalProps} title={DIALOGS.addCredits} okText={DIALOGS.addCredits} onOk={submit} okButtonProps={{ disabled: dialog.loading }}>
+    <Modal {...dialog.modalProps} title={DIALOGS.addCredits} okText={DIALOGS.addCredits} onOk={() => dialog.submit(move)} okButtonProps={{ disabled: dialog.loading }}>
       <CreditTargetSummary target={target} label="Recipient" balance={target?.credits}>
         {!admin && <Descriptions.Item label="Your available credits">{ownPaid} credits</Descriptions.Item>}
       </CreditTargetSummary>
       <AmountForm
-        form={dialog.form}
+        control={dialog.control}
+        handleSubmit={dialog.handleSubmit}
         name="add-credits"
-        onFinish={submit}
-        check={(amount) => (managerCap && amount > MANAGER_ALLOCATION_MAX ? CREDITS.adminAllocationCap : undefined)}
+        onSubmit={dialog.send(move)}
         options={options}
         allowCustom={admin}
         loading={dialog.loading}

@@ -1,6 +1,6 @@
 /** The amount picker of the credit dialogs: the offered options, and for admin any typed amount. */
 import { Select } from 'antd';
-import { useMemo, useState } from 'react';
+import { type Ref, useMemo, useState } from 'react';
 import type { CreditOption } from '../../contract';
 
 export interface AmountSelectProps {
@@ -12,11 +12,28 @@ export interface AmountSelectProps {
   value?: number;
   onChange?: (value: number | undefined) => void;
   placeholder?: string;
+  /** From the form field: the id its label points at, the touched state, focus on an error. */
+  id?: string;
+  onBlur?: () => void;
+  ref?: Ref<unknown>;
+  'aria-invalid'?: boolean;
 }
 
 const asAmount = (text: string): number | null => (/^\d{1,7}$/.test(text.trim()) && Number(text) > 0 ? Number(text) : null);
 
-export function AmountSelect({ options, allowCustom = false, loading, disabled, value, onChange, placeholder = 'Select an amount' }: AmountSelectProps) {
+export function AmountSelect({
+  options,
+  allowCustom = false,
+  loading,
+  disabled,
+  value,
+  onChange,
+  placeholder = 'Select an amount',
+  id,
+  onBlur,
+  ref,
+  'aria-invalid': invalid,
+}: AmountSelectProps) {
   const [search, setSearch] = useState('');
   const typed = allowCustom ? asAmount(search) : null;
   const items = useMemo(() => {
@@ -30,6 +47,10 @@ export function AmountSelect({ options, allowCustom = false, loading, disabled, 
 
   return (
     <Select<number>
+      id={id}
+      ref={ref as never}
+      onBlur={onBlur}
+      aria-invalid={invalid}
       showSearch
       allowClear
       aria-label="Amount"

@@ -6,9 +6,7 @@
 import { Alert, Descriptions, Modal } from 'antd';
 import { CREDITS, DIALOGS, HIERARCHY, HIERARCHY_PANEL, type RecoveryOptionsResponse } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
-import { http } from '../../providers/http';
-import { postCreditCall } from './creditCall';
-import { AmountForm, type CreditDialogProps, CreditTargetSummary, useCreditDialog } from './creditDialog';
+import { AmountForm, type CreditDialogProps, type CreditMove, CreditTargetSummary, type CreditTarget, useCreditDialog } from './creditDialog';
 
 export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogProps) {
   const { role } = useCurrentUser();
@@ -16,22 +14,27 @@ export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogPr
     entity,
     target,
     onClose,
-    load: (t) => http.get<{ data: RecoveryOptionsResponse }>(`${entity}/${t.id}/credits/recovery-options`).then(({ data }) => data.data),
+    lookup: (t) => ({ url: `${entity}/${t.id}/credits/recovery-options` }),
     loadFailedMessage: CREDITS.recoveryOptionsFailed,
     failedTitle: HIERARCHY_PANEL.recoverFailed,
-    errorFields: ['credits', 'paid_credits'],
+    errorAliases: { paid_credits: 'credits' },
+    check: (amount, recovery) => {
+      const available = recovery?.available_paid_credits ?? 0;
+      return amount > available ? CREDITS.cannotRecover(available) : undefined;
+    },
   });
   const recovery = dialog.data;
   const available = recovery?.available_paid_credits ?? 0;
   const removesBonus = recovery && dialog.selected === available && recovery.bonus_credits_to_zero > 0;
 
-  const submit = async () => {
-    if (!recovery) return;
-    await dialog.submit(async (amount, key, from) => {
-      await postCreditCall(entity, from.id, 'credits', { action: 'recover', credits: amount }, key);
-      return { title: HIERARCHY.creditsRecovered, description: `${amount} credits recovered from ${from.name}.` };
-    });
-  };
+  /** Nothing is sent before the recovery options are known. */
+  const move = (amount: number, from: CreditTarget): CreditMove | null =>
+    recovery
+      ? {
+          body: { action: 'recover', credits: amount },
+          done: () => ({ title: HIERARCHY.creditsRecovered, description: `${amount} credits recovered from ${from.name}.` }),
+        }
+      : null;
 
   return (
     <Modal
@@ -39,7 +42,7 @@ export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogPr
       title={DIALOGS.recoverCredits}
       okText={DIALOGS.recoverCredits}
       okButtonProps={{ danger: true, disabled: dialog.loading || dialog.loadFailed || available <= 0 }}
-      onOk={submit}
+      onOk={() => dialog.submit(move)}
     >
       <CreditTargetSummary target={target} label="From" balance={recovery?.user_credits ?? target?.credits}>
         {recovery && <Descriptions.Item label="Available paid credits">{available} credits</Descriptions.Item>}
@@ -48,10 +51,10 @@ export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogPr
       {dialog.loadFailed && <Alert type="error" showIcon style={{ marginBottom: 16 }} message={CREDITS.recoveryOptionsFailed} />}
       {recovery?.message && <Alert type={available > 0 ? 'info' : 'warning'} showIcon style={{ marginBottom: 16 }} message={recovery.message} />}
       <AmountForm
-        form={dialog.form}
+        control={dialog.control}
+        handleSubmit={dialog.handleSubmit}
         name="recover-credits"
-        onFinish={submit}
-        check={(amount) => (amount > available ? CREDITS.cannotRecover(available) : undefined)}
+        onSubmit={dialog.send(move)}
         options={recovery?.options ?? []}
         allowCustom={role === 'admin'}
         loading={dialog.loading}

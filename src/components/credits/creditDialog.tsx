@@ -1,17 +1,20 @@
 /**
  * What Add Credits and Recover Credits share: the lookup of the amounts when the dialog opens, the
- * move sent once per click with the opening's Idempotency-Key, the toasts and field error of a
- * refusal, the user shown at the top, and the amount field with its rules.
+ * move sent once per click through the form's Refine mutation with the opening's Idempotency-Key, the
+ * toasts and field error of a refusal, the user shown at the top, and the amount field checked with
+ * the contract's rule for `credits` (plus the dialog's own check) before anything is sent.
  */
-import type { HttpError } from '@refinedev/core';
-import { Descriptions, Form, type FormInstance, Typography } from 'antd';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { CREDITS, GENERAL, type Role } from '../../contract';
+import { type HttpError, useCustom } from '@refinedev/core';
+import { Descriptions, Typography } from 'antd';
+import { type ReactNode, useEffect, useRef } from 'react';
+import type { Control, UseFormHandleSubmit } from 'react-hook-form';
+import { type CreditMoveResult, GENERAL, type Role, creditMoveBody } from '../../contract';
 import { useIdempotencyKey } from '../../providers/idempotency';
-import { useNotify } from '../feedback';
+import { titled, useNotify } from '../feedback';
+import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../form';
 import { AmountSelect, type AmountSelectProps } from './AmountSelect';
 import { type CreditEntity, useAfterCreditMove } from './creditCall';
-import { creditErrorToast, firstFieldMessage } from './creditErrors';
+import { creditErrorToast } from './creditErrors';
 
 /** The user credits are added to or recovered from. */
 export interface CreditTarget {
@@ -30,89 +33,123 @@ export interface CreditDialogProps {
   onClose: () => void;
 }
 
+/** The form of a credit dialog: the amount, by the contract's rule for `credits` and the dialog's own check on a valid amount. */
+export function amountSchema(check?: (amount: number) => string | undefined) {
+  return creditMoveBody.pick({ credits: true }).superRefine(({ credits }, ctx) => {
+    const message = check?.(credits);
+    if (message) ctx.addIssue({ code: 'custom', message, path: ['credits'] });
+  });
+}
+
 export interface CreditDialogOptions<T> extends CreditDialogProps {
-  /** What the amounts come from, read each time the dialog opens for a user. */
-  load: (target: CreditTarget) => Promise<T>;
+  /** The amounts' lookup (a GET through the data provider), read again at each opening; its answer is { data: T }. */
+  lookup: (target: CreditTarget) => { url: string; query?: Record<string, unknown> };
   /** Toasted (as 'Error') when the lookup fails; without it the dialog handles the failure itself. */
   loadFailedMessage?: string;
   /** The title of the failure toast ('Failed to Add Credits', 'Failed to Recover Credits'). */
   failedTitle: string;
-  /** The server's error fields shown under the amount, the first present one wins. */
-  errorFields: string[];
+  /** Other server error fields shown under the amount when the answer has no `credits` error. */
+  errorAliases?: Record<string, 'credits'>;
+  /** A rule of the dialog on a valid amount, given what the lookup answered: the message, or undefined when it passes. */
+  check?: (amount: number, data: T | null) => string | undefined;
 }
 
-export type CreditMove = (amount: number, idempotencyKey: string, target: CreditTarget) => Promise<{ title: string; description: string }>;
+/** One move: the body sent (besides the amount's own checks) and the success toast from the API's answer. */
+export interface CreditMove {
+  body: { action: 'renew' | 'recover'; credits: number; bonus_credits?: number };
+  done: (result: CreditMoveResult | undefined) => { title: string; description: string };
+}
 
-export function useCreditDialog<T>({ entity, target, onClose, load, loadFailedMessage, failedTitle, errorFields }: CreditDialogOptions<T>) {
+export function useCreditDialog<T>({ entity, target, onClose, lookup, loadFailedMessage, failedTitle, errorAliases = {}, check }: CreditDialogOptions<T>) {
   const notify = useNotify();
   const afterMove = useAfterCreditMove();
-  const [form] = Form.useForm<{ credits?: number }>();
-  const [data, setData] = useState<T | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const [loading, setLoading] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
+  const open = target !== null;
+  // One key per opening: sent with the move (a retry reuses it), and naming the opening's lookup.
   const key = useIdempotencyKey(target ? `${entity}/${target.id}` : null);
   const busy = useRef(false);
-  const selected = Form.useWatch('credits', form);
+
+  const { url, query: lookupQuery } = target ? lookup(target) : { url: '', query: undefined };
+  const { query } = useCustom<{ data: T }>({
+    url,
+    method: 'get',
+    config: { query: lookupQuery },
+    // The spec's toast for a failed recovery lookup; Add Credits falls back to its own list silently.
+    errorNotification: loadFailedMessage ? { type: 'error', ...titled(GENERAL.error, loadFailedMessage) } : false,
+    successNotification: false,
+    queryOptions: { queryKey: ['credit-dialog', url, lookupQuery, key], enabled: open, retry: false, gcTime: 0 },
+  });
+  const data = query.data?.data.data ?? null;
+  const loading = open && query.isFetching;
+  const loadFailed = open && query.isError;
+
+  const schema = amountSchema(check ? (amount) => check(amount, data) : undefined);
+  const form = useSchemaForm(schema, {
+    mode: 'onChange',
+    defaultValues: { credits: undefined },
+    refineCoreProps: {
+      resource: entity,
+      action: 'create',
+      meta: { path: target ? `${entity}/${target.id}/credits` : undefined, headers: { 'Idempotency-Key': key } },
+      mutationMode: 'pessimistic',
+      redirect: false,
+      invalidates: [],
+      successNotification: false,
+      errorNotification: false,
+    },
+  });
+  const { reset, setError, handleSubmit, watch, refineCore } = form;
+  const selected = watch('credits') as number | undefined;
 
   useEffect(() => {
-    if (!target) return;
+    if (!open) return;
     busy.current = false;
-    form.resetFields();
-    setData(null);
-    setLoadFailed(false);
-    setLoading(true);
-    let cancelled = false;
-    load(target)
-      .then((loaded) => !cancelled && setData(loaded))
-      .catch(() => {
-        if (cancelled) return;
-        setLoadFailed(true);
-        if (loadFailedMessage) notify.error(GENERAL.error, loadFailedMessage);
-      })
-      .finally(() => !cancelled && setLoading(false));
-    return () => {
-      cancelled = true;
-    };
+    reset({ credits: undefined });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [target?.id, entity]);
+  }, [key]);
 
-  /** Validates the amount, sends it (a second click meanwhile is ignored), then toasts and refreshes, or shows the refusal. */
-  const submit = async (move: CreditMove) => {
-    if (!target || busy.current) return;
-    let credits: number | undefined;
-    try {
-      ({ credits } = await form.validateFields());
-    } catch {
-      return; // the messages show under the field
-    }
-    busy.current = true;
-    setSubmitting(true);
-    try {
-      const done = await move(Number(credits), key, target);
-      notify.success(done.title, done.description);
-      await afterMove(entity);
-      onClose();
-    } catch (error) {
-      const toast = creditErrorToast(error, failedTitle);
-      notify.error(toast.title, toast.description);
-      const errors = (error as HttpError).errors;
-      const fieldMessage = errorFields.map((field) => firstFieldMessage(errors, field)).find((m) => m !== undefined);
-      if (fieldMessage) form.setFields([{ name: 'credits', errors: [fieldMessage] }]);
-      busy.current = false;
-    } finally {
-      setSubmitting(false);
-    }
-  };
+  /**
+   * Sends a checked amount (a second click meanwhile is ignored), then toasts and refreshes, or shows
+   * the refusal: the spec's toast, and the server's message under the amount (Refine puts a `credits`
+   * error there itself; the aliases bring the API's other fields to it).
+   */
+  const send =
+    (move: (amount: number, target: CreditTarget) => CreditMove | null) =>
+    async ({ credits }: { credits?: unknown }) => {
+      if (!target || busy.current) return;
+      const planned = move(Number(credits), target);
+      if (!planned) return;
+      busy.current = true;
+      try {
+        const result = await refineCore.onFinish(planned.body);
+        const done = planned.done((result as { data?: CreditMoveResult } | undefined)?.data);
+        notify.success(done.title, done.description);
+        await afterMove(entity);
+        onClose();
+      } catch (error) {
+        const toast = creditErrorToast(error, failedTitle);
+        notify.error(toast.title, toast.description);
+        const errors = (error as HttpError | undefined)?.errors ?? {};
+        if (!('credits' in errors)) {
+          const aliased = Object.fromEntries(Object.entries(errors).filter(([field]) => field in errorAliases));
+          setServerErrors(setError, { errors: aliased }, ['credits'], errorAliases);
+        }
+        busy.current = false;
+      }
+    };
+
+  /** The OK button: the amount is checked first (the messages show under it and nothing is sent). */
+  const submit = (move: (amount: number, target: CreditTarget) => CreditMove | null) => handleSubmit(send(move))().catch(() => undefined);
 
   return {
-    form,
+    control: form.control,
+    handleSubmit,
     selected,
+    send,
     data,
     loadFailed,
     loading,
     submit,
-    modalProps: { open: target !== null, onCancel: onClose, confirmLoading: submitting, forceRender: true },
+    modalProps: { open, onCancel: onClose, confirmLoading: refineCore.mutation.isPending },
   };
 }
 
@@ -131,35 +168,21 @@ export function CreditTargetSummary({ target, label, balance, children }: { targ
 }
 
 export interface AmountFormProps extends Omit<AmountSelectProps, 'value' | 'onChange'> {
-  form: FormInstance<{ credits?: number }>;
+  control: Control<any>;
+  handleSubmit: UseFormHandleSubmit<any, any>;
   /** The form's name (unique on the page: it prefixes the field ids). */
   name: string;
-  onFinish: () => void;
-  /** A rule of the dialog on a positive amount: the message, or undefined when it passes. */
-  check?: (amount: number) => string | undefined;
+  /** Sends the checked values (Enter in the field). */
+  onSubmit: (values: { credits?: unknown }) => unknown;
 }
 
-/** The amount field: required, positive, and the dialog's own check. */
-export function AmountForm({ form, name, onFinish, check, ...select }: AmountFormProps) {
+/** The amount field; its rules are the dialog's schema. */
+export function AmountForm({ control, handleSubmit, name, onSubmit, ...select }: AmountFormProps) {
   return (
-    <Form form={form} name={name} layout="vertical" preserve={false} onFinish={onFinish}>
-      <Form.Item
-        name="credits"
-        label="Amount"
-        rules={[
-          { required: true, message: CREDITS.selectAmount },
-          {
-            validator: async (_, value) => {
-              if (value === undefined || value === null) return;
-              if (!(Number(value) > 0)) throw new Error(CREDITS.selectAmount);
-              const message = check?.(Number(value));
-              if (message) throw new Error(message);
-            },
-          },
-        ]}
-      >
+    <SchemaForm name={name} handleSubmit={handleSubmit} onSubmit={onSubmit}>
+      <FormField control={control} name="credits" label="Amount">
         <AmountSelect {...select} />
-      </Form.Item>
-    </Form>
+      </FormField>
+    </SchemaForm>
   );
 }

@@ -30,7 +30,6 @@ export function ModalForm({ form, name, title, okText = 'Save', width = 560, toP
       onCancel={modal.close}
       onOk={() => handleSubmit(submit)().catch(() => undefined)}
       confirmLoading={refineCore.mutation.isPending}
-      forceRender
     >
       <SchemaForm name={name} handleSubmit={handleSubmit} onSubmit={submit} disabled={refineCore.formLoading && !refineCore.mutation.isPending}>
         {children}

@@ -165,7 +165,6 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
       onCancel={onClose}
       confirmLoading={mutation.isPending}
       width={600}
-      forceRender
     >
       <ErrorSummary error={mutation.error} />
       <SchemaForm name={`${config.entity}-${mode}`} handleSubmit={handleSubmit} onSubmit={submit}>

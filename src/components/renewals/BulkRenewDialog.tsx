@@ -4,10 +4,9 @@
  */
 import { Typography } from 'antd';
 import { useMemo } from 'react';
-import { ACCOUNTS, ACCOUNT_SCREEN, RENEWAL } from '../../contract';
-import { http } from '../../providers/http';
-import { withIdempotencyKey } from '../../providers/idempotency';
-import { INVALID_MONTHS, RenewalDialog, type RenewTarget } from './shared';
+import { z } from 'zod';
+import { ACCOUNTS, ACCOUNT_SCREEN, RENEWAL, bulkRenewBody } from '../../contract';
+import { RenewalDialog, type RenewTarget, titledMonths } from './shared';
 
 export interface BulkRenewDialogProps {
   /** The accounts to renew; the dialog is open while it is set. */
@@ -16,22 +15,35 @@ export interface BulkRenewDialogProps {
   onRenewed?: () => void;
 }
 
+/** The form: months greater than 0 (spec 5), then the months of POST /accounts/bulk-renew by the API's own rule. */
+export const bulkRenewForm = z.object({
+  months: z
+    .unknown()
+    .refine((v) => typeof v === 'number' && v > 0, ACCOUNT_SCREEN.bulkMonthsPositive)
+    .pipe(titledMonths(bulkRenewBody.shape.months)),
+});
+
 const BULK = {
+  name: 'bulk-renew',
   title: ACCOUNT_SCREEN.bulkRenewTitle,
   okText: RENEWAL.bulkRenew,
-  monthsError: (v: unknown) => (typeof v !== 'number' || v <= 0 ? ACCOUNT_SCREEN.bulkMonthsPositive : INVALID_MONTHS),
-  errorAliases: { credits: 'months', account_ids: 'months' },
+  schema: bulkRenewForm,
+  errorAliases: { credits: 'months' as const, account_ids: 'months' as const },
 };
 
 export function BulkRenewDialog({ accounts, onClose, onRenewed }: BulkRenewDialogProps) {
   const servers = useMemo(() => (accounts ?? []).map((a) => a.server_id), [accounts]);
   const count = accounts?.length ?? 0;
 
-  const send = async (months: number, key: string) => {
-    const ids = (accounts ?? []).map((a) => a.id);
-    const { data } = await http.post<{ message?: string }>('accounts/bulk-renew', { account_ids: ids, months }, withIdempotencyKey(`${key}:${months}`));
-    return data?.message ?? ACCOUNTS.bulkDone(ids.length, 'renewed');
-  };
+  const call = useMemo(() => {
+    if (!accounts) return null;
+    const ids = accounts.map((a) => a.id);
+    return {
+      path: 'accounts/bulk-renew',
+      body: (months: number) => ({ account_ids: ids, months }),
+      success: (answer: { message?: string } | null | undefined) => answer?.message ?? ACCOUNTS.bulkDone(ids.length, 'renewed'),
+    };
+  }, [accounts]);
 
   const header = () => (
     <Typography.Paragraph>
@@ -40,5 +52,5 @@ export function BulkRenewDialog({ accounts, onClose, onRenewed }: BulkRenewDialo
     </Typography.Paragraph>
   );
 
-  return <RenewalDialog {...BULK} opening={accounts} servers={servers} count={count} send={send} header={header} onClose={onClose} onRenewed={onRenewed} />;
+  return <RenewalDialog {...BULK} opening={accounts} servers={servers} count={count} call={call} header={header} onClose={onClose} onRenewed={onRenewed} />;
 }

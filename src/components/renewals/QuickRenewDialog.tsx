@@ -5,11 +5,10 @@
  */
 import { Descriptions } from 'antd';
 import { useMemo } from 'react';
-import { ACCOUNTS, ACCOUNT_SCREEN, DATETIME_FORMAT, RENEWAL } from '../../contract';
-import { http } from '../../providers/http';
-import { withIdempotencyKey } from '../../providers/idempotency';
+import { z } from 'zod';
+import { ACCOUNTS, ACCOUNT_SCREEN, DATETIME_FORMAT, RENEWAL, accountCreditsBody } from '../../contract';
 import { ExpiryCell } from '../display/ExpiryCell';
-import { INVALID_MONTHS, RenewalDialog, type RenewTarget, renewedExpiry } from './shared';
+import { RenewalDialog, type RenewTarget, renewedExpiry, titledMonths } from './shared';
 import { validMonths } from './useRenewalQuote';
 
 export interface QuickRenewDialogProps {
@@ -19,20 +18,24 @@ export interface QuickRenewDialogProps {
   onRenewed?: () => void;
 }
 
+/** The form: the months of POST /accounts/{id}/credits, by the API's own rule. */
+export const quickRenewForm = z.object({ months: titledMonths(accountCreditsBody.shape.months) });
+
 const QUICK = {
+  name: 'quick-renew',
   title: ACCOUNT_SCREEN.quickRenewTitle,
   okText: RENEWAL.quickRenew,
-  monthsError: () => INVALID_MONTHS,
-  errorAliases: { credits: 'months' },
+  schema: quickRenewForm,
+  errorAliases: { credits: 'months' as const },
 };
 
 export function QuickRenewDialog({ account, onClose, onRenewed }: QuickRenewDialogProps) {
   const servers = useMemo(() => (account ? [account.server_id] : []), [account]);
 
-  const send = async (months: number, key: string) => {
-    await http.post(`accounts/${account!.id}/credits`, { action: 'renew', months }, withIdempotencyKey(`${key}:${months}`));
-    return ACCOUNTS.renewed;
-  };
+  const call = useMemo(
+    () => (account ? { path: `accounts/${account.id}/credits`, body: (months: number) => ({ action: 'renew', months }), success: () => ACCOUNTS.renewed } : null),
+    [account],
+  );
 
   const header = (months: unknown) =>
     account && (
@@ -49,5 +52,5 @@ export function QuickRenewDialog({ account, onClose, onRenewed }: QuickRenewDial
       </Descriptions>
     );
 
-  return <RenewalDialog {...QUICK} opening={account} servers={servers} send={send} header={header} onClose={onClose} onRenewed={onRenewed} />;
+  return <RenewalDialog {...QUICK} opening={account} servers={servers} call={call} header={header} onClose={onClose} onRenewed={onRenewed} />;
 }

@@ -1,13 +1,14 @@
 /** What the renewal dialogs share: the target shape, the dialog with its months, price and balance check, the success handling. */
-import { useInvalidate, useInvalidateAuthStore } from '@refinedev/core';
-import { Alert, Descriptions, Form, InputNumber, Modal, Space, Spin, Tag, Typography } from 'antd';
+import { type HttpError, useCustomMutation, useInvalidate, useInvalidateAuthStore } from '@refinedev/core';
+import { Alert, Descriptions, InputNumber, Modal, Space, Spin, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef } from 'react';
+import { z } from 'zod';
 import { CREDITS, RENEWAL } from '../../contract';
 import { useIdempotencyKey } from '../../providers/idempotency';
 import { useNotify } from '../feedback';
-import { applyServerErrors } from '../form/legacyServerErrors';
-import { type RenewalPrice, useRenewalQuote, validMonths } from './useRenewalQuote';
+import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../form';
+import { type RenewalPrice, useRenewalQuote } from './useRenewalQuote';
 
 export interface RenewTarget {
   id: number;
@@ -80,19 +81,42 @@ export function PriceSummary({ price, count = 1 }: { price: RenewalPrice; count?
   );
 }
 
+/**
+ * The months field of a renewal form: the contract's rule for `months` (the one the API answers 422
+ * with), its message shown under the title the dialogs give it ('Invalid months: ...').
+ */
+export const titledMonths = (months: z.ZodType<number>) =>
+  z.unknown().transform((value, ctx) => {
+    const parsed = months.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: `${RENEWAL.invalidMonths.title}: ${issue.message}` });
+    return z.NEVER;
+  });
+
+type RenewalForm = z.ZodType<{ months: number }, { months?: unknown }>;
+
+/** The API call of a renewal: where it goes, its body, and the success message from the answer's body. */
+export interface RenewalCall {
+  path: string;
+  body: (months: number) => Record<string, unknown>;
+  success: (answer: { message?: string } | null | undefined) => string;
+}
+
 export interface RenewalDialogProps {
   /** What the dialog renews; it is open while this is set, and each opening gets its own Idempotency-Key. */
   opening: unknown;
   /** The server id of each account to renew, for the price. */
   servers: Array<number | null>;
+  /** The form's name (unique on the page: it prefixes the field ids). */
+  name: string;
   title: string;
   okText: string;
-  /** The message under the months for a value that is not a valid number of months. */
-  monthsError: (months: unknown) => string;
-  /** Sends the renewal and answers the success message. */
-  send: (months: number, idempotencyKey: string) => Promise<string>;
-  /** Server error fields shown under the months. */
-  errorAliases: Record<string, string>;
+  /** The form: the months, by the schema the API validates the call with. */
+  schema: RenewalForm;
+  /** The renewal call (null while nothing is open). */
+  call: RenewalCall | null;
+  /** Server error fields shown under the months when the answer has no `months` error. */
+  errorAliases: Record<string, 'months'>;
   /** Above the form (the accounts and their expiry). */
   header: (months: unknown) => ReactNode;
   /** Accounts renewed at once, for the price summary. */
@@ -101,47 +125,70 @@ export interface RenewalDialogProps {
   onRenewed?: () => void;
 }
 
-/** The renewal dialog: months 1 to 50, the price, the balance checked before sending, 'Renewal Failed' with the server's message. */
-export function RenewalDialog({ opening, servers, title, okText, monthsError, send, errorAliases, header, count, onClose, onRenewed }: RenewalDialogProps) {
-  const [form] = Form.useForm<{ months: number | null }>();
-  const months = Form.useWatch('months', form);
+/**
+ * The renewal dialog: months 1 to 50, the price, the balance checked before sending, 'Renewal Failed'
+ * with the server's message under the months. The renewal goes through useCustomMutation, whose
+ * headers are set per call: the Idempotency-Key names the opening and the months sent.
+ */
+export function RenewalDialog({ opening, servers, name, title, okText, schema, call, errorAliases, header, count, onClose, onRenewed }: RenewalDialogProps) {
   const notify = useNotify();
   const afterRenewal = useAfterRenewal();
-  const [sending, setSending] = useState(false);
   const nonce = useIdempotencyKey(opening);
+  const busy = useRef(false);
   const open = Boolean(opening);
+  const { mutateAsync, mutation } = useCustomMutation<{ message?: string }>();
+  // The form's values and rules; the call is not a record's create or update, so no Refine form mutation.
+  const { control, handleSubmit, reset, setError, watch } = useSchemaForm(schema, {
+    mode: 'onChange',
+    defaultValues: { months: 1 },
+    refineCoreProps: { action: 'create', queryOptions: { enabled: false } },
+  });
+  const months = watch('months');
   const price = useRenewalQuote(servers, months, open && servers.length > 0);
 
   useEffect(() => {
-    if (opening) form.resetFields();
-  }, [opening, form]);
+    if (!opening) return;
+    busy.current = false;
+    reset({ months: 1 });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opening]);
 
-  const submit = async () => {
-    if (!open || servers.length === 0) return;
-    const values = await form.validateFields().catch(() => null);
-    if (!values || !validMonths(values.months)) {
-      notify.error(RENEWAL.invalidMonths.title, RENEWAL.invalidMonths.description);
-      return;
-    }
+  /** The checked values (the schema's output: whole months in range). */
+  const renew = async (values: { months?: unknown }) => {
+    const chosen = values.months as number;
+    if (!open || !call || servers.length === 0 || busy.current) return;
     if (!price.loading && price.balance !== null && price.total > price.balance) {
       const message = CREDITS.insufficientCredits(price.total, price.balance);
-      form.setFields([{ name: 'months', errors: [message] }]);
+      setError('months', { type: 'balance', message });
       notify.error(RENEWAL.failed, message);
       return;
     }
-    setSending(true);
+    busy.current = true;
     try {
-      notify.success(await send(values.months, nonce));
+      const { data } = await mutateAsync({
+        url: call.path,
+        method: 'post',
+        values: call.body(chosen),
+        // The same opening and months: a retry is answered once by the API.
+        meta: { headers: { 'Idempotency-Key': `${nonce}:${chosen}` } },
+        successNotification: false,
+        errorNotification: false,
+      });
+      notify.success(call.success(data));
       await afterRenewal();
       onRenewed?.();
       onClose();
     } catch (error) {
-      applyServerErrors(form, error, ['months'], errorAliases);
+      setServerErrors(setError, error, ['months'], 'months' in ((error as HttpError | undefined)?.errors ?? {}) ? {} : errorAliases);
       notify.httpError(error, RENEWAL.failed, RENEWAL.failed);
     } finally {
-      setSending(false);
+      busy.current = false;
     }
   };
+
+  /** Months that break the rule: the message is under the field, and the spec's toast says it too. */
+  const refuse = () => notify.error(RENEWAL.invalidMonths.title, RENEWAL.invalidMonths.description);
+  const submit = () => handleSubmit(renew, refuse)().catch(() => undefined);
 
   return (
     <Modal
@@ -150,28 +197,16 @@ export function RenewalDialog({ opening, servers, title, okText, monthsError, se
       okText={okText}
       onOk={submit}
       onCancel={onClose}
-      confirmLoading={sending}
+      confirmLoading={mutation.isPending}
       okButtonProps={{ disabled: price.loading }}
-      forceRender
       destroyOnHidden={false}
     >
       {header(months)}
-      <Form form={form} layout="vertical" initialValues={{ months: 1 }} onFinish={submit}>
-        <Form.Item
-          name="months"
-          label="Months"
-          rules={[
-            {
-              validator: (_, v) => {
-                const message = validMonths(v) ? null : monthsError(v);
-                return message ? Promise.reject(new Error(message)) : Promise.resolve();
-              },
-            },
-          ]}
-        >
+      <SchemaForm name={name} handleSubmit={handleSubmit} onSubmit={renew}>
+        <FormField control={control} name="months" label="Months">
           <InputNumber precision={0} style={{ width: '100%' }} aria-label="Months" />
-        </Form.Item>
-      </Form>
+        </FormField>
+      </SchemaForm>
       <PriceSummary price={price} count={count} />
     </Modal>
   );

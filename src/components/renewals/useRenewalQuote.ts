@@ -1,10 +1,11 @@
 /**
  * The price of renewing some accounts for some months (POST /global-discounts/calculate-credits,
- * one call per server involved), the caller's balance, and whether it covers the price.
+ * one call per server involved, through the data provider), the caller's balance, and whether it
+ * covers the price.
  */
+import { useCustomMutation } from '@refinedev/core';
 import { useEffect, useState } from 'react';
 import { REFETCH_DELAY_MS, RENEW_MONTHS, type RenewalQuote } from '../../contract';
-import { http } from '../../providers/http';
 
 export interface Quote extends RenewalQuote {
   payable_credits: number;
@@ -33,6 +34,9 @@ export const validMonths = (months: unknown): months is number =>
 export function useRenewalQuote(servers: Array<number | null>, months: unknown, enabled = true): RenewalPrice {
   const [state, setState] = useState<RenewalPrice>({ quotes: [], total: 0, regular: 0, balance: null, sufficient: true, loading: false, error: null });
   const key = servers.map((s) => s ?? 'branch').join(',');
+  // A read answered by a POST, for a number of servers known only at run time: one custom call each,
+  // sent after the typing pauses (useCustom holds one call per hook).
+  const { mutateAsync: calculate } = useCustomMutation<{ data: Quote }>();
 
   useEffect(() => {
     if (!enabled || !validMonths(months) || servers.length === 0) {
@@ -47,7 +51,13 @@ export function useRenewalQuote(servers: Array<number | null>, months: unknown, 
       try {
         const quotes = await Promise.all(
           [...counts.keys()].map((server_id) =>
-            http.post<{ data: Quote }>('global-discounts/calculate-credits', { months, ...(server_id !== null ? { server_id } : {}) }).then((r) => r.data.data),
+            calculate({
+              url: 'global-discounts/calculate-credits',
+              method: 'post',
+              values: { months, ...(server_id !== null ? { server_id } : {}) },
+              successNotification: false,
+              errorNotification: false,
+            }).then((r) => r.data.data),
           ),
         );
         if (cancelled) return;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_RECORD_ID, RENEW_MONTHS } from '../constants';
 import { normalizeMac } from '../mac';
 import { ACCOUNTS, ENTITY_FORM, FIELD_RULES, HIERARCHY, RENEWAL } from '../messages';
-import { looseBoolean, parseCalendarDate, requiredText } from './common';
+import { integerInput, looseBoolean, parseCalendarDate, requiredText } from './common';
 import { USER_STATUSES, type UserStatus } from './hierarchy';
 
 export const ACCOUNT_STATES = ['online', 'offline'] as const;
@@ -11,12 +11,8 @@ export const MONTHS_MESSAGE = RENEWAL.invalidMonths.description;
 /** Most accounts one bulk call may touch. */
 export const BULK_MAX = 500;
 
-/** Numbers typed into forms often arrive as text; '' and null mean "not given". */
-const blankToUndefined = (value: unknown) => {
-  if (value === '' || value === null) return undefined;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value.trim()))) return Number(value.trim());
-  return value;
-};
+/** Whole numbers typed into forms often arrive as text ('12'); '' and null mean "not given". */
+const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : integerInput(value));
 
 const int = (message: string, min: number, max: number) => z.number({ error: message }).int(message).min(min, message).max(max, message);
 

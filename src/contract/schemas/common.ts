@@ -2,6 +2,19 @@ import { z } from 'zod';
 import { MAX_RECORD_ID } from '../constants';
 import { FIELD_RULES, GENERAL } from '../messages';
 
+// In the browser, zod validates without compiling code: its compiled fast path (and even the probe
+// for it) calls new Function, which the panel's Content-Security-Policy (script-src 'self') refuses.
+if (typeof window !== 'undefined') z.config({ jitless: true });
+
+/**
+ * Characters no field takes: C0 and C1 controls other than tab, line feed and carriage return (NUL
+ * among them, which PostgreSQL cannot store), DEL, and lone UTF-16 surrogates (broken Unicode that no
+ * UTF-8 encoder can store faithfully).
+ */
+const FORBIDDEN_CHARACTERS =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const hasForbiddenCharacters = (text: string): boolean => FORBIDDEN_CHARACTERS.test(text);
+
 /** A required text field whose every failure (missing, wrong type, blank) reads `message`. */
 export const requiredText = (message: string, max = 255) =>
   z.string({ error: message }).trim().min(1, message).max(max, FIELD_RULES.tooLong(max));
@@ -22,13 +35,33 @@ export const looseBoolean = z.union([
   z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
 ]);
 
-/** An integer that may arrive as a numeric string. */
-export const intLike = (message: string = GENERAL.fieldRequired) =>
-  z.coerce.number({ error: message }).int(message);
+const INTEGER_TEXT = /^[+-]?\d{1,16}$/;
+const DECIMAL_TEXT = /^[+-]?(?:\d{1,16}(?:\.\d{1,16})?|\.\d{1,16})$/;
 
-/** A record id: a positive integer that fits the id columns. */
+/**
+ * Whole numbers as forms send them: a number stays as it is, text of decimal digits ('12', ' 12 ',
+ * '-3') becomes its number, anything else is left for the number schema to refuse. So `true`, '0x10',
+ * '1e3', '' and [] are not numbers, as z.coerce.number() would make them (1, 16, 1000, 0, 0).
+ */
+export const integerInput = (value: unknown): unknown => {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  return INTEGER_TEXT.test(text) ? Number(text) : value;
+};
+
+/** Like integerInput, with a decimal fraction allowed ('0.25', '12.5'); no exponent, no hex. */
+export const decimalInput = (value: unknown): unknown => {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  return DECIMAL_TEXT.test(text) ? Number(text) : value;
+};
+
+/** An integer that may arrive as a string of decimal digits. */
+export const intLike = (message: string = GENERAL.fieldRequired) => z.preprocess(integerInput, z.number({ error: message }).int(message));
+
+/** A record id: a positive integer that fits the id columns (path parameters arrive as text). */
 export const recordId = (message: string = GENERAL.invalidId) =>
-  z.coerce.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message);
+  z.preprocess(integerInput, z.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message));
 
 export const idParam = z.object({ id: recordId() });
 export type IdParam = z.infer<typeof idParam>;

@@ -1,13 +1,13 @@
 /** Field types of the admin configuration forms: bounded numbers, switches and integer lists. */
 import { z } from 'zod';
 import { MAX_RECORD_ID } from '../constants';
+import { decimalInput } from './common';
 
-/** Numbers typed into forms often arrive as text: '12' is 12, '' and 'abc' are not numbers. */
-const numeric = (value: unknown) => {
-  if (typeof value !== 'string') return value;
-  const text = value.trim();
-  return text !== '' && Number.isFinite(Number(text)) ? Number(text) : value;
-};
+/**
+ * Numbers typed into forms often arrive as text: '12' is 12 and '0.5' is 0.5; '', 'abc', '0x10' and
+ * '1e3' are not numbers.
+ */
+const numeric = decimalInput;
 
 /**
  * An integer within [min, max]; every failure (missing, wrong type, out of range) reads `message`,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { MAX_RECORD_ID } from '../constants';
 import { CREDITS, HIERARCHY } from '../messages';
+import { integerInput } from './common';
 
 export const CREDIT_ACTIONS = ['renew', 'recover'] as const;
 export type CreditAction = (typeof CREDIT_ACTIONS)[number];
@@ -9,22 +10,27 @@ export type CreditAction = (typeof CREDIT_ACTIONS)[number];
 /** POST /{managers|resellers|dealers}/{id}/credits: renew adds credits, recover takes them back. */
 export const creditMoveBody = z.object({
   action: z.enum(CREDIT_ACTIONS, { error: HIERARCHY.actionInvalid }),
-  credits: z.coerce
-    .number({ error: CREDITS.selectAmount })
-    .int(CREDITS.selectAmount)
-    .positive(CREDITS.selectAmount)
-    .max(1_000_000, CREDITS.selectAmount),
+  credits: z.preprocess(
+    integerInput,
+    z.number({ error: CREDITS.selectAmount }).int(CREDITS.selectAmount).positive(CREDITS.selectAmount).max(1_000_000, CREDITS.selectAmount),
+  ),
   /** The bonus the dialog showed; refused when it differs from the server's. */
-  bonus_credits: z.coerce.number({ error: CREDITS.promoCredits }).int(CREDITS.promoCredits).min(0, CREDITS.promoCredits).nullish(),
+  bonus_credits: z.preprocess(
+    integerInput,
+    z.number({ error: CREDITS.promoCredits }).int(CREDITS.promoCredits).min(0, CREDITS.promoCredits).max(1_000_000, CREDITS.promoCredits).nullish(),
+  ),
 });
 export type CreditMoveBody = z.infer<typeof creditMoveBody>;
 
 export const recoverFromHistoryBody = z.object({
-  transaction_id: z.coerce.number({ error: HIERARCHY.historyInvalid }).int(HIERARCHY.historyInvalid).positive(HIERARCHY.historyInvalid).max(MAX_RECORD_ID, HIERARCHY.historyInvalid),
+  transaction_id: z.preprocess(
+    integerInput,
+    z.number({ error: HIERARCHY.historyInvalid }).int(HIERARCHY.historyInvalid).positive(HIERARCHY.historyInvalid).max(MAX_RECORD_ID, HIERARCHY.historyInvalid),
+  ),
 });
 export type RecoverFromHistoryBody = z.infer<typeof recoverFromHistoryBody>;
 
-const optionalQueryId = z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().max(MAX_RECORD_ID).optional());
+const optionalQueryId = z.preprocess((v) => (v === '' ? undefined : integerInput(v)), z.number().int().positive().max(MAX_RECORD_ID).optional());
 
 /**
  * GET /credit-options/allocation?server_id=&user_id=&role= — `role` names the recipient's role when

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { MANAGER_ALLOCATION_MAX, MAX_RECORD_ID, PASSWORD_MIN_LENGTH } from '../constants';
 import { CREDITS, ENTITY_FORM, HIERARCHY } from '../messages';
-import { looseBoolean, requiredText } from './common';
+import { integerInput, looseBoolean, requiredText } from './common';
 
 export const USER_STATUSES = ['active', 'inactive', 'suspended'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -13,15 +13,15 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 /** An optional id picked in a form: empty string and null mean none. */
 const optionalId = (message: string) =>
   z.preprocess(
-    (v) => (v === '' ? null : v),
-    z.coerce.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message).nullish(),
+    (v) => (v === '' ? null : integerInput(v)),
+    z.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message).nullish(),
   );
 
 /** Initial credits; `cap` replaces the general upper bound with a level's own limit and message. */
 const credits = (message: string, cap?: { max: number; message: string }) =>
   z.preprocess(
-    (v) => (v === '' || v === null ? undefined : v),
-    z.coerce
+    (v) => (v === '' || v === null ? undefined : integerInput(v)),
+    z
       .number({ error: message })
       .int(message)
       .min(0, message)
@@ -150,6 +150,9 @@ export const userStatusBody = z
 export type UserStatusBody = z.infer<typeof userStatusBody>;
 
 export const promoteDealerBody = z.object({
-  manager_id: z.coerce.number({ error: HIERARCHY.managerRequired }).int(HIERARCHY.managerInvalid).positive(HIERARCHY.managerInvalid).max(MAX_RECORD_ID, HIERARCHY.managerInvalid),
+  manager_id: z.preprocess(
+    integerInput,
+    z.number({ error: HIERARCHY.managerRequired }).int(HIERARCHY.managerInvalid).positive(HIERARCHY.managerInvalid).max(MAX_RECORD_ID, HIERARCHY.managerInvalid),
+  ),
 });
 export type PromoteDealerBody = z.infer<typeof promoteDealerBody>;

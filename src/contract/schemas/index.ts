@@ -10,3 +10,7 @@ export * from './userPromos';
 export * from './globalDiscounts';
 export * from './settings';
 export * from './accounts';
+export * from './tickets';
+export * from './announcements';
+export * from './auditLogs';
+export * from './analytics';

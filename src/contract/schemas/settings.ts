@@ -19,6 +19,22 @@ export function systemSettingBody(key: SettingKey) {
   return z.object({ [def.field]: field });
 }
 
+/**
+ * `field` may not be below `other` (a maximum and its minimum). It is checked as soon as these two
+ * fields are valid, even while another field of the object is not, so the message shows with the others.
+ */
+function notBelow(field: string, other: string, label: string, otherLabel: string) {
+  return [
+    (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
+      const [n, min] = [value[field], value[other]];
+      if (typeof n === 'number' && typeof min === 'number' && n < min) {
+        ctx.addIssue({ code: 'custom', message: FIELD_RULES.notBelow(label, otherLabel), path: [field] });
+      }
+    },
+    { when: ({ issues }: { issues: Array<{ path?: PropertyKey[] }> }) => !issues.some((i) => i.path?.[0] === field || i.path?.[0] === other) },
+  ] as const;
+}
+
 const LEVELS_MAX = 1_000_000;
 
 /** The credit levels configuration (admin allocations to managers). */
@@ -30,11 +46,7 @@ export const creditLevelsConfigSchema = z
     promo_enabled: switchField(FIELD_RULES.boolean('Promo enabled')),
     promo_ratio: boundedNumber(FIELD_RULES.between('Promo ratio', 0, 1), 0, 1),
   })
-  .superRefine((c, ctx) => {
-    if (c.maximum < c.minimum) {
-      ctx.addIssue({ code: 'custom', message: FIELD_RULES.notBelow('Maximum', 'minimum'), path: ['maximum'] });
-    }
-  });
+  .superRefine(...notBelow('maximum', 'minimum', 'Maximum', 'minimum'));
 
 /** PUT /credit-levels: any subset of the configuration; the rest keeps its stored value. */
 export const creditLevelsBody = z.record(z.string(), z.unknown());
@@ -51,11 +63,7 @@ export const creditOptionsSettingsSchema = z
     enable_all_available_option: switchField(FIELD_RULES.boolean('All available option')),
     is_active: switchField(FIELD_RULES.boolean('Active')),
   })
-  .superRefine((s, ctx) => {
-    if (s.max_credits < s.min_credits) {
-      ctx.addIssue({ code: 'custom', message: FIELD_RULES.notBelow('Max credits', 'min credits'), path: ['max_credits'] });
-    }
-  });
+  .superRefine(...notBelow('max_credits', 'min_credits', 'Max credits', 'min credits'));
 
 /** PUT /credit-options-settings: any subset of the settings; the rest keeps its stored value. */
 export const creditOptionsSettingsBody = z.record(z.string(), z.unknown());

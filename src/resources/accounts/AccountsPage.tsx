@@ -3,136 +3,18 @@
  * server filters; row actions Quick Renew, Edit, Activate/Deactivate, Reset Device, STB Info,
  * Transactions, Auto-renew, Delete; bulk Renew, Suspend, Activate and Send Message.
  */
-import {
-  CheckCircleOutlined,
-  DeleteOutlined,
-  EditOutlined,
-  HistoryOutlined,
-  InfoCircleOutlined,
-  PlusOutlined,
-  ReloadOutlined,
-  StopOutlined,
-  SyncOutlined,
-  ThunderboltOutlined,
-} from '@ant-design/icons';
-import { useInvalidate, useCan } from '@refinedev/core';
+import { PlusOutlined } from '@ant-design/icons';
+import { useCan } from '@refinedev/core';
 import { Button } from 'antd';
 import { useState } from 'react';
-import { type Account, ACCOUNTS, ACCOUNT_SCREEN, EXPIRY_FILTERS, GENERAL, HIERARCHY, RENEWAL, STATUS, USER_STATUSES } from '../../contract';
-import { DataTable, type RowAction } from '../../components/DataTable';
-import { useConfirm, useNotify } from '../../components/feedback';
-import { BulkRenewDialog, QuickRenewDialog } from '../../components/renewals';
-import { http } from '../../providers/http';
-import { AccountFormDialog } from './AccountFormDialog';
-import { accountColumns } from './columns';
-import { AutoRenewDialog, BulkMessageDialog, StbInfoDrawer, TransactionsDrawer } from './dialogs';
-import { useAccountServers } from './useServers';
-
-const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-/** How the confirmation dialogs name an account. */
-const subject = (account: Account) => `account "${account.login}"`;
-
-const expiryFilterOptions = EXPIRY_FILTERS.map((value) => ({ label: ACCOUNT_SCREEN.expiryFilter(value), value }));
-const statusFilterOptions = USER_STATUSES.map((value) => ({ label: capitalise(value), value }));
-
-/** What the Users list and User Search share: the search box's hint, the load error, the expiry and status filters. */
-export const accountListProps = {
-  searchPlaceholder: ACCOUNT_SCREEN.searchPlaceholder,
-  loadErrorMessage: ACCOUNT_SCREEN.loadFailed,
-  selectFilters: [
-    { field: 'expiry', label: 'Expiry', options: expiryFilterOptions },
-    { field: 'status', label: 'Status', options: statusFilterOptions },
-  ],
-};
-
-/** Row actions every account list offers; `open` shows the matching dialog. */
-export function useAccountActions() {
-  const notify = useNotify();
-  const invalidate = useInvalidate();
-  const { confirmDelete, confirmStatus, confirm } = useConfirm();
-  const can = {
-    credits: useCan({ resource: 'accounts', action: 'credits' }).data?.can === true,
-    edit: useCan({ resource: 'accounts', action: 'edit' }).data?.can === true,
-    status: useCan({ resource: 'accounts', action: 'status' }).data?.can === true,
-    delete: useCan({ resource: 'accounts', action: 'delete' }).data?.can === true,
-    show: useCan({ resource: 'accounts', action: 'show' }).data?.can === true,
-    transactions: useCan({ resource: 'accounts', action: 'transactions' }).data?.can === true,
-  };
-  const [renewing, setRenewing] = useState<Account | null>(null);
-  const [editing, setEditing] = useState<Account | 'create' | null>(null);
-  const [stb, setStb] = useState<Account | null>(null);
-  const [ledger, setLedger] = useState<Account | null>(null);
-  const [autoRenew, setAutoRenew] = useState<Account | null>(null);
-
-  const refresh = () =>
-    Promise.all([invalidate({ resource: 'accounts', invalidates: ['list', 'detail'] }), invalidate({ resource: 'user-search', invalidates: ['list'] })]);
-
-  const call = async (request: () => Promise<{ data?: { message?: string } }>, done: string, failTitle: string, failDescription: string) => {
-    try {
-      const res = await request();
-      notify.success(res.data?.message ?? done);
-    } catch (error) {
-      notify.httpError(error, failDescription, failTitle);
-    } finally {
-      await refresh();
-    }
-  };
-
-  const rowActions = (record: Account): Array<RowAction<Account>> => {
-    const active = record.status === 'active';
-    return [
-      { key: 'renew', label: RENEWAL.quickRenew, icon: <ThunderboltOutlined />, hidden: !can.credits, onClick: setRenewing },
-      { key: 'edit', label: 'Edit', icon: <EditOutlined />, hidden: !can.edit, onClick: setEditing },
-      {
-        key: 'status',
-        label: active ? STATUS.deactivate : STATUS.activate,
-        icon: active ? <StopOutlined /> : <CheckCircleOutlined />,
-        hidden: !can.status,
-        onClick: (r) =>
-          confirmStatus(!active, subject(r), () =>
-            call(() => http.patch(`accounts/${r.id}`, { is_active: !active }), HIERARCHY.statusUpdated, STATUS.updateFailed.title, STATUS.updateFailed.description),
-          ),
-      },
-      {
-        key: 'reset',
-        label: ACCOUNT_SCREEN.resetDevice,
-        icon: <ReloadOutlined />,
-        hidden: !can.edit,
-        onClick: (r) =>
-          confirm(ACCOUNT_SCREEN.resetDevice, ACCOUNT_SCREEN.resetDeviceConfirm(r.login), () =>
-            call(() => http.post(`accounts/${r.id}/reset-device`), ACCOUNTS.deviceReset, GENERAL.error, ACCOUNT_SCREEN.actionFailed),
-          ),
-      },
-      { key: 'stb', label: ACCOUNT_SCREEN.stbInfo, icon: <InfoCircleOutlined />, hidden: !can.show, onClick: setStb },
-      { key: 'transactions', label: ACCOUNT_SCREEN.transactions, icon: <HistoryOutlined />, hidden: !can.transactions, onClick: setLedger },
-      { key: 'auto-renew', label: ACCOUNT_SCREEN.autoRenew, icon: <SyncOutlined />, hidden: !can.edit, onClick: setAutoRenew },
-      {
-        key: 'delete',
-        label: 'Delete',
-        icon: <DeleteOutlined />,
-        danger: true,
-        hidden: !can.delete,
-        onClick: (r) =>
-          confirmDelete(subject(r), () => call(() => http.delete(`accounts/${r.id}`), ACCOUNTS.deleted, GENERAL.error, ACCOUNT_SCREEN.deleteFailed)),
-      },
-    ];
-  };
-
-  const dialogs = (
-    <>
-      <QuickRenewDialog account={renewing} onClose={() => setRenewing(null)} />
-      <AccountFormDialog target={editing} onClose={() => setEditing(null)} />
-      <StbInfoDrawer account={stb} onClose={() => setStb(null)} />
-      <TransactionsDrawer account={ledger} onClose={() => setLedger(null)} />
-      <AutoRenewDialog account={autoRenew} onClose={() => setAutoRenew(null)} />
-    </>
-  );
-
-  return { rowActions, dialogs, openCreate: () => setEditing('create'), call, can };
-}
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, RENEWAL, STATUS } from '../../contract';
+import { BulkMessageDialog, accountColumns, accountListProps, useAccountActions, useAccountServers } from '../../components/accounts';
+import { DataTable } from '../../components/DataTable';
+import { useConfirm } from '../../components/feedback';
+import { BulkRenewDialog } from '../../components/renewals';
 
 export function AccountsPage() {
-  const { rowActions, dialogs, openCreate, call, can } = useAccountActions();
+  const { rowActions, dialogs, openCreate, call, post, can } = useAccountActions();
   const { confirm } = useConfirm();
   const { options: servers } = useAccountServers();
   const canCreate = useCan({ resource: 'accounts', action: 'create' }).data?.can === true;
@@ -147,7 +29,7 @@ export function AccountsPage() {
       path === 'bulk-suspend' ? ACCOUNT_SCREEN.suspendConfirm(ids.length) : ACCOUNT_SCREEN.activateConfirm(ids.length),
       () =>
         call(
-          () => http.post(`accounts/${path}`, { account_ids: ids.map(Number) }).then((r) => (clear(), r)),
+          () => post(`accounts/${path}`, { account_ids: ids.map(Number) }).then((answer) => (clear(), answer)),
           ACCOUNTS.bulkDone(ids.length, path === 'bulk-suspend' ? 'suspended' : 'activated'),
           STATUS.updateFailed.title,
           STATUS.updateFailed.description,

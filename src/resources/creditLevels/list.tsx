@@ -4,25 +4,24 @@
  */
 import { useCan } from '@refinedev/core';
 import { SaveOutlined } from '@ant-design/icons';
-import { Button, Card, Col, Form, InputNumber, List, Row, Space, Switch, Tag, Typography } from 'antd';
+import { Button, Card, Col, InputNumber, List, Row, Space, Switch, Tag, Typography } from 'antd';
+import { type Control, useWatch } from 'react-hook-form';
 import {
   CONFIG_SCREENS,
   CREDIT_LEVELS,
   CREDIT_LEVELS_PREVIEW_MAX,
   type CreditLevelsConfig,
-  FIELD_RULES,
   GENERAL,
   creditLevels,
+  creditLevelsConfigSchema,
   defaultCreditLevels,
 } from '../../contract';
-import { notBelowRule } from '../../components/form/rules';
-import { ConfigLoading, useConfigDocument } from '../configDocument';
-
-const atLeastOne = (label: string) => [{ required: true, type: 'number' as const, min: 1, message: FIELD_RULES.atLeast(label, 1) }];
+import { FormField, SchemaForm } from '../../components/form';
+import { ConfigLoading, useConfigDocument } from '../../components/config/configDocument';
 
 /** The levels the current form values would offer. */
-function LevelsPreview() {
-  const values = Form.useWatch((all: Partial<CreditLevelsConfig>) => all);
+function LevelsPreview({ control }: { control: Control<any> }) {
+  const values = useWatch({ control }) as Partial<CreditLevelsConfig> | undefined;
   const config: CreditLevelsConfig = { ...defaultCreditLevels(), ...Object.fromEntries(Object.entries(values ?? {}).filter(([, v]) => v !== null && v !== undefined)) };
   const valid = config.minimum >= 1 && config.step >= 1 && config.maximum >= config.minimum && config.promo_ratio >= 0 && config.promo_ratio <= 1;
   const levels = valid ? creditLevels(config) : [];
@@ -48,58 +47,51 @@ function LevelsPreview() {
 
 export function CreditLevelsPage() {
   const canEdit = useCan({ resource: 'credit-levels', action: 'edit' }).data?.can === true;
-  const [form] = Form.useForm<CreditLevelsConfig>();
-  const { value: config, loadError, load, save, saving } = useConfigDocument<CreditLevelsConfig>(
-    'credit-levels',
-    { loadFailed: CREDIT_LEVELS.loadFailed, saveFailed: CREDIT_LEVELS.updateFailed, saved: CONFIG_SCREENS.creditLevelsUpdated },
-    form,
-  );
+  const { form, value: config, loadError, load, save, saving } = useConfigDocument<CreditLevelsConfig>('credit-levels', creditLevelsConfigSchema, {
+    loadFailed: CREDIT_LEVELS.loadFailed,
+    saveFailed: CREDIT_LEVELS.updateFailed,
+    saved: CONFIG_SCREENS.creditLevelsUpdated,
+  });
+  const { control } = form;
 
   if (loadError || !config) return <ConfigLoading title={CREDIT_LEVELS.loadFailed} error={loadError} onRetry={load} />;
 
   return (
-    <Form form={form} layout="vertical" initialValues={config} onFinish={save} disabled={!canEdit}>
+    <SchemaForm name="credit-levels" handleSubmit={form.handleSubmit} onSubmit={save} disabled={!canEdit}>
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={12}>
           <Card title="Credit Levels Configuration">
             <Typography.Paragraph type="secondary">The amounts offered when an administrator adds credits to a manager.</Typography.Paragraph>
-            <Form.Item name="minimum" label="Minimum" rules={atLeastOne('Minimum')}>
+            <FormField control={control} name="minimum" label="Minimum" required>
               <InputNumber min={1} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-            <Form.Item
-              name="maximum"
-              label="Maximum"
-              dependencies={['minimum']}
-              rules={[
-                ...atLeastOne('Maximum'),
-                notBelowRule('minimum', 'Maximum', 'minimum'),
-              ]}
-            >
+            </FormField>
+            <FormField control={control} name="maximum" label="Maximum" required>
               <InputNumber min={1} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-            <Form.Item name="step" label="Step" rules={atLeastOne('Step')}>
+            </FormField>
+            <FormField control={control} name="step" label="Step" required>
               <InputNumber min={1} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-            <Form.Item name="promo_enabled" label="Promo enabled" valuePropName="checked">
+            </FormField>
+            <FormField control={control} name="promo_enabled" label="Promo enabled" valuePropName="checked">
               <Switch />
-            </Form.Item>
-            <Form.Item
+            </FormField>
+            <FormField
+              control={control}
               name="promo_ratio"
               label="Promo ratio"
+              required
               extra="Bonus credits per credit, from 0 to 1 (0.2 gives 20 bonus on 100)."
-              rules={[{ required: true, type: 'number', min: 0, max: 1, message: FIELD_RULES.between('Promo ratio', 0, 1) }]}
             >
               <InputNumber min={0} max={1} step={0.01} style={{ width: '100%' }} />
-            </Form.Item>
+            </FormField>
             <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saving}>
               Save
             </Button>
           </Card>
         </Col>
         <Col xs={24} lg={12}>
-          <LevelsPreview />
+          <LevelsPreview control={control} />
         </Col>
       </Row>
-    </Form>
+    </SchemaForm>
   );
 }

@@ -46,7 +46,6 @@ export function PromoteDialog({ dealer, onClose }: { dealer: HierarchyUser | nul
       onOk={() => handleSubmit(submit as never)().catch(() => undefined)}
       onCancel={onClose}
       confirmLoading={mutation.isPending}
-      forceRender
     >
       {dealer && (
         <Alert

@@ -3,44 +3,24 @@
  * and status, created and edited in one dialog (spec 2, 5, 8).
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { useModalForm } from '@refinedev/antd';
-import { type CrudFilter, type HttpError, useDelete, useInvalidate, useList, useCan } from '@refinedev/core';
-import {
-  Alert,
-  Button,
-  Card,
-  Col,
-  DatePicker,
-  Descriptions,
-  Empty,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Pagination,
-  Row,
-  Select,
-  Space,
-  Spin,
-  Switch,
-  Typography,
-} from 'antd';
+import { type CrudFilter, type HttpError, useCan, useDelete, useInvalidate, useList } from '@refinedev/core';
+import { Alert, Button, Card, Col, DatePicker, Descriptions, Empty, Input, InputNumber, Pagination, Row, Select, Space, Spin, Switch, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
+import { type Control, useWatch } from 'react-hook-form';
 import {
   CONFIG_SCREENS,
   DISCOUNT_VALIDITY_MONTHS,
-  ENTITY_FORM,
-  FIELD_RULES,
   GENERAL,
   GLOBAL_DISCOUNTS,
   GLOBAL_DISCOUNT_DEFAULTS,
   type GlobalDiscount,
-  PROMOS,
+  globalDiscountBody,
 } from '../../contract';
 import { ActiveTag } from '../../components/display';
 import { titled, useConfirm, useNotify } from '../../components/feedback';
-import { useServerOptions } from '../serverOptions';
+import { FormField, ModalForm, useSchemaModalForm } from '../../components/form';
+import { useServerOptions } from '../../components/servers';
 
 const PAGE_SIZE = 12;
 
@@ -53,99 +33,72 @@ export function discountSavings(validityMonths: number, creditsRequired: number)
 
 /** Dates are whole days here: the API stores a bare date as that day's first (from) or last (until) moment, in UTC. */
 const dayOf = (value: string | null | undefined) => (value ? value.slice(0, 10) : null);
-const dateItemProps = {
-  getValueProps: (v: unknown) => ({ value: v ? dayjs(String(v).slice(0, 10)) : undefined }),
-  normalize: (v: dayjs.Dayjs | null) => (v ? v.format('YYYY-MM-DD') : null),
+
+/**
+ * valid_from and valid_until: a dayjs in the DatePicker, the calendar day ('YYYY-MM-DD') in the form
+ * values, which the contract schema reads as that day's first or last moment.
+ */
+const calendarDay = {
+  toInput: (value: unknown) => (value ? dayjs(dayOf(String(value))) : null),
+  fromInput: (value: unknown) => (value ? (value as dayjs.Dayjs).format('YYYY-MM-DD') : null),
 };
 
-const toPayload = (values: Record<string, unknown>) => ({
-  ...values,
-  description: values.description || null,
-  discount_percentage: values.discount_percentage ?? null,
-  valid_from: values.valid_from || null,
-  valid_until: values.valid_until || null,
-  // Empty means unlimited.
-  max_uses: values.max_uses ?? null,
-});
-
-function SavingsPreview() {
-  const months = Number(Form.useWatch('validity_months') ?? 0) || 0;
-  const credits = Number(Form.useWatch('credits_required') ?? 0) || 0;
+function SavingsPreview({ control }: { control: Control<any> }) {
+  const [months, credits] = useWatch({ control, name: ['validity_months', 'credits_required'] }).map((v) => Number(v ?? 0) || 0);
   const { savings, percentage } = discountSavings(months, credits);
   return <Alert type={savings > 0 ? 'success' : 'info'} showIcon message={`Savings: ${savings} month(s) (${percentage}%)`} style={{ marginBottom: 16 }} />;
 }
 
-function DiscountFormFields({ servers, serversLoading }: { servers: Array<{ label: string; value: number }>; serversLoading: boolean }) {
+function DiscountFormFields({ control, servers, serversLoading }: { control: Control<any>; servers: Array<{ label: string; value: number }>; serversLoading: boolean }) {
   return (
     <>
-      <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: ENTITY_FORM.nameRequired }]}>
+      <FormField control={control} name="name" label="Name" required>
         <Input />
-      </Form.Item>
-      <Form.Item name="description" label="Description">
+      </FormField>
+      <FormField control={control} name="description" label="Description">
         <Input.TextArea rows={2} />
-      </Form.Item>
-      <Form.Item name="server_id" label="Server" rules={[{ required: true, message: GLOBAL_DISCOUNTS.selectServer }]}>
+      </FormField>
+      <FormField control={control} name="server_id" label="Server" required>
         <Select options={servers} loading={serversLoading} placeholder={GENERAL.serverPlaceholder} showSearch optionFilterProp="label" />
-      </Form.Item>
+      </FormField>
       <Row gutter={16}>
         <Col xs={24} sm={8}>
-          <Form.Item
-            name="validity_months"
-            label="Validity (months)"
-            rules={[
-              {
-                required: true,
-                type: 'number',
-                min: DISCOUNT_VALIDITY_MONTHS.min,
-                max: DISCOUNT_VALIDITY_MONTHS.max,
-                message: FIELD_RULES.between('Validity months', DISCOUNT_VALIDITY_MONTHS.min, DISCOUNT_VALIDITY_MONTHS.max),
-              },
-            ]}
-          >
+          <FormField control={control} name="validity_months" label="Validity (months)" required>
             <InputNumber min={DISCOUNT_VALIDITY_MONTHS.min} max={DISCOUNT_VALIDITY_MONTHS.max} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
+          </FormField>
         </Col>
         <Col xs={24} sm={8}>
-          <Form.Item name="credits_required" label="Credits required" rules={[{ required: true, type: 'number', min: 1, message: PROMOS.creditsRequiredMin }]}>
+          <FormField control={control} name="credits_required" label="Credits required" required>
             <InputNumber min={1} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
+          </FormField>
         </Col>
         <Col xs={24} sm={8}>
-          <Form.Item
-            name="discount_percentage"
-            label="Discount (%)"
-            rules={[{ type: 'number', min: 0, max: 100, message: FIELD_RULES.between('Discount percentage', 0, 100) }]}
-          >
+          <FormField control={control} name="discount_percentage" label="Discount (%)">
             <InputNumber min={0} max={100} step={0.01} style={{ width: '100%' }} />
-          </Form.Item>
+          </FormField>
         </Col>
       </Row>
-      <SavingsPreview />
+      <SavingsPreview control={control} />
       <Row gutter={16}>
         <Col xs={24} sm={8}>
-          <Form.Item name="valid_from" label="Valid from" {...dateItemProps}>
+          <FormField control={control} name="valid_from" label="Valid from" {...calendarDay}>
             <DatePicker style={{ width: '100%' }} />
-          </Form.Item>
+          </FormField>
         </Col>
         <Col xs={24} sm={8}>
-          <Form.Item name="valid_until" label="Valid until" {...dateItemProps}>
+          <FormField control={control} name="valid_until" label="Valid until" {...calendarDay}>
             <DatePicker style={{ width: '100%' }} />
-          </Form.Item>
+          </FormField>
         </Col>
         <Col xs={24} sm={8}>
-          <Form.Item
-            name="max_uses"
-            label="Max uses"
-            extra="Empty means unlimited"
-            rules={[{ type: 'number', min: 1, message: FIELD_RULES.atLeast('Max uses', 1) }]}
-          >
+          <FormField control={control} name="max_uses" label="Max uses" extra="Empty means unlimited">
             <InputNumber min={1} precision={0} style={{ width: '100%' }} placeholder={CONFIG_SCREENS.unlimited} />
-          </Form.Item>
+          </FormField>
         </Col>
       </Row>
-      <Form.Item name="is_active" label="Active" valuePropName="checked">
+      <FormField control={control} name="is_active" label="Active" valuePropName="checked">
         <Switch />
-      </Form.Item>
+      </FormField>
     </>
   );
 }
@@ -186,6 +139,20 @@ function DiscountCard({ discount, onEdit, onDelete }: { discount: GlobalDiscount
   );
 }
 
+/** After a submit the schema refused, its name or server message as a toast too (spec 8). */
+function useMissingToast(form: ReturnType<typeof useSchemaModalForm>) {
+  const notify = useNotify();
+  const { submitCount } = form.formState;
+  const { getValues } = form;
+  useEffect(() => {
+    if (!submitCount) return;
+    // The schema's own verdict on what was submitted: a server's refusal of a valid form is toasted by Refine.
+    const parsed = globalDiscountBody.safeParse(getValues());
+    const missing = parsed.error?.issues.find((issue) => issue.path[0] === 'name' || issue.path[0] === 'server_id');
+    if (missing) notify.error(GENERAL.error, missing.message);
+  }, [submitCount, getValues, notify]);
+}
+
 export function GlobalDiscountsPage() {
   const notify = useNotify();
   const invalidate = useInvalidate();
@@ -222,16 +189,21 @@ export function GlobalDiscountsPage() {
   });
   const formFor = (action: 'create' | 'edit') =>
     // eslint-disable-next-line react-hooks/rules-of-hooks
-    useModalForm<GlobalDiscount, HttpError>({
-      resource: 'global-discounts',
-      action,
-      redirect: false,
-      autoResetForm: true,
-      successNotification: () => ({ type: 'success', message: action === 'create' ? CONFIG_SCREENS.discountCreated : CONFIG_SCREENS.discountUpdated }),
-      errorNotification: saveFailed,
+    useSchemaModalForm(globalDiscountBody, {
+      defaultValues: action === 'create' ? GLOBAL_DISCOUNT_DEFAULTS : undefined,
+      refineCoreProps: {
+        resource: 'global-discounts',
+        action,
+        redirect: false,
+        successNotification: () => ({ type: 'success', message: action === 'create' ? CONFIG_SCREENS.discountCreated : CONFIG_SCREENS.discountUpdated }),
+        errorNotification: saveFailed,
+      },
     });
   const createForm = formFor('create');
   const editForm = formFor('edit');
+  // 'Name is required' and 'Please select a server' also appear as toasts (spec 8).
+  useMissingToast(createForm);
+  useMissingToast(editForm);
 
   const { mutateAsync: deleteOne } = useDelete();
   const remove = (d: GlobalDiscount) =>
@@ -242,25 +214,10 @@ export function GlobalDiscountsPage() {
         .finally(() => invalidate({ resource: 'global-discounts', invalidates: ['list'] })),
     );
 
-  // 'Name is required' and 'Please select a server' also appear as toasts (spec 8).
-  const toastMissing = ({ errorFields }: { errorFields: Array<{ name: Array<string | number>; errors: string[] }> }) => {
-    const first = errorFields.find((f) => f.name[0] === 'name' || f.name[0] === 'server_id');
-    if (first?.errors[0]) notify.error(GENERAL.error, first.errors[0]);
-  };
-
   const modal = (form: typeof createForm, mode: 'create' | 'edit') => (
-    <Modal {...form.modalProps} title={mode === 'create' ? 'Create Global Discount' : 'Edit Global Discount'} width={680} forceRender>
-      <Form
-        {...form.formProps}
-        layout="vertical"
-        initialValues={mode === 'create' ? GLOBAL_DISCOUNT_DEFAULTS : form.formProps.initialValues}
-        // A failed save is already shown (toast and field errors).
-        onFinish={(values) => Promise.resolve(form.formProps.onFinish?.(toPayload(values as Record<string, unknown>) as never)).catch(() => undefined)}
-        onFinishFailed={toastMissing}
-      >
-        <DiscountFormFields servers={servers.options} serversLoading={servers.loading} />
-      </Form>
-    </Modal>
+    <ModalForm form={form} name={`global-discounts-${mode}`} title={mode === 'create' ? 'Create Global Discount' : 'Edit Global Discount'} okText="Save" width={680}>
+      <DiscountFormFields control={form.control} servers={servers.options} serversLoading={servers.loading} />
+    </ModalForm>
   );
 
   return (
@@ -269,7 +226,7 @@ export function GlobalDiscountsPage() {
       extra={
         <Space wrap>
           {canCreate && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.show()}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.modal.show()}>
               Add Global Discount
             </Button>
           )}
@@ -315,7 +272,7 @@ export function GlobalDiscountsPage() {
           <Row gutter={[16, 16]}>
             {discounts.map((d) => (
               <Col key={d.id} xs={24} md={12} xl={8}>
-                <DiscountCard discount={d} onEdit={canEdit ? () => editForm.show(d.id) : undefined} onDelete={canDelete ? () => remove(d) : undefined} />
+                <DiscountCard discount={d} onEdit={canEdit ? () => editForm.modal.show(d.id) : undefined} onDelete={canDelete ? () => remove(d) : undefined} />
               </Col>
             ))}
           </Row>

@@ -3,24 +3,22 @@
  * result says which of the caller's accounts uses it, that it is registered outside the caller's
  * accounts (without saying whose), or that nobody uses it. A found account can be deleted.
  */
-import { useCan } from '@refinedev/core';
+import { type HttpError, useCan, useCustom, useCustomMutation } from '@refinedev/core';
 import { DeleteOutlined, SearchOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Descriptions, Form, Input, Result, Select, Space, Typography } from 'antd';
-import { useState } from 'react';
-import { type Account, ACCOUNTS, ACCOUNT_SCREEN, ENTITY_FORM, type MacSearchResult, RENEWAL, formatMac, normalizeMac } from '../../contract';
+import { useEffect, useState } from 'react';
+import type { z } from 'zod';
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, type MacSearchQuery, type MacSearchResult, RENEWAL, formatMac, macSearchQuery } from '../../contract';
+import { useAccountServers } from '../../components/accounts';
 import { StatusTag } from '../../components/display';
 import { ExpiryCell } from '../../components/display/ExpiryCell';
 import { useConfirm, useNotify } from '../../components/feedback';
-import { macAddressRule } from '../../components/form/rules';
-import { applyServerErrors } from '../../components/form/legacyServerErrors';
+import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
 import { QuickRenewDialog } from '../../components/renewals';
-import { http } from '../../providers/http';
-import { useAccountServers } from '../accounts/useServers';
 
-interface Query {
-  mac: string;
-  server_id?: number | null;
-}
+/** The form's values; the contract's query schema (GET /mac-search) checks them and answers the query. */
+type MacForm = z.input<typeof macSearchQuery>;
+const FIELDS = ['mac', 'server_id'];
 
 function AccountCard({ account, onDelete, onRenew, canDelete, canRenew }: { account: Account; onDelete: () => void; onRenew: () => void; canDelete: boolean; canRenew: boolean }) {
   return (
@@ -69,39 +67,56 @@ function AccountCard({ account, onDelete, onRenew, canDelete, canRenew }: { acco
 }
 
 export function MacSearchPage() {
-  const [form] = Form.useForm<Query>();
   const notify = useNotify();
   const { confirmDelete } = useConfirm();
   const { options: servers } = useAccountServers();
   const canDelete = useCan({ resource: 'mac-search', action: 'delete' }).data?.can === true;
   const canRenew = useCan({ resource: 'accounts', action: 'credits' }).data?.can === true;
-  const [result, setResult] = useState<MacSearchResult | null>(null);
-  const [last, setLast] = useState<Query | null>(null);
-  const [loading, setLoading] = useState(false);
   const [renewing, setRenewing] = useState<Account | null>(null);
+  // A lookup, not a save: the form only checks the query; the check itself is the useCustom below.
+  const { control, handleSubmit, setError } = useSchemaForm(macSearchQuery, { defaultValues: { mac: '' } });
 
-  const search = async (query: Query) => {
-    const mac = normalizeMac(query.mac) ?? query.mac;
-    setLoading(true);
-    try {
-      const params = { mac, ...(query.server_id ? { server_id: query.server_id } : {}) };
-      const { data } = await http.get<{ data: MacSearchResult }>('mac-search', { params });
-      setResult(data.data);
-      setLast(query);
-    } catch (error) {
-      setResult(null);
-      if (applyServerErrors(form, error, ['mac', 'server_id']).length || !(error as { errors?: unknown }).errors) notify.httpError(error, ACCOUNT_SCREEN.actionFailed);
-    } finally {
-      setLoading(false);
-    }
+  /** The query last checked (the schema's output: the bare MAC and the server, if one was chosen). */
+  const [searched, setSearched] = useState<MacSearchQuery | null>(null);
+  const { query, result } = useCustom<{ data: MacSearchResult }>({
+    url: 'mac-search',
+    method: 'get',
+    config: { query: searched ?? undefined },
+    queryOptions: { enabled: searched !== null, retry: false, placeholderData: (previous) => previous },
+    errorNotification: false,
+  });
+  const found = searched && !query.isError ? result.data?.data : undefined;
+
+  // A refusal: its field messages under the fields, anything else (or no field message) as a toast.
+  useEffect(() => {
+    if (!query.isError) return;
+    const error = query.error as HttpError;
+    const rest = setServerErrors(setError, error, FIELDS).filter((item) => !FIELDS.includes(item.field));
+    if (rest.length || !error.errors) notify.httpError(error, ACCOUNT_SCREEN.actionFailed);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [query.isError, query.errorUpdatedAt]);
+
+  const search = (values: MacSearchQuery) => {
+    const next: MacSearchQuery = { mac: values.mac, ...(values.server_id ? { server_id: values.server_id } : {}) };
+    // The same query again is checked again.
+    if (searched && searched.mac === next.mac && searched.server_id === next.server_id) void query.refetch();
+    else setSearched(next);
   };
+  const searchAgain = () => (searched ? query.refetch() : undefined);
 
+  const { mutateAsync: post } = useCustomMutation<{ message?: string }>();
   const remove = (account: Account) =>
     confirmDelete(`account "${account.login}" (${formatMac(account.mac_address)})`, async () => {
       try {
-        const { data } = await http.post<{ message?: string }>('mac-search/delete', { mac: account.mac_address, server_id: account.server_id });
+        const { data } = await post({
+          url: 'mac-search/delete',
+          method: 'post',
+          values: { mac: account.mac_address, server_id: account.server_id },
+          successNotification: false,
+          errorNotification: false,
+        });
         notify.success(data?.message ?? ACCOUNTS.deleted);
-        if (last) await search(last);
+        await searchAgain();
       } catch (error) {
         notify.httpError(error, ACCOUNT_SCREEN.deleteFailed);
       }
@@ -110,34 +125,27 @@ export function MacSearchPage() {
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
       <Card title={ACCOUNT_SCREEN.macCheck}>
-        <Form form={form} layout="inline" onFinish={search} style={{ rowGap: 12 }}>
-          <Form.Item
-            name="mac"
-            label="MAC address"
-            rules={[
-              { required: true, whitespace: true, message: ENTITY_FORM.invalidMac },
-              macAddressRule,
-            ]}
-          >
+        <SchemaForm<MacForm> name="mac-check" layout="inline" handleSubmit={handleSubmit} onSubmit={search} style={{ rowGap: 12 }}>
+          <FormField<MacForm> control={control} name="mac" label="MAC address" required>
             <Input placeholder={ACCOUNT_SCREEN.macSearchPlaceholder} style={{ width: 260 }} allowClear />
-          </Form.Item>
-          <Form.Item name="server_id" label="Server">
+          </FormField>
+          <FormField<MacForm> control={control} name="server_id" label="Server">
             <Select options={servers} allowClear placeholder="All servers" style={{ width: 200 }} aria-label="Server" />
-          </Form.Item>
+          </FormField>
           <Form.Item>
-            <Button type="primary" htmlType="submit" icon={<SearchOutlined />} loading={loading}>
+            <Button type="primary" htmlType="submit" icon={<SearchOutlined />} loading={query.isFetching}>
               Check
             </Button>
           </Form.Item>
-        </Form>
+        </SchemaForm>
       </Card>
 
-      {result && (
-        <Card title={`Result for ${result.mac}`} data-testid="mac-result">
-          {result.found ? (
+      {found && (
+        <Card title={`Result for ${found.mac}`} data-testid="mac-result">
+          {found.found ? (
             <Space direction="vertical" style={{ width: '100%' }}>
-              <Alert type="success" showIcon message={result.message} />
-              {result.accounts.map((account) => (
+              <Alert type="success" showIcon message={found.message} />
+              {found.accounts.map((account) => (
                 <AccountCard
                   key={account.id}
                   account={account}
@@ -148,14 +156,14 @@ export function MacSearchPage() {
                 />
               ))}
             </Space>
-          ) : result.registered_elsewhere ? (
-            <Result status="warning" title={result.message} subTitle="It cannot be used for a new account on this server." />
+          ) : found.registered_elsewhere ? (
+            <Result status="warning" title={found.message} subTitle="It cannot be used for a new account on this server." />
           ) : (
-            <Result status="info" title={result.message} subTitle="The MAC address is free." />
+            <Result status="info" title={found.message} subTitle="The MAC address is free." />
           )}
         </Card>
       )}
-      <QuickRenewDialog account={renewing} onClose={() => setRenewing(null)} onRenewed={() => last && search(last)} />
+      <QuickRenewDialog account={renewing} onClose={() => setRenewing(null)} onRenewed={() => void searchAgain()} />
     </Space>
   );
 }

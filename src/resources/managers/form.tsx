@@ -12,7 +12,7 @@ import { FormField, SchemaForm, useSchemaForm } from '../../components/form';
 import { ErrorSummary, type UserFormValues, UserFields, saveFailedNotification, useEditedUser, userFormSchema, userFormValues } from '../../components/hierarchy';
 import { BackButton } from '../../components/transactions';
 import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
-import { useServerOptions } from '../serverOptions';
+import { useServerOptions } from '../../components/servers';
 
 const STATUSES: readonly UserStatus[] = ['active', 'inactive'];
 

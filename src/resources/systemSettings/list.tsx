@@ -4,20 +4,22 @@
  */
 import { ReloadOutlined, SaveOutlined } from '@ant-design/icons';
 import type { HttpError } from '@refinedev/core';
-import { Alert, Button, Card, Col, Descriptions, Form, InputNumber, Result, Row, Space, Spin, Switch, Tabs, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { Alert, Button, Card, Col, Descriptions, InputNumber, type InputNumberProps, Result, Row, Space, Spin, Switch, Tabs, Tag, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { z } from 'zod';
 import {
   CONFIG_SCREENS,
-  FIELD_RULES,
   GENERAL,
   SETTINGS,
   type SystemSettingField,
   type SystemSettingsValues,
   settingNumberOrFallback,
+  systemSettingBody,
 } from '../../contract';
-import { useNotify } from '../../components/feedback';
+import { titled, useNotify } from '../../components/feedback';
+import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
 import { useAppConfig } from '../../providers/appConfig';
-import { fetchSystemSettings, settingEndpoint, updateSystemSetting } from '../../providers/systemSettings';
+import { settingEndpoint, useSaveSystemSetting, useSystemSettings } from '../../providers/systemSettings';
 
 const NUMBERS: Array<{ field: SystemSettingField; label: string; help: string }> = [
   { field: 'trial_days', label: 'Trial Days', help: 'How long a trial account lasts.' },
@@ -27,6 +29,7 @@ const NUMBERS: Array<{ field: SystemSettingField; label: string; help: string }>
   { field: 'minimum_credits_dealer_creation', label: 'Minimum Credits for Dealer Creation', help: 'Credits a reseller must hold to create a dealer (0 = no rule).' },
   { field: 'minimum_credits_trial_user_creation', label: 'Minimum Credits for Trial User Creation', help: 'Credits a user must hold to create a trial account (0 = no rule).' },
 ];
+const NUMBER_FIELDS = NUMBERS.map((n) => n.field);
 
 const FEATURES: Array<{ field: SystemSettingField; label: string; help: string }> = [
   { field: 'enable_trials', label: 'Enable Trials', help: 'Trial accounts may be created.' },
@@ -39,49 +42,65 @@ const LABELS: Record<SystemSettingField, string> = Object.fromEntries(
   [...NUMBERS, ...FEATURES, { field: 'maintenance_mode', label: CONFIG_SCREENS.maintenanceMode }].map((s) => [s.field, s.label]),
 ) as Record<SystemSettingField, string>;
 
-const bounds = (field: SystemSettingField) => {
-  const { def } = settingEndpoint(field);
-  return def.type === 'int' ? { min: def.min, max: def.max } : { min: 0, max: 0 };
-};
+/**
+ * The numbers form: each setting checked by the rule of its own PUT body (contract systemSettingBody),
+ * after the spec's fallback for a value that is not a number (trial_days 7, default_credits 1; spec 5).
+ */
+const numbersForm = z.object(
+  Object.fromEntries(
+    NUMBER_FIELDS.map((field) => {
+      const { key } = settingEndpoint(field);
+      return [field, z.preprocess((value) => settingNumberOrFallback(key, value), systemSettingBody(key).shape[field])];
+    }),
+  ),
+);
+
+const numbersOf = (settings: SystemSettingsValues) => Object.fromEntries(NUMBER_FIELDS.map((field) => [field, settings[field]]));
+
+/** A number with its own Save button beside it (FormField binds the number). */
+function NumberWithSave({ label, saving, onSave, ...input }: InputNumberProps & { label: string; saving: boolean; onSave: () => void }) {
+  return (
+    <Space.Compact style={{ width: '100%' }}>
+      <InputNumber {...input} aria-label={label} precision={0} style={{ width: '100%' }} onPressEnter={onSave} />
+      <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={onSave} aria-label={`Save ${label}`}>
+        Save
+      </Button>
+    </Space.Compact>
+  );
+}
 
 export function SystemSettingsPage() {
   const notify = useNotify();
   const { refetch: refetchAppConfig } = useAppConfig();
-  const [settings, setSettings] = useState<SystemSettingsValues | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { settings: loaded, query } = useSystemSettings({ loadFailed: { type: 'error', ...titled(GENERAL.error, SETTINGS.fetchFailed) } });
+  const { save: saveSetting } = useSaveSystemSetting();
+  // What the API answered to the last save, over what was loaded.
+  const [answered, setAnswered] = useState<SystemSettingsValues | null>(null);
+  const settings = answered ?? loaded;
   const [saving, setSaving] = useState<SystemSettingField | null>(null);
-  const [form] = Form.useForm();
+  const form = useSchemaForm(numbersForm);
+  const { control, reset, trigger, getValues, setValue, setError } = form;
 
-  const load = useCallback(() => {
-    setLoading(true);
-    fetchSystemSettings()
-      .then((values) => {
-        // The numbers form mounts with these as its initial values.
-        setSettings(values);
-        setLoadError(null);
-      })
-      .catch((error: HttpError) => {
-        setLoadError(error?.message ?? SETTINGS.fetchFailed);
-        notify.error(GENERAL.error, SETTINGS.fetchFailed);
-      })
-      .finally(() => setLoading(false));
-  }, [notify]);
-  useEffect(load, [load]);
+  useEffect(() => {
+    if (loaded) reset(numbersOf(loaded));
+  }, [loaded, reset]);
+
+  const load = () => {
+    setAnswered(null);
+    void query.refetch();
+  };
 
   const save = async (field: SystemSettingField, value: number | boolean) => {
     setSaving(field);
     try {
-      const next = await updateSystemSetting(field, value);
-      setSettings(next);
-      form.setFieldValue(field, next[field]);
+      const next = await saveSetting(field, value);
+      setAnswered(next);
+      if (NUMBER_FIELDS.includes(field)) setValue(field, next[field]);
       notify.success(SETTINGS.updated);
       // Maintenance and trials are published to every role through /config.
       refetchAppConfig();
     } catch (error) {
-      const e = error as HttpError;
-      const messages = e?.errors?.[field];
-      if (messages) form.setFields([{ name: field, errors: Array.isArray(messages) ? (messages as string[]) : [String(messages)] }]);
+      setServerErrors(setError, error as HttpError, NUMBER_FIELDS);
       notify.error(GENERAL.error, SETTINGS.updateFailed);
     } finally {
       setSaving(null);
@@ -89,24 +108,19 @@ export function SystemSettingsPage() {
   };
 
   const saveNumber = async (field: SystemSettingField) => {
-    try {
-      await form.validateFields([field]);
-    } catch {
-      return;
-    }
-    // Not a number: the setting's fallback (trial_days 7, default_credits 1; spec 5).
-    const value = settingNumberOrFallback(settingEndpoint(field).key, form.getFieldValue(field));
-    form.setFieldValue(field, value);
+    if (!(await trigger(field))) return;
+    const value = numbersForm.shape[field].parse(getValues(field)) as number;
+    setValue(field, value);
     await save(field, value);
   };
 
-  if (loading && !settings) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
+  if (!settings && (query.isLoading || query.isFetching)) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
   if (!settings)
     return (
       <Result
         status="error"
         title={SETTINGS.fetchFailed}
-        subTitle={loadError}
+        subTitle={query.error?.message ?? SETTINGS.fetchFailed}
         extra={
           <Button icon={<ReloadOutlined />} onClick={load}>
             Retry
@@ -119,27 +133,14 @@ export function SystemSettingsPage() {
 
   const trialCard = (
     <Card title={SETTINGS.trialCard}>
-      <Form form={form} layout="vertical" initialValues={settings}>
-        {NUMBERS.map(({ field, label, help }) => {
-          const { min, max } = bounds(field);
-          return (
-            <Form.Item key={field} label={label} extra={help} required={false}>
-              <Space.Compact style={{ width: '100%' }}>
-                <Form.Item
-                  name={field}
-                  noStyle
-                  rules={[{ type: 'number', min, max, message: FIELD_RULES.between(settingEndpoint(field).def.label, min, max) }]}
-                >
-                  <InputNumber aria-label={label} precision={0} style={{ width: '100%' }} onPressEnter={() => saveNumber(field)} />
-                </Form.Item>
-                <Button type="primary" icon={<SaveOutlined />} loading={saving === field} onClick={() => saveNumber(field)} aria-label={`Save ${label}`}>
-                  Save
-                </Button>
-              </Space.Compact>
-            </Form.Item>
-          );
-        })}
-      </Form>
+      {/* Each number saves alone, through its own button (spec 4): the form only holds and checks them. */}
+      <SchemaForm name="system-settings" handleSubmit={form.handleSubmit} onSubmit={() => undefined}>
+        {NUMBERS.map(({ field, label, help }) => (
+          <FormField key={field} control={control} name={field} label={label} extra={help}>
+            <NumberWithSave label={label} saving={saving === field} onSave={() => void saveNumber(field)} />
+          </FormField>
+        ))}
+      </SchemaForm>
     </Card>
   );
 

@@ -2,8 +2,7 @@
 import type { Account } from '../../contract';
 import { ACCOUNT_SCREEN } from '../../contract';
 import { DataTable } from '../../components/DataTable';
-import { accountListProps, useAccountActions } from '../accounts/AccountsPage';
-import { accountColumns } from '../accounts/columns';
+import { accountColumns, accountListProps, useAccountActions } from '../../components/accounts';
 
 export function UserSearchPage() {
   const { rowActions, dialogs } = useAccountActions();

@@ -1,5 +1,5 @@
 import { useList } from '@refinedev/core';
-import type { ServerOption } from '../contract';
+import type { ServerOption } from '../../contract';
 
 /**
  * The servers as select options (GET /servers/public, which every role may read), for every server

@@ -1,9 +1,9 @@
 /** The accounts table's columns (spec 2, /users), shared by the accounts screen and user search. */
 import { Typography } from 'antd';
 import { type Account, formatMac } from '../../contract';
-import type { DataColumn } from '../../components/DataTable';
-import { StatusTag, dateTime } from '../../components/display';
-import { ExpiryCell } from '../../components/display/ExpiryCell';
+import type { DataColumn } from '../DataTable';
+import { StatusTag, dateTime } from '../display';
+import { ExpiryCell } from '../display/ExpiryCell';
 
 export const accountColumns: Array<DataColumn<Account>> = [
   { dataIndex: 'login', title: 'Login', sortable: true, priority: 'key' },

@@ -1,7 +1,7 @@
 /** The account screens' servers: the options every role may pick (shared with the other forms) and the caller's branch server. */
 import { useCustom } from '@refinedev/core';
 import type { ServerOption } from '../../contract';
-import { useServerOptions } from '../serverOptions';
+import { useServerOptions } from '../servers';
 
 export function useAccountServers() {
   const servers = useServerOptions();

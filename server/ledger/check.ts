@@ -1,0 +1,133 @@
+/**
+ * Verifies the whole ledger of a live database (DESIGN.md ledger rules 1 and 2), in SQL so it scales
+ * with the tables: every balance equals the sum of its entries (and the bonus part the sum of their
+ * bonus parts), each user's entries chain (each starts where the previous ended, the first at 0) and
+ * the last one is the one applied, nothing is negative, every transfer between two users nets to
+ * zero, and what was minted minus what was burned equals what is held plus what was spent.
+ * Read-only; `npm run check:ledger` prints its figures.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema';
+
+export interface LedgerFigures {
+  users: number;
+  entries: number;
+  /** Credits users hold now (bonus included). */
+  held: number;
+  bonusHeld: number;
+  /** Credits that came into the hierarchy: admin allocations and bonus grants. */
+  minted: number;
+  /** Credits that left it other than by renewals: admin recoveries, bonus write-offs. */
+  burned: number;
+  /** Credits spent on accounts (renewals, purchases, trials), net of refunds. */
+  spent: number;
+  /** Moves between two users (each two entries that net to zero) and their volume. */
+  transfers: number;
+  transferred: number;
+}
+
+export interface LedgerReport {
+  figures: LedgerFigures;
+  /** Each broken rule, one line each (at most `limit` of each kind). */
+  problems: string[];
+}
+
+const n = (value: unknown) => Number(value ?? 0);
+
+export async function checkLedger(db: Kysely<Database>, limit = 20): Promise<LedgerReport> {
+  const problems: string[] = [];
+  const report = (lines: string[]) => problems.push(...lines);
+
+  const balances = await sql<{ id: number; credits: number; bonus: number; sum_credits: number | null; sum_bonus: number | null; last_id: number | null; applied: number | null }>`
+    select u.id, u.credits, u.bonus_credits as bonus, e.sum_credits, e.sum_bonus, e.last_id, u.ledger_entry_id as applied
+    from users u
+    left join (
+      select user_id, sum(credits) as sum_credits, sum(bonus_credits) as sum_bonus, max(id) as last_id
+      from credit_transactions group by user_id
+    ) e on e.user_id = u.id
+    where u.credits <> coalesce(e.sum_credits, 0) or u.bonus_credits <> coalesce(e.sum_bonus, 0)
+      or coalesce(u.ledger_entry_id, 0) <> coalesce(e.last_id, 0)
+    order by u.id
+    limit ${limit}`.execute(db);
+  report(
+    balances.rows.map((r) =>
+      n(r.credits) !== n(r.sum_credits) || n(r.bonus) !== n(r.sum_bonus)
+        ? `user ${r.id}: balance ${r.credits} (bonus ${r.bonus}) but its entries sum to ${n(r.sum_credits)} (bonus ${n(r.sum_bonus)})`
+        : `user ${r.id}: the last entry applied is ${r.applied ?? 'none'} but its latest entry is ${r.last_id ?? 'none'}`,
+    ),
+  );
+
+  const chain = await sql<{ id: number; user_id: number; balance_before: number; previous: number }>`
+    select id, user_id, balance_before, previous from (
+      select id, user_id, balance_before, lag(balance_after, 1, 0) over (partition by user_id order by id) as previous
+      from credit_transactions
+    ) t
+    where balance_before <> previous
+    order by id
+    limit ${limit}`.execute(db);
+  report(chain.rows.map((r) => `entry ${r.id} of user ${r.user_id} starts at ${r.balance_before}, the previous one ended at ${r.previous}`));
+
+  const negativeUsers = await sql<{ id: number; credits: number; bonus: number }>`
+    select id, credits, bonus_credits as bonus from users
+    where credits < 0 or bonus_credits < 0 or bonus_credits > credits
+    order by id limit ${limit}`.execute(db);
+  report(negativeUsers.rows.map((r) => `user ${r.id}: balance ${r.credits} with bonus ${r.bonus}`));
+  const negativeEntries = await sql<{ id: number; balance_before: number; balance_after: number; credits: number }>`
+    select id, balance_before, balance_after, credits from credit_transactions
+    where balance_before < 0 or balance_after < 0 or balance_after <> balance_before + credits
+    order by id limit ${limit}`.execute(db);
+  report(negativeEntries.rows.map((r) => `entry ${r.id}: ${r.balance_before} + ${r.credits} = ${r.balance_after}`));
+
+  // A transfer: an entry whose counterparty is another (non-admin) user, with the counterparty's own
+  // entry in the same operation; the two net to zero.
+  const unpaired = await sql<{ id: number; operation_id: string }>`
+    select e.id, e.operation_id from credit_transactions e
+    join users c on c.id = e.counterparty_id and c.role <> 'admin'
+    where not exists (
+      select 1 from credit_transactions p
+      where p.operation_id = e.operation_id and p.user_id = e.counterparty_id and p.counterparty_id = e.user_id)
+    order by e.id limit ${limit}`.execute(db);
+  report(unpaired.rows.map((r) => `entry ${r.id}: a move to another user without that user's entry in operation ${r.operation_id}`));
+  const unbalanced = await sql<{ operation_id: string; total: number }>`
+    select e.operation_id, sum(e.credits) as total from credit_transactions e
+    join users c on c.id = e.counterparty_id and c.role <> 'admin'
+    group by e.operation_id
+    having sum(e.credits) <> 0
+    limit ${limit}`.execute(db);
+  report(unbalanced.rows.map((r) => `operation ${r.operation_id}: its moves between users net to ${r.total}, not 0`));
+
+  const totals = await sql<Record<string, number | null>>`
+    select
+      (select count(*) from users) as users,
+      (select count(*) from credit_transactions) as entries,
+      (select coalesce(sum(credits), 0) from users) as held,
+      (select coalesce(sum(bonus_credits), 0) from users) as bonus_held,
+      coalesce(sum(case when internal = 0 and e.account_id is null and e.credits > 0 then e.credits else 0 end), 0) as minted,
+      coalesce(sum(case when internal = 0 and e.account_id is null and e.credits < 0 then -e.credits else 0 end), 0) as burned,
+      coalesce(sum(case when internal = 0 and e.account_id is not null then -e.credits else 0 end), 0) as spent,
+      coalesce(sum(case when internal = 1 and e.credits > 0 then 1 else 0 end), 0) as transfers,
+      coalesce(sum(case when internal = 1 and e.credits > 0 then e.credits else 0 end), 0) as transferred
+    from (
+      select t.credits, t.account_id,
+        case when exists (select 1 from users c where c.id = t.counterparty_id and c.role <> 'admin') then 1 else 0 end as internal
+      from credit_transactions t
+    ) e`.execute(db);
+  const t = totals.rows[0] ?? {};
+  const figures: LedgerFigures = {
+    users: n(t.users),
+    entries: n(t.entries),
+    held: n(t.held),
+    bonusHeld: n(t.bonus_held),
+    minted: n(t.minted),
+    burned: n(t.burned),
+    spent: n(t.spent),
+    transfers: n(t.transfers),
+    transferred: n(t.transferred),
+  };
+  if (figures.minted - figures.burned !== figures.held + figures.spent) {
+    problems.push(
+      `minted ${figures.minted} - burned ${figures.burned} = ${figures.minted - figures.burned}, but held ${figures.held} + spent ${figures.spent} = ${figures.held + figures.spent}`,
+    );
+  }
+  return { figures, problems };
+}

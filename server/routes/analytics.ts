@@ -1,0 +1,195 @@
+/**
+ * Analytics (admin): credits flowing down by role level, paid renewals and new accounts per month,
+ * accounts expiring within 7/30/90 days, and the resellers and dealers who spend the most. Each
+ * figure is one grouped query over an index (ledger entries by type and date, accounts by creation
+ * and by expiry date), so it stays fast with a million accounts.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import {
+  ANALYTICS_ROLES,
+  AUDIT,
+  EXPIRY_WINDOWS,
+  FIELD_RULES,
+  creditsFlowSchema,
+  expiringSchema,
+  parseCalendarDate,
+  renewalsSchema,
+  topUserSchema,
+} from '../../src/contract';
+import { validationError } from '../http/errors';
+
+const DAY = 86_400_000;
+
+const date = (edge: 'start' | 'end') =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || !Number.isNaN(parseCalendarDate(v, edge)), FIELD_RULES.validDate);
+const rangeQuery = z.object({ date_from: date('start'), date_to: date('end') });
+
+/** The range asked for, or the last 12 months up to now. */
+function rangeOf(q: { date_from?: string; date_to?: string }) {
+  const to = q.date_to ? new Date(parseCalendarDate(q.date_to, 'end')).toISOString() : new Date().toISOString();
+  const from = q.date_from ? new Date(parseCalendarDate(q.date_from, 'start')).toISOString() : new Date(Date.parse(to) - 365 * DAY).toISOString();
+  if (to < from) throw validationError({ date_to: AUDIT.dateRangeInvalid });
+  return { from, to };
+}
+
+const month = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 7)`;
+const n = (v: unknown) => Number(v ?? 0);
+
+const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db.kysely;
+  const access = { access: ['analytics', 'list'] as const };
+  const tags = ['analytics'];
+
+  app.get(
+    '/analytics/credits-flow',
+    { config: access, schema: { querystring: rangeQuery, response: { 200: z.object({ data: creditsFlowSchema }) }, tags } },
+    async (request) => {
+      const { from, to } = rangeOf(request.query);
+      const rows = await db
+        .selectFrom('credit_transactions as t')
+        .innerJoin('users as u', 'u.id', 't.user_id')
+        .where('t.type', '=', 'PURCHASED')
+        .where('t.created_at', '>=', from)
+        .where('t.created_at', '<=', to)
+        .where('t.credits', '>', 0)
+        .where('u.role', 'in', [...ANALYTICS_ROLES])
+        .select([month('t.created_at').as('period'), 'u.role', sql<number>`sum(t.credits)`.as('credits'), sql<number>`count(*)`.as('entries')])
+        .groupBy([month('t.created_at'), 'u.role'])
+        .orderBy(month('t.created_at'))
+        .orderBy('u.role')
+        .execute();
+      return { data: rows.map((r) => ({ period: r.period, role: r.role as (typeof ANALYTICS_ROLES)[number], credits: n(r.credits), entries: n(r.entries) })) };
+    },
+  );
+
+  app.get(
+    '/analytics/renewals',
+    { config: access, schema: { querystring: rangeQuery, response: { 200: z.object({ data: renewalsSchema }) }, tags } },
+    async (request) => {
+      const { from, to } = rangeOf(request.query);
+      const [renewals, created] = await Promise.all([
+        db
+          .selectFrom('credit_transactions as t')
+          .where('t.type', '=', 'USED')
+          .where('t.created_at', '>=', from)
+          .where('t.created_at', '<=', to)
+          .where('t.account_id', 'is not', null)
+          .select([month('t.created_at').as('period'), sql<number>`count(*)`.as('renewals'), sql<number>`coalesce(sum(-t.credits), 0)`.as('credits')])
+          .groupBy(month('t.created_at'))
+          .execute(),
+        db
+          .selectFrom('accounts as a')
+          .where('a.created_at', '>=', from)
+          .where('a.created_at', '<=', to)
+          .select([month('a.created_at').as('period'), sql<number>`count(*)`.as('n')])
+          .groupBy(month('a.created_at'))
+          .execute(),
+      ]);
+      // Every month of the range, so the chart has no gaps.
+      const periods: string[] = [];
+      const cursor = new Date(`${from.slice(0, 7)}-01T00:00:00.000Z`);
+      while (cursor.toISOString().slice(0, 7) <= to.slice(0, 7)) {
+        periods.push(cursor.toISOString().slice(0, 7));
+        cursor.setUTCMonth(cursor.getUTCMonth() + 1);
+      }
+      return {
+        data: periods.map((period) => {
+          const r = renewals.find((x) => x.period === period);
+          return { period, renewals: n(r?.renewals), credits: n(r?.credits), new_accounts: n(created.find((x) => x.period === period)?.n) };
+        }),
+      };
+    },
+  );
+
+  app.get(
+    '/analytics/expiring',
+    {
+      config: access,
+      schema: {
+        querystring: z.object({
+          days: z.coerce.number().int().refine((d) => (EXPIRY_WINDOWS as readonly number[]).includes(d), `days must be one of ${EXPIRY_WINDOWS.join(', ')}`).default(30),
+          limit: z.coerce.number().int().min(1).max(1000).default(200),
+        }),
+        response: { 200: z.object({ data: expiringSchema }) },
+        tags,
+      },
+    },
+    async (request) => {
+      const now = new Date().toISOString();
+      const until = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+      const live = () => db.selectFrom('accounts as a').where('a.deleted_at', 'is', null).where('a.expiry_date', '>', now);
+      const counts = await live()
+        .where('a.expiry_date', '<=', until(90))
+        .select([
+          sql<number>`coalesce(sum(case when a.expiry_date <= ${until(7)} then 1 else 0 end), 0)`.as('d7'),
+          sql<number>`coalesce(sum(case when a.expiry_date <= ${until(30)} then 1 else 0 end), 0)`.as('d30'),
+          sql<number>`count(*)`.as('d90'),
+        ])
+        .executeTakeFirstOrThrow();
+      const accounts = await live()
+        .innerJoin('users as u', 'u.id', 'a.owner_id')
+        .where('a.expiry_date', '<=', until(request.query.days))
+        .select(['a.id', 'a.login', 'a.full_name', 'a.expiry_date', 'u.id as owner_id', 'u.username as owner_username', 'u.role as owner_role'])
+        .orderBy('a.expiry_date')
+        .orderBy('a.id')
+        .limit(request.query.limit)
+        .execute();
+      return {
+        data: {
+          counts: { days_7: n(counts.d7), days_30: n(counts.d30), days_90: n(counts.d90) },
+          accounts: accounts.map((a) => ({
+            id: a.id,
+            login: a.login,
+            full_name: a.full_name,
+            expiry_date: a.expiry_date as string,
+            owner: { id: a.owner_id, username: a.owner_username, role: a.owner_role },
+          })),
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/analytics/top-users',
+    {
+      config: access,
+      schema: {
+        querystring: rangeQuery.extend({ role: z.enum(['reseller', 'dealer']), limit: z.coerce.number().int().min(1).max(100).default(10) }),
+        response: { 200: z.object({ data: z.array(topUserSchema) }) },
+        tags,
+      },
+    },
+    async (request) => {
+      const { from, to } = rangeOf(request.query);
+      const rows = await db
+        .selectFrom('credit_transactions as t')
+        .innerJoin('users as u', 'u.id', 't.user_id')
+        .where('t.type', '=', 'USED')
+        .where('t.created_at', '>=', from)
+        .where('t.created_at', '<=', to)
+        .where('u.role', '=', request.query.role)
+        .select([
+          'u.id',
+          'u.name',
+          'u.username',
+          'u.role',
+          sql<number>`coalesce(sum(-t.credits), 0)`.as('credits_spent'),
+          sql<number>`coalesce(sum(case when t.account_id is not null then 1 else 0 end), 0)`.as('renewals'),
+        ])
+        .groupBy(['u.id', 'u.name', 'u.username', 'u.role'])
+        .orderBy(sql`coalesce(sum(-t.credits), 0)`, 'desc')
+        .orderBy('u.id')
+        .limit(request.query.limit)
+        .execute();
+      return { data: rows.map((r) => ({ id: r.id, name: r.name, username: r.username, role: r.role, credits_spent: n(r.credits_spent), renewals: n(r.renewals) })) };
+    },
+  );
+};
+
+export default analyticsRoutes;

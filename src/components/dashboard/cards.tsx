@@ -1,0 +1,59 @@
+/**
+ * The dashboard's stat cards per role: each role sees the figures that mean something to it (a
+ * dealer has no managers, resellers or dealers below it and sells no credits), credits carry their
+ * unit, and every role below admin sees its own balance.
+ */
+import { Card, Col, Row, Statistic } from 'antd';
+import { DASHBOARD_LABELS, DASHBOARD_PANEL, ROLES, type Role } from '../../contract';
+
+export interface DashboardFigures {
+  total_users: number;
+  active_users: number;
+  expired_users: number;
+  total_managers: number;
+  total_resellers: number;
+  total_dealers: number;
+  credits_sold: number;
+  monthly_revenue: number;
+  my_credits?: number | null;
+}
+
+export interface DashboardCard {
+  key: keyof DashboardFigures;
+  label: string;
+  roles: readonly Role[];
+  credits?: boolean;
+}
+
+const BELOW_ADMIN: readonly Role[] = ['manager', 'reseller', 'dealer'];
+
+export const DASHBOARD_CARDS: readonly DashboardCard[] = [
+  { key: 'my_credits', label: DASHBOARD_PANEL.myCredits, roles: BELOW_ADMIN, credits: true },
+  { key: 'total_users', label: DASHBOARD_LABELS.totalUsers, roles: ROLES },
+  { key: 'active_users', label: DASHBOARD_LABELS.activeUsers, roles: ROLES },
+  { key: 'expired_users', label: DASHBOARD_LABELS.expiredUsers, roles: ROLES },
+  { key: 'total_managers', label: DASHBOARD_LABELS.totalManagers, roles: ['admin'] },
+  { key: 'total_resellers', label: DASHBOARD_LABELS.totalResellers, roles: ['admin', 'manager'] },
+  { key: 'total_dealers', label: DASHBOARD_LABELS.totalDealers, roles: ['admin', 'manager', 'reseller'] },
+  { key: 'monthly_revenue', label: DASHBOARD_LABELS.monthlyRevenue, roles: ROLES, credits: true },
+  { key: 'credits_sold', label: DASHBOARD_LABELS.creditsSold, roles: ['admin', 'manager', 'reseller'], credits: true },
+];
+
+/** The cards a role sees; an unknown role sees the account figures only. */
+export const cardsFor = (role: string | null): DashboardCard[] =>
+  DASHBOARD_CARDS.filter((c) => (role && (ROLES as readonly string[]).includes(role) ? c.roles.includes(role as Role) : c.roles === ROLES));
+
+export function StatCards({ figures, role, loading }: { figures?: DashboardFigures; role: string | null; loading: boolean }) {
+  const cards = cardsFor(role);
+  return (
+    <Row gutter={[16, 16]}>
+      {cards.map((card) => (
+        <Col key={card.key} xs={24} sm={12} lg={6}>
+          <Card loading={loading} data-testid={`card-${card.key}`}>
+            <Statistic title={card.label} value={Number(figures?.[card.key] ?? 0)} suffix={card.credits ? DASHBOARD_PANEL.creditsUnit : undefined} />
+          </Card>
+        </Col>
+      ))}
+    </Row>
+  );
+}

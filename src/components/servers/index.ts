@@ -1,0 +1,1 @@
+export { useServerOptions } from './useServerOptions';

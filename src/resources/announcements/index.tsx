@@ -1,0 +1,10 @@
+import { NotificationOutlined } from '@ant-design/icons';
+import { type PanelResource, lazyPage } from '../../components/routing';
+
+/** Announcement management (admin; spec 2). */
+export const announcements: PanelResource = {
+  name: 'announcements',
+  label: 'Announcements',
+  icon: <NotificationOutlined />,
+  list: { path: '/announcements', page: lazyPage(() => import('./list'), 'AnnouncementsPage') },
+};

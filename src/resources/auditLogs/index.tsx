@@ -1,0 +1,10 @@
+import { AuditOutlined } from '@ant-design/icons';
+import { type PanelResource, lazyPage } from '../../components/routing';
+
+/** Audit logs (admin; spec 2): read only. */
+export const auditLogs: PanelResource = {
+  name: 'audit-logs',
+  label: 'Audit Logs',
+  icon: <AuditOutlined />,
+  list: { path: '/audit-logs', page: lazyPage(() => import('./list'), 'AuditLogsPage') },
+};

@@ -1,0 +1,10 @@
+import { NotificationOutlined } from '@ant-design/icons';
+import { type PanelResource, lazyPage } from '../../components/routing';
+
+/** Announcements as the roles below admin read them (spec 2). */
+export const userAnnouncements: PanelResource = {
+  name: 'user-announcements',
+  label: 'Announcements',
+  icon: <NotificationOutlined />,
+  list: { path: '/user-announcements', page: lazyPage(() => import('./list'), 'UserAnnouncementsPage') },
+};

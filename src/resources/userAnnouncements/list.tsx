@@ -1,0 +1,169 @@
+/**
+ * Announcements as managers, resellers and dealers read them (spec 2): those aimed at the caller,
+ * grouped Urgent, High Priority and General, a 'new' badge on unread ones and the unread count, an
+ * 'Expiring Soon' badge within 24 hours, Refresh; opening one (also /user-announcements?open=ID)
+ * shows it whole and reads it.
+ */
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { type HttpError, useCustom, useList, useOne } from '@refinedev/core';
+import { Badge, Button, Card, Empty, Input, List, Modal, Space, Spin, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import {
+  ANNOUNCEMENTS,
+  ANNOUNCEMENT_FORM,
+  ANNOUNCEMENT_PAGE_SIZE,
+  ANNOUNCEMENT_SECTIONS,
+  GENERAL,
+  LIST_PREVIEW_CUT,
+  SEARCH_DEBOUNCE_MS,
+  type UserAnnouncement,
+  previewText,
+} from '../../contract';
+import { AnnouncementContent, AnnouncementPriorityTag, AnnouncementTypeTag, ExpiringSoonTag, NewTag } from '../../components/announcements';
+import { Pagination } from '../../components/DataTable';
+import { dateTime } from '../../components/display';
+import { titled } from '../../components/feedback';
+
+const SECTIONS: Array<{ key: string; title: string; test: (a: UserAnnouncement) => boolean }> = [
+  { key: 'urgent', title: ANNOUNCEMENT_SECTIONS.urgent, test: (a) => a.priority === 'urgent' },
+  { key: 'high', title: ANNOUNCEMENT_SECTIONS.high, test: (a) => a.priority === 'high' },
+  { key: 'general', title: ANNOUNCEMENT_SECTIONS.general, test: (a) => a.priority !== 'urgent' && a.priority !== 'high' },
+];
+
+function Reader({ id, onClose, onRead }: { id: number | null; onClose: () => void; onRead: () => void }) {
+  const { result, query } = useOne<UserAnnouncement, HttpError>({
+    resource: 'user-announcements',
+    id: id ?? '',
+    queryOptions: { enabled: id !== null, retry: false },
+    errorNotification: () => ({ type: 'error', ...titled(GENERAL.error, ANNOUNCEMENTS.fetchFailed) }),
+  });
+  const readId = query.isSuccess ? result?.id : undefined;
+  useEffect(() => {
+    if (readId !== undefined) onRead();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [readId]);
+  return (
+    <Modal open={id !== null} onCancel={onClose} footer={null} width={680} title={query.isSuccess ? result?.title : ANNOUNCEMENT_FORM.title} destroyOnHidden>
+      {query.isLoading && <Spin />}
+      {query.isSuccess && result && (
+        <Space direction="vertical" style={{ width: '100%' }} data-testid="announcement-reader">
+          <Space wrap size={6}>
+            <AnnouncementTypeTag type={result.type} />
+            <AnnouncementPriorityTag priority={result.priority} />
+            {result.expiring_soon && <ExpiringSoonTag />}
+            <Typography.Text type="secondary">{dateTime(result.starts_at ?? result.created_at)}</Typography.Text>
+          </Space>
+          <AnnouncementContent html={result.content} />
+        </Space>
+      )}
+    </Modal>
+  );
+}
+
+export function UserAnnouncementsPage() {
+  const [params, setParams] = useSearchParams();
+  const openId = Number(params.get('open')) || null;
+  const [search, setSearch] = useState('');
+  const [debounced, setDebounced] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(search), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(ANNOUNCEMENT_PAGE_SIZE.user);
+  useEffect(() => setPage(1), [debounced]);
+
+  const { result, query } = useList<UserAnnouncement, HttpError>({
+    resource: 'user-announcements',
+    pagination: { currentPage: page, pageSize, mode: 'server' },
+    filters: debounced ? [{ field: 'search', operator: 'contains', value: debounced }] : [],
+    errorNotification: () => ({ type: 'error', ...titled(GENERAL.error, ANNOUNCEMENTS.fetchFailed) }),
+    queryOptions: { retry: false },
+  });
+  // Silent on failure (spec 8).
+  const unread = useCustom<{ unread_count: number }>({ url: 'user/announcements/unread-count', method: 'get', errorNotification: false, queryOptions: { retry: false } });
+  const refresh = () => {
+    query.refetch();
+    unread.query.refetch();
+  };
+  const rows = query.isError ? [] : result.data;
+  const total = query.isError ? 0 : (result.total ?? 0);
+  const unreadCount = unread.query.isError ? 0 : (unread.result?.data?.unread_count ?? 0);
+
+  return (
+    <Card
+      title={
+        <Space>
+          {ANNOUNCEMENT_FORM.title}
+          <Badge count={unreadCount} data-testid="unread-count" title={`${unreadCount} unread`} />
+        </Space>
+      }
+      extra={
+        <Button icon={<ReloadOutlined />} onClick={refresh} loading={query.isFetching} aria-label="Refresh">
+          Refresh
+        </Button>
+      }
+    >
+      <Input
+        allowClear
+        prefix={<SearchOutlined />}
+        placeholder="Search announcements..."
+        aria-label="Search"
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        style={{ width: 260, marginBottom: 16 }}
+      />
+      {!query.isLoading && rows.length === 0 && <Empty description={ANNOUNCEMENT_FORM.noAnnouncements} />}
+      {query.isLoading && <Spin />}
+      {SECTIONS.map((section) => {
+        const items = rows.filter(section.test);
+        if (items.length === 0) return null;
+        return (
+          <section key={section.key} data-testid={`section-${section.key}`} style={{ marginBottom: 16 }}>
+            <Typography.Title level={5}>{section.title}</Typography.Title>
+            <List
+              dataSource={items}
+              renderItem={(a) => (
+                <List.Item data-testid="user-announcement" style={{ cursor: 'pointer' }} onClick={() => setParams({ open: String(a.id) })}>
+                  <List.Item.Meta
+                    title={
+                      <Space wrap size={6}>
+                        <Typography.Link strong={a.is_new}>{a.title}</Typography.Link>
+                        {a.is_new && <NewTag />}
+                        <AnnouncementTypeTag type={a.type} />
+                        {a.expiring_soon && <ExpiringSoonTag />}
+                      </Space>
+                    }
+                    description={
+                      <Space direction="vertical" size={2} style={{ width: '100%' }}>
+                        <span style={{ overflowWrap: 'anywhere' }}>{previewText(a.content, LIST_PREVIEW_CUT)}</span>
+                        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                          {dateTime(a.starts_at ?? a.created_at)}
+                          {a.expires_at ? ` · until ${dateTime(a.expires_at)}` : ''}
+                        </Typography.Text>
+                      </Space>
+                    }
+                  />
+                </List.Item>
+              )}
+            />
+          </section>
+        );
+      })}
+      <Pagination
+        current={page}
+        pageCount={Math.max(1, Math.ceil(total / pageSize))}
+        pageSize={pageSize}
+        total={total}
+        pageSizes={[ANNOUNCEMENT_PAGE_SIZE.user]}
+        onChange={setPage}
+        onPageSizeChange={(size) => {
+          setPageSize(size);
+          setPage(1);
+        }}
+      />
+      <Reader id={openId} onClose={() => setParams({})} onRead={refresh} />
+    </Card>
+  );
+}

@@ -1,0 +1,158 @@
+/**
+ * The ledger against direct SQL (issue 11, DESIGN.md ledger rule 7): entries and audit entries cannot
+ * be updated, replaced, deleted or truncated, and a balance changes only together with the entry
+ * that records it, on SQLite and PostgreSQL. On SQLite the statements run on a connection of their
+ * own with SQLite's defaults (foreign keys and recursive triggers off), as the sqlite3 shell would.
+ */
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type TestContext, describeEachDatabase, userId } from './harness';
+
+interface State {
+  balances: string;
+  entries: number;
+  audits: number;
+  users: number;
+}
+
+describeEachDatabase('ledger guards against direct SQL', (ctx) => {
+  let shell: SQLite.Database | null = null;
+  /** Runs one statement as an operator at a database prompt would. */
+  const run = async (statement: string): Promise<void> => {
+    if (shell) shell.exec(statement);
+    else await sql.raw(statement).execute(ctx.db.kysely);
+  };
+  const state = async (): Promise<State> => {
+    const db = ctx.db.kysely;
+    const users = await db.selectFrom('users').select(['id', 'credits', 'bonus_credits', 'ledger_entry_id']).orderBy('id').execute();
+    const count = async (table: 'credit_transactions' | 'audit_logs') =>
+      Number((await db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+    return { balances: JSON.stringify(users), entries: await count('credit_transactions'), audits: await count('audit_logs'), users: users.length };
+  };
+  /** The statement fails and leaves ledger, balances and audit log as they were. */
+  const refused = async (statement: string, message: RegExp = /append-only|ledger entry|starts with no credits|cannot be (deleted|replaced)|constraint/i) => {
+    // The statement must fail with the guard's (or a constraint's) message, and change nothing.
+    const before = await state();
+    const outcome = await run(statement).then(() => null, (error: Error) => error);
+    expect(outcome?.message ?? `no error from: ${statement}`).toMatch(message);
+    expect(await state(), statement).toEqual(before);
+  };
+  const latestEntry = async (id: number) =>
+    ctx.db.kysely.selectFrom('credit_transactions').selectAll().where('user_id', '=', id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+
+  beforeAll(async () => {
+    if (ctx.kind === 'sqlite') {
+      shell = new SQLite(ctx.db.file!);
+      shell.pragma('busy_timeout = 5000');
+    }
+    // Some audit entries to protect.
+    const admin = await ctx.as('admin');
+    await admin.post('/ticket-categories', { name: 'Guarded' });
+  });
+  afterAll(() => shell?.close());
+
+  it('refuses to change, delete, truncate or replace ledger entries', async () => {
+    const manager = await userId(ctx, 'manager');
+    const entry = await latestEntry(manager);
+    await refused(`update credit_transactions set credits = credits + 100 where id = ${entry.id}`);
+    await refused(`update credit_transactions set remarks = 'edited'`);
+    await refused(`delete from credit_transactions where id = ${entry.id}`);
+    await refused('delete from credit_transactions');
+    if (ctx.kind === 'postgres') {
+      await refused('truncate credit_transactions cascade');
+      await refused('truncate credit_transactions, audit_logs');
+    } else {
+      const values = `${entry.id}, 'TXN-FORGED', ${manager}, 'PURCHASED', 1000000, 0, 0, 1000000, null, null, null, 'forged', null, null, null, '${entry.created_at}'`;
+      const columns = 'id, transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, counterparty_id, actor_id, account_id, operation_id, coverage_start, coverage_end, remarks, created_at';
+      await refused(`insert or replace into credit_transactions (${columns}) values (${values})`);
+      await refused(`replace into credit_transactions (${columns}) values (${values})`);
+      await refused(`insert into credit_transactions (${columns}) values (${values}) on conflict (id) do update set credits = excluded.credits`);
+      await refused(
+        `insert or replace into credit_transactions (${columns}) values (${values.replace(`${entry.id}, 'TXN-FORGED'`, `99999, '${entry.transaction_number}'`)})`,
+      );
+    }
+  });
+
+  it('refuses balance changes without their entry: UPDATE users SET credits, bonus_credits or the last entry', async () => {
+    const manager = await userId(ctx, 'manager');
+    const entry = await latestEntry(manager);
+    await refused(`update users set credits = credits + 100 where id = ${manager}`);
+    await refused(`update users set credits = 0 where id = ${manager}`);
+    await refused(`update users set credits = 5000000, bonus_credits = 0`);
+    const first = await ctx.db.kysely.selectFrom('credit_transactions').select('id').where('user_id', '=', manager).orderBy('id').executeTakeFirstOrThrow();
+    expect(first.id).toBeLessThan(entry.id);
+    await refused(`update users set ledger_entry_id = ${first.id} where id = ${manager}`);
+    await refused(`update users set ledger_entry_id = null where id = ${manager}`);
+    await refused(`update users set credits = ${entry.balance_after + 100}, ledger_entry_id = ${entry.id} where id = ${manager}`);
+    // Re-applying the latest entry (its balance_before as the balance, then again its balance_after).
+    await refused(`update users set credits = ${entry.balance_before} where id = ${manager}`);
+    await refused(
+      `insert into users (role, parent_id, path, name, username, password_hash, credits, bonus_credits, status, created_at, updated_at)
+       values ('manager', 1, '/1/', 'Rich', 'rich_by_sql', 'x', 1000, 0, 'active', '2024-01-01', '2024-01-01')`,
+    );
+    await refused(`delete from users where id = ${manager}`);
+    if (ctx.kind === 'sqlite') {
+      const row = shell!.prepare('select * from users where id = ?').get(manager) as Record<string, unknown>;
+      await refused(
+        `insert or replace into users (id, role, parent_id, path, name, username, password_hash, credits, bonus_credits, status, created_at, updated_at)
+         values (${manager}, 'manager', 1, '${row.path}', 'Replaced', 'replaced_by_sql', 'x', 0, 0, 'active', '2024-01-01', '2024-01-01')`,
+      );
+      await refused(
+        `insert or replace into users (role, parent_id, path, name, username, password_hash, credits, bonus_credits, status, created_at, updated_at)
+         values ('manager', 1, '/1/', 'Replaced', 'manager', 'x', 0, 0, 'active', '2024-01-01', '2024-01-01')`,
+      );
+    }
+  });
+
+  it('refuses an entry that does not continue the balance, and applies one that does', async () => {
+    const manager = await userId(ctx, 'manager');
+    const { credits, bonus_credits } = await ctx.db.kysely.selectFrom('users').select(['credits', 'bonus_credits']).where('id', '=', manager).executeTakeFirstOrThrow();
+    const insert = (n: string, before: number, change: number, bonus = 0) =>
+      `insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, operation_id, created_at)
+       values ('${n}', ${manager}, 'PURCHASED', ${change}, ${bonus}, ${before}, ${before + change}, 'sql', '2024-01-01T00:00:00.000Z')`;
+    await refused(insert('TXN-SQL-1', credits + 7, 10));
+    await refused(insert('TXN-SQL-2', credits, -1, -(bonus_credits + 1))); // bonus below zero
+    await refused(insert('TXN-SQL-3', credits, -(credits + 1))); // below zero
+    await run(insert('TXN-SQL-4', credits, 10));
+    expect(await ctx.db.kysely.selectFrom('users').select(['credits', 'bonus_credits']).where('id', '=', manager).executeTakeFirstOrThrow()).toEqual({
+      credits: credits + 10,
+      bonus_credits,
+    });
+    expect((await latestEntry(manager)).transaction_number).toBe('TXN-SQL-4');
+    await run(insert('TXN-SQL-5', credits + 10, -10));
+  });
+
+  it('refuses to change, delete, truncate or replace audit entries', async () => {
+    const last = await ctx.db.kysely.selectFrom('audit_logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
+    await refused(`update audit_logs set ip_address = '6.6.6.6' where id = ${last.id}`);
+    await refused(`delete from audit_logs where id = ${last.id}`);
+    await refused('delete from audit_logs');
+    if (ctx.kind === 'postgres') await refused('truncate audit_logs');
+    else {
+      await refused(
+        `insert or replace into audit_logs (id, module, action, description, created_at) values (${last.id}, 'auth', 'login', 'forged', '${last.created_at}')`,
+      );
+    }
+  });
+
+  it('keeps every balance equal to the sum of its entries, chained', async () => {
+    await checkLedger(ctx);
+  });
+});
+
+async function checkLedger(ctx: TestContext) {
+  const db = ctx.db.kysely;
+  const users = await db.selectFrom('users').select(['id', 'credits', 'bonus_credits', 'ledger_entry_id']).execute();
+  const entries = await db.selectFrom('credit_transactions').selectAll().orderBy('id').execute();
+  for (const user of users) {
+    const own = entries.filter((e) => e.user_id === user.id);
+    expect(own.reduce((s, e) => s + e.credits, 0), `user ${user.id}`).toBe(user.credits);
+    expect(own.reduce((s, e) => s + e.bonus_credits, 0), `user ${user.id} bonus`).toBe(user.bonus_credits);
+    own.reduce((previous, e) => {
+      expect(e.balance_before, `entry ${e.id}`).toBe(previous);
+      return e.balance_after;
+    }, 0);
+    expect(user.ledger_entry_id, `user ${user.id} last entry`).toBe(own.at(-1)?.id ?? null);
+  }
+}

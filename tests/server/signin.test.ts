@@ -1,0 +1,73 @@
+/**
+ * Sign-in against guessing (issue 11): an unknown username costs the same time as a known one (a
+ * dummy hash is checked), and the limit also counts per username across addresses.
+ */
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH } from '../../src/contract';
+const LOGIN_USER_LIMIT = { max: 20, windowMs: 900_000 };
+import { hashPassword } from '../../server/auth/passwords';
+import { LOGIN_LIMIT } from '../../server/routes/auth';
+import { insertUser } from '../../server/users';
+import { type TestContext, startTestServer } from './harness';
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+describe('sign-in against guessing [sqlite, behind one proxy]', () => {
+  const ctx = {} as TestContext;
+  let stop: () => Promise<void> = async () => {};
+  let address = 0;
+  /** A sign-in from an address of its own (TRUST_PROXY=1: the test client is the proxy). */
+  const login = (username: string, password: string, from = `203.0.113.${(address++ % 250) + 1}`) =>
+    ctx.anonymous.request('POST', '/login', { username, password }, { 'x-forwarded-for': from });
+
+  beforeAll(async () => {
+    const started = await startTestServer('sqlite', { trustProxy: 1 });
+    Object.assign(ctx, started.ctx);
+    stop = started.stop;
+  });
+  afterAll(async () => stop());
+
+  it('takes as long for an unknown username as for a known one with a wrong password', { timeout: 60_000 }, async () => {
+    const parent = await ctx.db.kysely.selectFrom('users').selectAll().where('username', '=', 'reseller').executeTakeFirstOrThrow();
+    const samples = 9;
+    const password_hash = await hashPassword('password123');
+    for (let i = 0; i < samples; i++) {
+      await insertUser(ctx.db.kysely, parent, { role: 'dealer', username: `timing_known_${i}`, name: 'Timing', password_hash });
+    }
+    await login('timing_warm_up', 'x');
+    const known: number[] = [];
+    const unknown: number[] = [];
+    // Interleaved, so a busy machine slows both alike; one attempt per username stays below every limit.
+    for (let i = 0; i < samples; i++) {
+      for (const [name, times] of [[`timing_known_${i}`, known], [`timing_unknown_${i}`, unknown]] as const) {
+        const started = performance.now();
+        const res = await login(name, 'wrong-password');
+        times.push(performance.now() - started);
+        expect(res.status).toBe(422);
+        expect(res.body.errors.username).toEqual([AUTH.invalidCredentials]);
+      }
+    }
+    const ratio = median(unknown) / median(known);
+    expect(ratio, `median unknown ${median(unknown).toFixed(1)} ms, known ${median(known).toFixed(1)} ms`).toBeGreaterThan(0.6);
+    expect(ratio, `median unknown ${median(unknown).toFixed(1)} ms, known ${median(known).toFixed(1)} ms`).toBeLessThan(1.7);
+  });
+
+  it('limits guesses on one username from many addresses: at most LOGIN_USER_LIMIT.max reach the password check', async () => {
+    const parent = await ctx.db.kysely.selectFrom('users').selectAll().where('username', '=', 'reseller').executeTakeFirstOrThrow();
+    await insertUser(ctx.db.kysely, parent, { role: 'dealer', username: 'spread_target', name: 'Target', password_hash: await hashPassword('password123') });
+    await insertUser(ctx.db.kysely, parent, { role: 'dealer', username: 'spread_other', name: 'Other', password_hash: await hashPassword('password123') });
+    // Fewer than LOGIN_LIMIT.max from each address: the per-address limit alone would never stop them.
+    expect(LOGIN_USER_LIMIT.max).toBeGreaterThan(LOGIN_LIMIT.max);
+    const statuses: number[] = [];
+    for (let i = 0; i < LOGIN_USER_LIMIT.max + 10; i++) statuses.push((await login('spread_target', `guess-${i}`)).status);
+    expect(statuses.filter((s) => s === 422)).toHaveLength(LOGIN_USER_LIMIT.max);
+    expect(statuses.slice(LOGIN_USER_LIMIT.max).every((s) => s === 429)).toBe(true);
+    const blocked = await login('spread_target', 'password123');
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Other accounts are not affected, and a success takes its own count back.
+    expect((await login('spread_other', 'password123')).status).toBe(200);
+    expect((await login('spread_other', 'wrong')).status).toBe(422);
+  });
+});
