@@ -8,6 +8,7 @@ import { StatusPopupProvider } from './components/feedback';
 import { AppLayout } from './components/layout/AppLayout';
 import { PageColours } from './components/layout/PageColours';
 import { PageHeadingProvider } from './components/layout/PageHeading';
+import { SignedIn } from './components/layout/SignedIn';
 import { documentTitle, pageTitleFor } from './components/layout/pageTitle';
 import { PageLoading, RouteGuard } from './components/routing';
 import { TOAST_MS } from './contract';
@@ -68,9 +69,9 @@ function PanelRoutes() {
           <Routes>
             <Route
               element={
-                <Authenticated key="panel" fallback={<CatchAllNavigate to="/login" />}>
+                <SignedIn fallback={<CatchAllNavigate to="/login" />}>
                   <AppLayout menuFor={menuFor} resources={declarations} />
-                </Authenticated>
+                </SignedIn>
               }
             >
               {panelRoutes.map((route) => (
