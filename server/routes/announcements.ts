@@ -107,6 +107,7 @@ const adminListSpec = (now: string): ListSpec => ({
   plainFilters: ['type', 'priority', 'is_active', 'target_role', 'status'],
   sorts: { created_at: 'a.created_at', updated_at: 'a.updated_at', title: 'a.title', priority: 'a.priority', starts_at: 'a.starts_at', expires_at: 'a.expires_at', id: 'a.id' },
   defaultSort: '-created_at',
+  sortStyle: 'sort_by-order',
   idColumn: 'a.id',
   defaultPerPage: ANNOUNCEMENT_PAGE_SIZE.admin,
 });

@@ -6,25 +6,15 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { AnnouncementBanner, NotificationsButton } from '../components/announcements';
 import { type MonthlyCredits, YearlyCreditsChart } from '../components/charts';
-import { RecentTransactions, SidePanels, StatCards } from '../components/dashboard';
+import { type DashboardFigures, RecentTransactions, SidePanels, StatCards } from '../components/dashboard';
 import { useCurrentUser } from '../providers/identity';
 
-interface Stats {
-  total_users: number;
-  active_users: number;
-  expired_users: number;
-  total_managers: number;
-  total_resellers: number;
-  total_dealers: number;
-  credits_sold: number;
-  monthly_revenue: number;
+interface Stats extends DashboardFigures {
   yearly_credits: MonthlyCredits[];
   recent_transactions: Array<{ id: number; transaction_number: string; type: string; credits: number; username: string; date: string }>;
   /** Admin only. */
   system_health?: { database: string; status: string; uptime_seconds: number };
   performance?: { db_query_ms: number; memory_mb: number };
-  /** The caller's balance (null for admin). */
-  my_credits: number | null;
 }
 
 type Range = [Dayjs, Dayjs];

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { EXPIRING_SOON_HOURS } from '../constants';
 import { ANNOUNCEMENT_FORM, FIELD_RULES } from '../messages';
 import { boundedInt, switchField } from './configFields';
-import { parseCalendarDate, requiredText } from './common';
+import { optionalCalendarDate, requiredText } from './common';
 import { TICKET_PRIORITIES } from './tickets';
 
 export const ANNOUNCEMENT_TYPES = ['info', 'warning', 'success', 'error'] as const;
@@ -57,21 +57,6 @@ export const announcementState = (a: { is_active: boolean; starts_at: string | n
   return 'active';
 };
 
-/** An optional date or date-time ('' and null mean none), as ISO text. */
-const optionalMoment = (edge: 'start' | 'end') =>
-  z
-    .union([z.string(), z.null()], { error: FIELD_RULES.validDate })
-    .optional()
-    .transform((value, ctx): string | null => {
-      const text = value?.trim();
-      if (!text) return null;
-      const ms = parseCalendarDate(text, edge);
-      if (Number.isNaN(ms)) {
-        ctx.addIssue({ code: 'custom', message: FIELD_RULES.validDate });
-        return z.NEVER;
-      }
-      return new Date(ms).toISOString();
-    });
 
 const userIdValue = boundedInt(ANNOUNCEMENT_FORM.usersInvalid, 1);
 
@@ -109,8 +94,8 @@ export const announcementBody = z
         return [...new Set(parsed.map((p) => p.data as number))].sort((a, b) => a - b);
       }),
     is_active: switchField(FIELD_RULES.boolean('Active')).default(true),
-    starts_at: optionalMoment('start'),
-    expires_at: optionalMoment('end'),
+    starts_at: optionalCalendarDate('start'),
+    expires_at: optionalCalendarDate('end'),
   })
   .superRefine((body, ctx) => {
     if (body.starts_at && body.expires_at && body.expires_at <= body.starts_at) {

@@ -88,3 +88,22 @@ export function parseCalendarDate(text: string, bareDateIs: 'start' | 'end'): nu
   if (DATE_ONLY.test(text)) return Date.parse(`${text}T${bareDateIs === 'start' ? '00:00:00.000' : '23:59:59.999'}Z`);
   return DATE_TIME.test(text) ? Date.parse(text) : Number.NaN;
 }
+
+/**
+ * An optional date or date-time ('' and null mean none), as ISO text. A bare date bounds the whole
+ * day: as a start it is its first moment, as an end its last.
+ */
+export const optionalCalendarDate = (edge: 'start' | 'end') =>
+  z
+    .union([z.string(), z.null()], { error: FIELD_RULES.validDate })
+    .optional()
+    .transform((value, ctx): string | null => {
+      const text = value?.trim();
+      if (!text) return null;
+      const ms = parseCalendarDate(text, edge);
+      if (Number.isNaN(ms)) {
+        ctx.addIssue({ code: 'custom', message: FIELD_RULES.validDate });
+        return z.NEVER;
+      }
+      return new Date(ms).toISOString();
+    });

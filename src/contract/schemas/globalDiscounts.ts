@@ -2,30 +2,12 @@ import { z } from 'zod';
 import { GLOBAL_DISCOUNT_DEFAULTS } from '../constants';
 import { DISCOUNT_FORM, ENTITY_FORM, FIELD_RULES, GLOBAL_DISCOUNTS, PROMOS } from '../messages';
 import { boundedInt, boundedNumber, switchField } from './configFields';
-import { optionalText, parseCalendarDate, requiredText } from './common';
+import { optionalCalendarDate, optionalText, requiredText } from './common';
 
 export const DISCOUNT_VALIDITY_MONTHS = { min: 1, max: 120 } as const;
 const CREDITS_MAX = 1_000_000;
 
 
-/**
- * An optional date or date-time ('' and null mean none), stored as ISO text. A bare date bounds the
- * whole day: valid_from starts at its first moment, valid_until ends at its last.
- */
-const boundaryDate = (edge: 'start' | 'end') =>
-  z
-    .union([z.string(), z.null()], { error: FIELD_RULES.validDate })
-    .optional()
-    .transform((value, ctx): string | null => {
-      const text = value?.trim();
-      if (!text) return null;
-      const ms = parseCalendarDate(text, edge);
-      if (Number.isNaN(ms)) {
-        ctx.addIssue({ code: 'custom', message: FIELD_RULES.validDate });
-        return z.NEVER;
-      }
-      return new Date(ms).toISOString();
-    });
 
 export const globalDiscountBody = z
   .object({
@@ -45,8 +27,8 @@ export const globalDiscountBody = z
       .optional()
       .transform((v) => (typeof v === 'number' ? Math.round(v * 100) / 100 : GLOBAL_DISCOUNT_DEFAULTS.discount_percentage)),
     is_active: switchField(FIELD_RULES.boolean('Active')).default(GLOBAL_DISCOUNT_DEFAULTS.is_active),
-    valid_from: boundaryDate('start'),
-    valid_until: boundaryDate('end'),
+    valid_from: optionalCalendarDate('start'),
+    valid_until: optionalCalendarDate('end'),
     // Empty means unlimited.
     max_uses: z
       .union([z.null(), z.literal(''), boundedInt(FIELD_RULES.atLeast('Max uses', 1), 1)], {
