@@ -1,5 +1,7 @@
 /** Response shapes the API sends and the panel reads (spec section 3). */
+import type { z } from 'zod';
 import type { Role } from './roles';
+import type { ticketCategoryEntity } from './schemas/ticketCategories';
 
 export interface ListMeta {
   total: number;
@@ -58,15 +60,7 @@ export interface ThemeTokens {
   algorithm?: 'default' | 'dark' | 'compact';
 }
 
-export interface TicketCategory {
-  id: number;
-  name: string;
-  description: string | null;
-  is_active: boolean;
-  tickets_count: number;
-  created_at: string;
-  updated_at: string;
-}
+export type TicketCategory = z.infer<typeof ticketCategoryEntity>;
 
 export interface UserRef {
   id: number;
