@@ -1,6 +1,7 @@
 /** Response shapes the API sends and the panel reads (spec section 3). */
 import type { z } from 'zod';
 import type { Role } from './roles';
+import type { themeEntity } from './schemas/themes';
 import type { ticketCategoryEntity } from './schemas/ticketCategories';
 
 export interface ListMeta {
@@ -208,16 +209,7 @@ export interface ServerOption {
   status: 'active' | 'inactive';
 }
 
-export interface Theme {
-  id: number;
-  name: string;
-  slug: string;
-  description: string | null;
-  is_active: boolean;
-  tokens: Omit<ThemeTokens, 'name' | 'slug'> | null;
-  created_at: string;
-  updated_at: string;
-}
+export type Theme = z.infer<typeof themeEntity>;
 
 export interface ServerRef {
   id: number;
