@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Role } from './roles';
 import type { themeEntity } from './schemas/themes';
 import type { ticketCategoryEntity } from './schemas/ticketCategories';
+import type { userPromoEntity } from './schemas/userPromos';
 
 export interface ListMeta {
   total: number;
@@ -216,20 +217,7 @@ export interface ServerRef {
   name: string;
 }
 
-export interface UserPromo {
-  id: number;
-  name: string;
-  description: string | null;
-  server_id: number | null;
-  server: ServerRef | null;
-  credits_required: number;
-  bonus_credits: number;
-  /** credits_required + bonus_credits */
-  total_credits: number;
-  is_active: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export type UserPromo = z.infer<typeof userPromoEntity>;
 
 export interface GlobalDiscount {
   id: number;
