@@ -1,6 +1,7 @@
 /** Response shapes the API sends and the panel reads (spec section 3). */
 import type { z } from 'zod';
 import type { Role } from './roles';
+import type { serverEntity, serverOptionEntity } from './schemas/servers';
 import type { themeEntity } from './schemas/themes';
 import type { ticketCategoryEntity } from './schemas/ticketCategories';
 import type { userPromoEntity } from './schemas/userPromos';
@@ -187,28 +188,10 @@ export interface RecoveryHistoryItem {
 }
 
 /** A middleware database server. Its password is write-only: only has_password is ever sent. */
-export interface Server {
-  id: number;
-  name: string;
-  db_host: string;
-  db_username: string;
-  db_port: string;
-  db_name: string;
-  status: 'active' | 'inactive';
-  connection_status: 'online' | 'offline';
-  has_password: boolean;
-  last_checked_at: string | null;
-  accounts_count: number;
-  created_at: string;
-  updated_at: string;
-}
+export type Server = z.infer<typeof serverEntity>;
 
 /** What every role's server pickers read (GET /servers/public). */
-export interface ServerOption {
-  id: number;
-  name: string;
-  status: 'active' | 'inactive';
-}
+export type ServerOption = z.infer<typeof serverOptionEntity>;
 
 export type Theme = z.infer<typeof themeEntity>;
 
