@@ -1,6 +1,7 @@
 /** Response shapes the API sends and the panel reads (spec section 3). */
 import type { z } from 'zod';
 import type { Role } from './roles';
+import type { globalDiscountEntity } from './schemas/globalDiscounts';
 import type { serverEntity, serverOptionEntity } from './schemas/servers';
 import type { themeEntity } from './schemas/themes';
 import type { ticketCategoryEntity } from './schemas/ticketCategories';
@@ -202,28 +203,7 @@ export interface ServerRef {
 
 export type UserPromo = z.infer<typeof userPromoEntity>;
 
-export interface GlobalDiscount {
-  id: number;
-  name: string;
-  description: string | null;
-  server_id: number | null;
-  server: ServerRef | null;
-  validity_months: number;
-  credits_required: number;
-  discount_percentage: number;
-  is_active: boolean;
-  valid_from: string | null;
-  valid_until: string | null;
-  /** null means unlimited. */
-  max_uses: number | null;
-  current_uses: number;
-  /** validity_months - credits_required */
-  savings: number;
-  /** savings as a percentage of validity_months, to one decimal. */
-  savings_percentage: number;
-  created_at: string;
-  updated_at: string;
-}
+export type GlobalDiscount = z.infer<typeof globalDiscountEntity>;
 
 export interface CreditOptionsTestResult {
   options_count: number;
