@@ -5,6 +5,7 @@
  */
 import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_RECORD_ID, type ListMeta, type Paginated } from '../../src/contract';
+import { z } from 'zod';
 import { badRequest, validationError } from './errors';
 
 type AnyQuery = SelectQueryBuilder<any, any, any>;
@@ -232,4 +233,55 @@ export async function paginate<Row, Out = Row>(
     .offset((params.page - 1) * params.perPage)
     .execute()) as Row[];
   return { data: rows.map(toApi), meta: listMeta(total, params) };
+}
+
+/** A query value as the query string parser gives it: text, or a list when the key repeats. */
+const queryValue = z.union([z.string(), z.array(z.string())]).optional();
+
+function filterDoc(name: string, def: FilterDef): string {
+  if ('apply' in def) return `Filter on ${name}.`;
+  switch (def.type) {
+    case 'int':
+      return `Filter on ${name}: an integer.`;
+    case 'boolean':
+      return `Filter on ${name}: true or false (1/0, yes/no).`;
+    case 'before':
+      return `Filter on ${name}: a date, at or before.`;
+    case 'after':
+      return `Filter on ${name}: a date, at or after.`;
+    case 'enum':
+      return `Filter on ${name}: one of ${def.values.join(', ')}.`;
+    default:
+      return `Filter on ${name}.`;
+  }
+}
+
+/**
+ * The query string of a list as OpenAPI documents it: page, per_page, the search and filter keys
+ * and the list's one sort style. Every key is optional text and other keys pass through, so
+ * parseListQuery stays the judge (an unknown filter or sort parameter answers 400 with its message).
+ */
+export function listQuerystring(spec: ListSpec) {
+  const keys: Record<string, z.ZodType> = {
+    page: queryValue.describe('Page number, from 1.'),
+    per_page: queryValue.describe(`Rows per page: ${spec.defaultPerPage ?? DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}.`),
+  };
+  if (spec.search) {
+    const doc = `Case-insensitive text search in ${spec.search.map((c) => c.replace(/^\w+\./, '')).join(', ')}.`;
+    keys.search = queryValue.describe(doc);
+    keys['filter[search]'] = queryValue.describe(doc);
+  }
+  for (const [name, def] of Object.entries(spec.filters ?? {})) {
+    keys[`filter[${name}]`] = queryValue.describe(filterDoc(name, def));
+    if (spec.plainFilters?.includes(name)) keys[name] = queryValue.describe(filterDoc(name, def));
+  }
+  const style = SORT_KEYS[spec.sortStyle ?? 'sort-order'];
+  const sorts = Object.keys(spec.sorts).join(', ');
+  keys[style.field] = queryValue.describe(
+    style.direction
+      ? `Sort key, one of ${sorts} (default ${spec.defaultSort.replace(/^-/, '')}).`
+      : `Sort key, one of ${sorts}; a leading '-' sorts descending (default ${spec.defaultSort}).`,
+  );
+  if (style.direction) keys[style.direction] = queryValue.describe('Sort direction: asc or desc.');
+  return z.object(keys).loose();
 }

@@ -2,8 +2,8 @@
  * Servers (the middleware databases accounts live on): admin CRUD, the connection check, and the
  * id/name/status list every role's pickers read. The database password is write-only.
  */
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type Selectable, sql } from 'kysely';
+import { z } from 'zod';
 import {
   type Server,
   type ServerBody,
@@ -13,12 +13,13 @@ import {
   SERVER_STATUSES,
   idParam,
   serverBody,
+  serverEntity,
+  serverOptionEntity,
 } from '../../src/contract';
 import { recordAudit } from '../audit';
 import type { ServersTable } from '../db/schema';
-import { nowIso } from '../db/values';
-import { conflict, fieldError, notFound } from '../http/errors';
-import { type ListSpec, paginate } from '../http/list';
+import { type App, crudRoutes } from '../http/crudRoutes';
+import { conflict, fieldError } from '../http/errors';
 import { checkServer } from '../servers/check';
 import { encryptWith, secretKey } from '../servers/secret';
 
@@ -40,33 +41,24 @@ const toApi = (row: Row): Server => ({
   updated_at: row.updated_at,
 });
 
-const listSpec: ListSpec = {
-  search: ['s.name', 's.db_host', 's.db_name'],
-  filters: {
-    status: { column: 's.status', type: 'enum', values: SERVER_STATUSES },
-    connection_status: { column: 's.connection_status', type: 'enum', values: SERVER_CONNECTION_STATUSES },
-  },
-  sorts: {
-    id: 's.id',
-    name: 's.name',
-    db_host: 's.db_host',
-    status: 's.status',
-    connection_status: 's.connection_status',
-    last_checked_at: 's.last_checked_at',
-    created_at: 's.created_at',
-  },
-  defaultSort: 'name',
-  idColumn: 's.id',
-};
-
 /** What the audit log keeps of a body: everything but the password, which it only notes. */
 const auditValues = (body: ServerBody) => {
   const { db_password, ...rest } = body;
   return { ...rest, password_changed: Boolean(db_password) };
 };
 
-/** The columns the form sets; the password is handled apart (write-only, encrypted). */
-const columns = (body: ServerBody) => ({
+/** The stored form of a new password; 422 when no key may be used (production without APP_KEY). */
+const encrypt = async (app: App, password: string) => {
+  const key = await secretKey(app.db.kysely, app.config);
+  if (!key) throw fieldError('db_password', SERVER_FORM.appKeyRequired);
+  return encryptWith(key, password);
+};
+
+/**
+ * The columns the form sets. The password is write-only and stored encrypted; an empty one keeps
+ * the stored one on update (the form never receives it to send back) and stores none on create.
+ */
+const columns = async (body: ServerBody, before: Row | null, app: App) => ({
   name: body.name,
   db_host: body.db_host,
   db_username: body.db_username,
@@ -74,101 +66,47 @@ const columns = (body: ServerBody) => ({
   db_name: body.db_name,
   status: body.status,
   connection_status: body.connection_status,
+  db_password_enc: body.db_password ? await encrypt(app, body.db_password) : (before?.db_password_enc ?? null),
 });
 
-const serverRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = app.db.kysely;
-  const base = () => db.selectFrom('servers as s');
-  const withCount = (qb: ReturnType<typeof base>) =>
+export default crudRoutes({
+  resource: 'servers',
+  table: 'servers',
+  alias: 's',
+  from: (db) => db.selectFrom('servers as s'),
+  select: (qb) =>
     qb
       .selectAll('s')
       .select((eb) =>
         eb.selectFrom('accounts').select(sql<number>`count(*)`.as('n')).whereRef('accounts.server_id', '=', 's.id').as('accounts_count'),
-      );
-  const findOne = async (id: number) => {
-    const row = await withCount(base()).where('s.id', '=', id).executeTakeFirst();
-    if (!row) throw notFound();
-    return row as Row;
-  };
-  const nameTaken = async (name: string, exceptId?: number) => {
-    let q = db.selectFrom('servers').select('id').where(sql`lower(name)`, '=', name.toLowerCase());
-    if (exceptId) q = q.where('id', '!=', exceptId);
-    return Boolean(await q.executeTakeFirst());
-  };
-  /** The stored form of a new password; 422 when no key may be used (production without APP_KEY). */
-  const encrypt = async (password: string) => {
-    const key = await secretKey(db, app.config);
-    if (!key) throw fieldError('db_password', SERVER_FORM.appKeyRequired);
-    return encryptWith(key, password);
-  };
-
-  app.get('/servers', { config: { access: ['servers', 'list'] }, schema: { tags: ['servers'] } }, async (request) =>
-    paginate<Row, Server>(base(), request.query as Record<string, unknown>, listSpec, (qb) => withCount(qb as ReturnType<typeof base>), toApi),
-  );
-
-  // Pickers (account forms, MAC search, manager forms): every role reads id, name and status.
-  app.get('/servers/public', { config: { access: ['servers', 'pick'] }, schema: { tags: ['servers'] } }, async () => {
-    const rows = await db.selectFrom('servers').select(['id', 'name', 'status']).orderBy('name').orderBy('id').execute();
-    return { data: rows.map((r): ServerOption => ({ id: r.id, name: r.name, status: r.status as ServerOption['status'] })) };
-  });
-
-  app.get('/servers/:id', { config: { access: ['servers', 'show'] }, schema: { params: idParam, tags: ['servers'] } }, async (request) => ({
-    data: toApi(await findOne(request.params.id)),
-  }));
-
-  app.post('/servers', { config: { access: ['servers', 'create'] }, schema: { body: serverBody, tags: ['servers'] } }, async (request, reply) => {
-    const body = request.body;
-    if (await nameTaken(body.name)) throw fieldError('name', SERVER_FORM.nameTaken);
-    const db_password_enc = body.db_password ? await encrypt(body.db_password) : null;
-    const now = nowIso();
-    const { id } = await db
-      .insertInto('servers')
-      .values({
-        ...columns(body),
-        db_password_enc,
-        last_checked_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await recordAudit(db, request, { module: 'servers', action: 'create', entityId: id, description: `Created server ${body.name}`, newValues: auditValues(body) });
-    return reply.code(201).send({ data: toApi(await findOne(id)) });
-  });
-
-  app.put(
-    '/servers/:id',
-    { config: { access: ['servers', 'edit'] }, schema: { params: idParam, body: serverBody, tags: ['servers'] } },
-    async (request) => {
-      const before = await findOne(request.params.id);
-      const body = request.body;
-      if (await nameTaken(body.name, before.id)) throw fieldError('name', SERVER_FORM.nameTaken);
-      // An empty password keeps the stored one: the form never receives it to send back.
-      const db_password_enc = body.db_password ? await encrypt(body.db_password) : before.db_password_enc;
-      await db
-        .updateTable('servers')
-        .set({
-          ...columns(body),
-          db_password_enc,
-          updated_at: nowIso(),
-        })
-        .where('id', '=', before.id)
-        .execute();
-      await recordAudit(db, request, {
-        module: 'servers',
-        action: 'update',
-        entityId: before.id,
-        description: `Updated server ${body.name}`,
-        oldValues: toApi(before),
-        newValues: auditValues(body),
-      });
-      return { data: toApi(await findOne(before.id)) };
+      ),
+  list: {
+    search: ['s.name', 's.db_host', 's.db_name'],
+    filters: {
+      status: { column: 's.status', type: 'enum', values: SERVER_STATUSES },
+      connection_status: { column: 's.connection_status', type: 'enum', values: SERVER_CONNECTION_STATUSES },
     },
-  );
-
-  app.delete('/servers/:id', { config: { access: ['servers', 'delete'] }, schema: { params: idParam, tags: ['servers'] } }, async (request, reply) => {
-    const before = await findOne(request.params.id);
-    // Accounts and managers would be left without their server: refuse, the admin moves them first.
+    sorts: {
+      id: 's.id',
+      name: 's.name',
+      db_host: 's.db_host',
+      status: 's.status',
+      connection_status: 's.connection_status',
+      last_checked_at: 's.last_checked_at',
+      created_at: 's.created_at',
+    },
+    defaultSort: 'name',
+    idColumn: 's.id',
+  },
+  toApi,
+  entity: serverEntity,
+  body: serverBody,
+  columns,
+  createColumns: { last_checked_at: null },
+  unique: [{ field: 'name', message: SERVER_FORM.nameTaken, caseInsensitive: true }],
+  audit: { module: 'servers', noun: 'server', values: auditValues },
+  // Accounts and managers would be left without their server: refuse, the admin moves them first.
+  beforeDelete: async (before, { db }) => {
     if (Number(before.accounts_count) > 0) throw conflict(SERVER_FORM.usedByAccounts(Number(before.accounts_count)));
     const managers = await db
       .selectFrom('users')
@@ -176,28 +114,37 @@ const serverRoutes: FastifyPluginAsyncZod = async (app) => {
       .where('server_id', '=', before.id)
       .executeTakeFirstOrThrow();
     if (Number(managers.n) > 0) throw conflict(SERVER_FORM.usedByManagers(Number(managers.n)));
-    await db.deleteFrom('servers').where('id', '=', before.id).execute();
-    await recordAudit(db, request, { module: 'servers', action: 'delete', entityId: before.id, description: `Deleted server ${before.name}`, oldValues: toApi(before) });
-    return reply.code(204).send();
-  });
+  },
+  routes: (app, { db, findOne, item, errors }) => {
+    // Pickers (account forms, MAC search, manager forms): every role reads id, name and status.
+    app.get(
+      '/servers/public',
+      {
+        config: { access: ['servers', 'pick'] },
+        schema: { response: { 200: z.object({ data: z.array(serverOptionEntity) }), '4xx': errors }, tags: ['servers'] },
+      },
+      async () => {
+        const rows = await db.selectFrom('servers').select(['id', 'name', 'status']).orderBy('name').orderBy('id').execute();
+        return { data: rows.map((r): ServerOption => ({ id: r.id, name: r.name, status: r.status as ServerOption['status'] })) };
+      },
+    );
 
-  app.post(
-    '/servers/:id/check',
-    { config: { access: ['servers', 'check'] }, schema: { params: idParam, tags: ['servers'] } },
-    async (request) => {
-      const before = await findOne(request.params.id);
-      const status = await checkServer(db, before);
-      await recordAudit(db, request, {
-        module: 'servers',
-        action: 'check',
-        entityId: before.id,
-        description: `Connection check of ${before.name}: ${status}`,
-        oldValues: { connection_status: before.connection_status },
-        newValues: { connection_status: status },
-      });
-      return { data: toApi(await findOne(before.id)) };
-    },
-  );
-};
-
-export default serverRoutes;
+    app.post(
+      '/servers/:id/check',
+      { config: { access: ['servers', 'check'] }, schema: { params: idParam, response: { 200: item, '4xx': errors }, tags: ['servers'] } },
+      async (request) => {
+        const before = await findOne(request.params.id);
+        const status = await checkServer(db, before);
+        await recordAudit(db, request, {
+          module: 'servers',
+          action: 'check',
+          entityId: before.id,
+          description: `Connection check of ${before.name}: ${status}`,
+          oldValues: { connection_status: before.connection_status },
+          newValues: { connection_status: status },
+        });
+        return { data: toApi(await findOne(before.id)) };
+      },
+    );
+  },
+});

@@ -1,5 +1,11 @@
 /** Response shapes the API sends and the panel reads (spec section 3). */
+import type { z } from 'zod';
 import type { Role } from './roles';
+import type { globalDiscountEntity } from './schemas/globalDiscounts';
+import type { serverEntity, serverOptionEntity } from './schemas/servers';
+import type { themeEntity } from './schemas/themes';
+import type { ticketCategoryEntity } from './schemas/ticketCategories';
+import type { userPromoEntity } from './schemas/userPromos';
 
 export interface ListMeta {
   total: number;
@@ -58,15 +64,7 @@ export interface ThemeTokens {
   algorithm?: 'default' | 'dark' | 'compact';
 }
 
-export interface TicketCategory {
-  id: number;
-  name: string;
-  description: string | null;
-  is_active: boolean;
-  tickets_count: number;
-  created_at: string;
-  updated_at: string;
-}
+export type TicketCategory = z.infer<typeof ticketCategoryEntity>;
 
 export interface UserRef {
   id: number;
@@ -191,82 +189,21 @@ export interface RecoveryHistoryItem {
 }
 
 /** A middleware database server. Its password is write-only: only has_password is ever sent. */
-export interface Server {
-  id: number;
-  name: string;
-  db_host: string;
-  db_username: string;
-  db_port: string;
-  db_name: string;
-  status: 'active' | 'inactive';
-  connection_status: 'online' | 'offline';
-  has_password: boolean;
-  last_checked_at: string | null;
-  accounts_count: number;
-  created_at: string;
-  updated_at: string;
-}
+export type Server = z.infer<typeof serverEntity>;
 
 /** What every role's server pickers read (GET /servers/public). */
-export interface ServerOption {
-  id: number;
-  name: string;
-  status: 'active' | 'inactive';
-}
+export type ServerOption = z.infer<typeof serverOptionEntity>;
 
-export interface Theme {
-  id: number;
-  name: string;
-  slug: string;
-  description: string | null;
-  is_active: boolean;
-  tokens: Omit<ThemeTokens, 'name' | 'slug'> | null;
-  created_at: string;
-  updated_at: string;
-}
+export type Theme = z.infer<typeof themeEntity>;
 
 export interface ServerRef {
   id: number;
   name: string;
 }
 
-export interface UserPromo {
-  id: number;
-  name: string;
-  description: string | null;
-  server_id: number | null;
-  server: ServerRef | null;
-  credits_required: number;
-  bonus_credits: number;
-  /** credits_required + bonus_credits */
-  total_credits: number;
-  is_active: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export type UserPromo = z.infer<typeof userPromoEntity>;
 
-export interface GlobalDiscount {
-  id: number;
-  name: string;
-  description: string | null;
-  server_id: number | null;
-  server: ServerRef | null;
-  validity_months: number;
-  credits_required: number;
-  discount_percentage: number;
-  is_active: boolean;
-  valid_from: string | null;
-  valid_until: string | null;
-  /** null means unlimited. */
-  max_uses: number | null;
-  current_uses: number;
-  /** validity_months - credits_required */
-  savings: number;
-  /** savings as a percentage of validity_months, to one decimal. */
-  savings_percentage: number;
-  created_at: string;
-  updated_at: string;
-}
+export type GlobalDiscount = z.infer<typeof globalDiscountEntity>;
 
 export interface CreditOptionsTestResult {
   options_count: number;

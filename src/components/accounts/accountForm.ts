@@ -5,7 +5,9 @@
  * that is sent only when an administrator changed it. The schema's output is the request body.
  */
 import { z } from 'zod';
-import { ACCOUNTS, MONTHS_MESSAGE, RENEWAL, type UserStatus, accountCreateBody, accountUpdateBody } from '../../contract';
+import { ACCOUNTS, MONTHS_MESSAGE, type UserStatus, accountCreateBody, accountUpdateBody } from '../../contract';
+import { requiredField } from '../form/requiredField';
+import { titledMonths } from '../renewals/shared';
 
 export const PURCHASES = ['months', 'trial', 'none'] as const;
 export type Purchase = (typeof PURCHASES)[number];
@@ -26,22 +28,6 @@ export interface AccountFormValues {
 /** The form fields a server error may name, and the API fields shown under one of them. */
 export const ACCOUNT_FORM_FIELDS = ['full_name', 'login', 'password', 'mac_address', 'server_id', 'purchase', 'months', 'expiry_date', 'status'] as const;
 export const ACCOUNT_FORM_ALIASES: Record<string, string> = { credits: 'purchase', is_trial: 'purchase', is_active: 'status' };
-
-/** A value the form requires though the API lets it be absent: `message` when empty, else the contract's own rule. */
-export const requiredField = (message: string, rule: z.ZodType) =>
-  z
-    .any()
-    .refine((v) => v !== undefined && v !== null && v !== '', { message, abort: true })
-    .pipe(rule);
-
-/** The contract's months rule, its message titled as the renewal dialogs show it ('Invalid months: ...'). */
-export const titledMonths = (rule: z.ZodType) =>
-  z.unknown().transform((value, ctx) => {
-    const parsed = rule.safeParse(value);
-    if (parsed.success) return parsed.data as number | undefined;
-    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: `${RENEWAL.invalidMonths.title}: ${issue.message}` });
-    return z.NEVER;
-  });
 
 export interface AccountFormOptions {
   mode: 'create' | 'edit';

@@ -8,9 +8,9 @@ import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, MONTHS_MESSAGE, autoRe
 import { StatusTag, dateTime } from '../display';
 import { titled } from '../feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../form';
-import { useAfterRenewal } from '../renewals/shared';
+import { titledMonths, useAfterRenewal } from '../renewals/shared';
 import { TransactionsTable } from '../transactions';
-import { requiredField, titledMonths } from './accountForm';
+import { requiredField } from '../form/requiredField';
 
 interface StbInfo {
   account_id: number;

@@ -4,3 +4,4 @@ export { ModalForm } from './ModalForm';
 export { useSchemaForm, useSchemaModalForm } from './useSchemaForm';
 export { type FieldDef, type FormMode, FieldList, dateInput, initialValues } from './fields';
 export { firstErrorMessage, setServerErrors } from './serverErrors';
+export { requiredField } from './requiredField';

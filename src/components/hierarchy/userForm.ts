@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { GENERAL, type HierarchyUser, type UserStatus } from '../../contract';
 import { titled, useNotify } from '../feedback';
 import { firstFieldMessage } from '../credits/creditErrors';
+import { requiredField } from '../form/requiredField';
 
 /** The values of a user form: the status select stands for the API's status and is_active. */
 export interface UserFormValues {
@@ -21,13 +22,6 @@ export interface UserFormValues {
   manager?: number | null;
   reseller?: number | null;
 }
-
-/** A value the form requires though the API lets it be absent: `message` when empty, else the contract's own rule. */
-export const requiredField = (message: string, rule: z.ZodType) =>
-  z
-    .any()
-    .refine((v) => v !== undefined && v !== null && v !== '', { message, abort: true })
-    .pipe(rule);
 
 export interface UserFormSchemaOptions {
   /** Fields the form requires, with the message shown when empty. */

@@ -85,10 +85,10 @@ export function PriceSummary({ price, count = 1 }: { price: RenewalPrice; count?
  * The months field of a renewal form: the contract's rule for `months` (the one the API answers 422
  * with), its message shown under the title the dialogs give it ('Invalid months: ...').
  */
-export const titledMonths = (months: z.ZodType<number>) =>
+export const titledMonths = (months: z.ZodType) =>
   z.unknown().transform((value, ctx) => {
     const parsed = months.safeParse(value);
-    if (parsed.success) return parsed.data;
+    if (parsed.success) return parsed.data as number;
     for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: `${RENEWAL.invalidMonths.title}: ${issue.message}` });
     return z.NEVER;
   });

@@ -107,3 +107,22 @@ export const optionalCalendarDate = (edge: 'start' | 'end') =>
       }
       return new Date(ms).toISOString();
     });
+
+/** The meta block of every paginated list (spec 7). */
+export const listMetaSchema = z.object({
+  total: z.number(),
+  current_page: z.number(),
+  per_page: z.number(),
+  last_page: z.number(),
+  from: z.number().nullable(),
+  to: z.number().nullable(),
+});
+
+/** Every 4xx answer: a message and, for 422, the messages of each field. */
+export const apiErrorBody = z.object({
+  message: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+});
+
+/** A record's id and name where another record points to it (a promo's server). */
+export const namedRefEntity = z.object({ id: z.number(), name: z.string() });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GLOBAL_DISCOUNT_DEFAULTS } from '../constants';
 import { DISCOUNT_FORM, ENTITY_FORM, FIELD_RULES, GLOBAL_DISCOUNTS, PROMOS } from '../messages';
 import { boundedInt, boundedNumber, switchField } from './configFields';
-import { optionalCalendarDate, optionalText, requiredText } from './common';
+import { namedRefEntity, optionalCalendarDate, optionalText, requiredText } from './common';
 
 export const DISCOUNT_VALIDITY_MONTHS = { min: 1, max: 120 } as const;
 const CREDITS_MAX = 1_000_000;
@@ -43,3 +43,27 @@ export const globalDiscountBody = z
     }
   });
 export type GlobalDiscountBody = z.infer<typeof globalDiscountBody>;
+
+/** A global discount as the API sends it. */
+export const globalDiscountEntity = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string().nullable(),
+  server_id: z.number().nullable(),
+  server: namedRefEntity.nullable(),
+  validity_months: z.number(),
+  credits_required: z.number(),
+  discount_percentage: z.number(),
+  is_active: z.boolean(),
+  valid_from: z.string().nullable(),
+  valid_until: z.string().nullable(),
+  /** null means unlimited. */
+  max_uses: z.number().nullable(),
+  current_uses: z.number(),
+  /** validity_months - credits_required */
+  savings: z.number(),
+  /** savings as a percentage of validity_months, to one decimal. */
+  savings_percentage: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});

@@ -35,3 +35,23 @@ export const serverBody = z.object({
     .default(SERVER_DEFAULTS.connection_status),
 });
 export type ServerBody = z.infer<typeof serverBody>;
+
+/** A server as the API sends it. The password is write-only: only has_password is ever sent. */
+export const serverEntity = z.object({
+  id: z.number(),
+  name: z.string(),
+  db_host: z.string(),
+  db_username: z.string(),
+  db_port: z.string(),
+  db_name: z.string(),
+  status: z.enum(SERVER_STATUSES),
+  connection_status: z.enum(SERVER_CONNECTION_STATUSES),
+  has_password: z.boolean(),
+  last_checked_at: z.string().nullable(),
+  accounts_count: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+/** What every role's server pickers read (GET /servers/public). */
+export const serverOptionEntity = serverEntity.pick({ id: true, name: true, status: true });

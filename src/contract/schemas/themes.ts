@@ -29,3 +29,22 @@ export const themeBody = z.object({
   tokens: themeTokens.nullish(),
 });
 export type ThemeBody = z.infer<typeof themeBody>;
+
+/** A theme as the API sends it; tokens are those stored (null when none are set). */
+export const themeEntity = z.object({
+  id: z.number(),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string().nullable(),
+  is_active: z.boolean(),
+  tokens: z
+    .object({
+      colorPrimary: z.string().optional(),
+      colorBgLayout: z.string().optional(),
+      borderRadius: z.number().optional(),
+      algorithm: z.enum(THEME_ALGORITHMS).optional(),
+    })
+    .nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});

@@ -8,3 +8,14 @@ export const ticketCategoryBody = z.object({
   is_active: looseBoolean.default(true),
 });
 export type TicketCategoryBody = z.infer<typeof ticketCategoryBody>;
+
+/** A ticket category as the API sends it. */
+export const ticketCategoryEntity = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string().nullable(),
+  is_active: z.boolean(),
+  tickets_count: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ENTITY_FORM, FIELD_RULES, PROMOS } from '../messages';
 import { boundedInt, switchField } from './configFields';
-import { optionalText, requiredText } from './common';
+import { namedRefEntity, optionalText, requiredText } from './common';
 
 const CREDITS_MAX = 1_000_000;
 
@@ -15,3 +15,19 @@ export const userPromoBody = z.object({
   is_active: switchField(FIELD_RULES.boolean('Active')).default(true),
 });
 export type UserPromoBody = z.infer<typeof userPromoBody>;
+
+/** A user promo as the API sends it. */
+export const userPromoEntity = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string().nullable(),
+  server_id: z.number().nullable(),
+  server: namedRefEntity.nullable(),
+  credits_required: z.number(),
+  bonus_credits: z.number(),
+  /** credits_required + bonus_credits */
+  total_credits: z.number(),
+  is_active: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
