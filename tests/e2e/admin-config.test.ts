@@ -95,7 +95,7 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     await page.getByRole('button', { name: 'Add Theme' }).click();
     const dialog = page.getByRole('dialog');
     await field(dialog, 'name').pressSequentially('Rounded Night 2');
-    expect(await field(dialog, 'slug').inputValue()).toBe('rounded-night-2');
+    await expect.poll(() => field(dialog, 'slug').inputValue()).toBe('rounded-night-2');
     await dialog.getByRole('spinbutton', { name: 'Border radius' }).fill('16');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Theme created successfully.');
