@@ -118,7 +118,9 @@ export function readableTokens(seed: Partial<AliasToken>, algorithm: ThemeConfig
     colorPrimary: seedFor(seed.colorPrimary ?? base.colorPrimary, dark, BLACK, readsOn([base.colorTextLightSolid])),
     colorError: seedFor(seed.colorError ?? base.colorError, dark, textward, readsOn(dark ? surfaces : [...surfaces, base.colorTextLightSolid])),
   };
-  seeds.colorLink = seedFor(dark ? base.colorPrimaryText : seeds.colorPrimary, dark, textward, readsOn(surfaces));
+  // Links also sit in alerts (the announcements banner), on the status tints.
+  const tints = STATUSES.map((status) => base[`color${status}Bg`]);
+  seeds.colorLink = seedFor(dark ? base.colorPrimaryText : seeds.colorPrimary, dark, textward, readsOn([...surfaces, ...tints]));
 
   // Map tokens, from the palettes of the final seeds.
   const t = designToken(algorithm, { ...seed, ...seeds });

@@ -1,8 +1,8 @@
-import { Result } from 'antd';
 import { Link } from 'react-router';
+import { PageResult } from '../components/layout/PageResult';
 import { ACCESS } from '../contract';
 
 /** Any other path (spec 2). */
 export function NotFoundPage() {
-  return <Result status="404" title={ACCESS.notFound} extra={<Link to="/">{ACCESS.returnToDashboard}</Link>} />;
+  return <PageResult status="404" title={ACCESS.notFound} extra={<Link to="/">{ACCESS.returnToDashboard}</Link>} />;
 }

@@ -1,12 +1,13 @@
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { useNavigate } from 'react-router';
+import { PageResult } from '../components/layout/PageResult';
 import { ACCESS } from '../contract';
 
 /** /unauthorized (spec 6): where a forbidden route sends the user. */
 export function UnauthorizedPage() {
   const navigate = useNavigate();
   return (
-    <Result
+    <PageResult
       status="403"
       title={ACCESS.denied}
       subTitle={ACCESS.deniedBody}

@@ -53,6 +53,7 @@ describe.each(THEMES)('theme %s: every text colour reads at 4.5:1', (_name, toke
       expectReadable(t.colorTextTertiary, bg, `tertiary on ${where}`);
       expectReadable(t.colorTextSecondary, bg, `secondary on ${where}`);
     }
+    for (const status of ['Success', 'Warning', 'Error', 'Info']) expectReadable(t.colorLink, t[`color${status}Bg`], `link in a ${status.toLowerCase()} alert`);
   });
 
   it("the expiry colours (expired, 7-day warning) and success, on the page and on their own tints", () => {

@@ -18,6 +18,7 @@ import { usePageHeading } from '../layout/PageHeading';
 import { PhoneList } from './PhoneList';
 import { Pagination } from './Pagination';
 import { RowActionsMenu, RowDetails, rowName } from './cells';
+import { useKeyboardScrollable } from './scrollRegion';
 import { ACTIONS_WIDTH, type ColumnPriority, EXPAND_WIDTH, NUMBER_WIDTH, SELECTION_WIDTH, columnWidth, fitColumns, keyColumns } from './fit';
 import './DataTable.css';
 
@@ -144,6 +145,7 @@ export function DataTable<T extends BaseRecord>({
   const phone = screens.xs === true;
   const [bodyRef, bodyWidth] = useWidth<HTMLDivElement>();
   const isPageTitle = usePageHeading(Boolean(title));
+  useKeyboardScrollable(bodyRef, typeof title === 'string' ? title : resource);
   const { tableQuery, result, currentPage, setCurrentPage, pageSize, setPageSize, pageCount, sorters, setSorters, filters, setFilters } =
     useTable<T, HttpError>({
       resource,

@@ -1,2 +1,3 @@
 export * from './DataTable';
 export * from './Pagination';
+export { useKeyboardScrollable } from './scrollRegion';

@@ -4,15 +4,16 @@
  * line for whatever reaches the page anyway (a role that changed after sign-in, a stale session).
  */
 import { CanAccess } from '@refinedev/core';
-import { Result, Typography } from 'antd';
+import { Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { ACCESS } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
+import { PageResult } from '../layout/PageResult';
 
 function AccessDenied() {
   const { role } = useCurrentUser();
   return (
-    <Result
+    <PageResult
       status="403"
       title={ACCESS.denied}
       subTitle={
