@@ -35,25 +35,32 @@ function redact(values: unknown): string | null {
 }
 
 export async function recordAudit(db: Kysely<Database>, request: FastifyRequest, entry: AuditEntry): Promise<void> {
+  await recordAudits(db, request, [entry]);
+}
+
+/** Rows per INSERT: well under the bound-parameter limits of SQLite and PostgreSQL. */
+const AUDIT_BATCH = 500;
+
+/** Several entries of one request (a bulk call) in as few statements as the batch size allows. */
+export async function recordAudits(db: Kysely<Database>, request: FastifyRequest, entries: AuditEntry[]): Promise<void> {
   const userAgent = request.headers['user-agent'];
-  await db
-    .insertInto('audit_logs')
-    .values({
-      module: entry.module,
-      action: entry.action,
-      user_id: request.user?.id ?? null,
-      username: request.user?.username ?? null,
-      target_username: entry.targetUsername ?? null,
-      entity_id: entry.entityId ?? null,
-      description: entry.description ?? null,
-      ip_address: request.ip ?? null,
-      user_agent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : null,
-      old_values: redact(entry.oldValues),
-      new_values: redact(entry.newValues),
-      created_at: nowIso(),
-    })
-    .execute();
-  request.auditRecorded = true;
+  const createdAt = nowIso();
+  const rows = entries.map((entry) => ({
+    module: entry.module,
+    action: entry.action,
+    user_id: request.user?.id ?? null,
+    username: request.user?.username ?? null,
+    target_username: entry.targetUsername ?? null,
+    entity_id: entry.entityId ?? null,
+    description: entry.description ?? null,
+    ip_address: request.ip ?? null,
+    user_agent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : null,
+    old_values: redact(entry.oldValues),
+    new_values: redact(entry.newValues),
+    created_at: createdAt,
+  }));
+  for (let i = 0; i < rows.length; i += AUDIT_BATCH) await db.insertInto('audit_logs').values(rows.slice(i, i + AUDIT_BATCH)).execute();
+  if (rows.length > 0) request.auditRecorded = true;
 }
 
 const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -140,6 +140,100 @@ export async function renewLocked(
   };
 }
 
+/**
+ * Renews several locked accounts for `months` at once (bulk renew), all or nothing in the caller's
+ * transaction, with the rules of renewLocked: the payer is locked once, each server's price is
+ * quoted once, the total is checked before anything is written, bonus credits pay first, and each
+ * account gets its own USED entry. A discount's uses are taken one per account, so one that runs out
+ * part way charges the regular price for the rest. `onRefused` names the account a refusal is about.
+ */
+export async function renewMany(
+  trx: Transaction<Database>,
+  accounts: AccountRow[],
+  months: number,
+  payer: Payer,
+  options: RenewOptions & { onRefused?: (account: AccountRow, message: string) => Error },
+): Promise<Array<{ account: AccountRow; result: RenewalResult }>> {
+  const now = options.now ?? new Date();
+  const refused = (account: AccountRow, message: string) => options.onRefused?.(account, message) ?? fieldError('months', message);
+  for (const account of accounts) if (inBonusPeriod(account, now)) throw refused(account, ACCOUNTS.bonusPeriod);
+  const settings = options.settings ?? (await getSystemSettings(trx));
+
+  if (payer.role !== 'admin') await lockUsers(trx, [payer.id]);
+  const quotes = new Map<number | null, RenewalQuote>();
+  for (const account of accounts) {
+    if (!quotes.has(account.server_id)) quotes.set(account.server_id, await priceFor(trx, account, months, payer, now, settings));
+  }
+  const total = accounts.reduce((sum, account) => sum + quotes.get(account.server_id)!.credits, 0);
+  let { credits: balance, bonus_credits: bonus } = await balanceOf(trx, payer.id);
+  if (total > 0 && balance < total) throw insufficient(total, balance);
+
+  const done: Array<{ account: AccountRow; result: RenewalResult; quote: RenewalQuote; coverageStart: string; coverageEnd: string }> = [];
+  for (const account of accounts) {
+    let quote = quotes.get(account.server_id)!;
+    if (quote.discount_id !== null && !(await consumeDiscount(trx, quote.discount_id, now))) {
+      quote = regularQuote(account.server_id, months, settings);
+      quotes.set(account.server_id, quote);
+    }
+    const coverageStart = renewalStart(account.expiry_date, now).toISOString();
+    const coverageEnd = addMonths(new Date(coverageStart), months).toISOString();
+    const updated = await trx
+      .updateTable('accounts')
+      .set({
+        expiry_date: coverageEnd,
+        validity_months: months,
+        is_promo: quote.is_promo ? 1 : 0,
+        bonus_months: quote.bonus_months,
+        is_trial: 0,
+        auto_renew_failed_at: null,
+        auto_renew_error: null,
+        updated_at: now.toISOString(),
+      })
+      .where('id', '=', account.id)
+      .where('deleted_at', 'is', null)
+      .where((eb) => (account.expiry_date === null ? eb('expiry_date', 'is', null) : eb('expiry_date', '=', account.expiry_date)))
+      .returningAll()
+      .executeTakeFirst();
+    if (!updated) throw new Error(`Account ${account.id} changed while being renewed`);
+    done.push({
+      account: updated,
+      quote,
+      coverageStart,
+      coverageEnd,
+      result: { account_id: account.id, months, credits: quote.credits, discount_id: quote.discount_id, coverage_start: coverageStart, coverage_end: coverageEnd, transaction_number: null },
+    });
+  }
+
+  // A discount that ran out part way raised the price of the rest: the check above holds only for the quotes.
+  const charged = done.reduce((sum, d) => sum + d.quote.credits, 0);
+  if (charged > balance) throw insufficient(charged, balance);
+  const changes: BalanceChange[] = [];
+  const paidRenewals = done.filter((d) => d.quote.credits > 0);
+  for (const { account, quote, coverageStart, coverageEnd } of paidRenewals) {
+    const fromBonus = Math.min(bonus, quote.credits);
+    bonus -= fromBonus;
+    balance -= quote.credits;
+    changes.push({
+      userId: payer.id,
+      type: 'USED',
+      credits: -quote.credits,
+      bonusCredits: -fromBonus,
+      accountId: account.id,
+      coverageStart,
+      coverageEnd,
+      remarks: `Renewal of ${account.login} for ${months} month(s)`,
+    });
+  }
+  try {
+    const entries = changes.length > 0 ? await postChanges(trx, changes, { actorId: options.actorId }) : [];
+    entries.forEach((entry, i) => (paidRenewals[i].result.transaction_number = entry.transaction_number));
+  } catch (error) {
+    if (error instanceof InsufficientBalance) throw insufficient(charged, error.available);
+    throw error;
+  }
+  return done.map(({ account, result }) => ({ account, result }));
+}
+
 /** A paid renewal of the account, as the ledger recorded it (USED entry). */
 interface PaidRenewal {
   userId: number;

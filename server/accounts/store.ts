@@ -59,6 +59,29 @@ export async function lockAccount(db: Kysely<Database>, actor: Actor, id: number
   return row;
 }
 
+/** lockAccount for several ids in one statement, in the order given; 404 unless every one is the caller's. */
+export async function lockAccounts(db: Kysely<Database>, actor: Actor, ids: number[]): Promise<AccountRow[]> {
+  const rows = await db
+    .updateTable('accounts')
+    .set({ updated_at: nowIso() })
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .where(within(actor, 'owner_path'))
+    .returningAll()
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const ordered = ids.map((id) => byId.get(id));
+  if (ordered.some((row) => !row) || new Set(ids).size !== ids.length) throw notFound();
+  return ordered as AccountRow[];
+}
+
+/** loadAccount for several ids in one query, in the order given. */
+export async function loadAccounts(db: Kysely<Database>, ids: number[]): Promise<AccountJoined[]> {
+  const rows = (await selectAccount(accountsFrom(db)).where('a.id', 'in', ids).execute()) as AccountJoined[];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id)!).filter(Boolean);
+}
+
 /** Only reseller and dealer callers see the device password in plain text (decisions file). */
 export const seesPlainPassword = (role: string) => role === 'reseller' || role === 'dealer';
 

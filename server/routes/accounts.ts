@@ -10,7 +10,6 @@ import {
   ACCOUNTS,
   type Account,
   type AccountMessage,
-  CREDITS,
   HIERARCHY,
   type RenewalResult,
   type Role,
@@ -27,24 +26,26 @@ import {
 } from '../../src/contract';
 import { addDays } from '../accounts/dates';
 import { accountListSpec, listAccounts } from '../accounts/list';
-import { priceFor, recoverLocked, renewLocked } from '../accounts/renewal';
+import { recoverLocked, renewLocked, renewMany } from '../accounts/renewal';
 import {
   type AccountJoined,
   type Actor,
   branchServerId,
   findAccount,
   loadAccount,
+  loadAccounts,
   lockAccount,
+  lockAccounts,
   scopedAccounts,
   softDeleteAccount,
   toAccount,
 } from '../accounts/store';
-import { recordAudit } from '../audit';
+import { recordAudit, recordAudits } from '../audit';
 import { type OperationResult, runCreditOperation } from '../credits/operation';
 import type { AccountRow, Database, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso, parseJson } from '../db/values';
-import { ApiError, fieldError, notFound, validationError } from '../http/errors';
+import { fieldError, notFound, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { type ListSpec, paginate } from '../http/list';
 import { postChanges } from '../ledger/post';
@@ -454,37 +455,27 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           await scopedIds(db, actor, account_ids);
         },
         run: async (trx) => {
-          const now = new Date();
-          const settings = await getSystemSettings(trx);
-          const locked: AccountRow[] = [];
-          for (const id of account_ids) locked.push(await lockAccount(trx, actor, id));
-          if (actor.role !== 'admin') {
-            let total = 0;
-            for (const account of locked) total += (await priceFor(trx, account, months, actor, now, settings)).credits;
-            const credits = (await currentCredits(trx, actor)) ?? 0;
-            if (credits < total) throw fieldError('credits', CREDITS.insufficientCredits(total, credits));
-          }
-          const renewals: RenewalResult[] = [];
-          for (const account of locked) {
-            try {
-              renewals.push((await renewLocked(trx, account, months, actor, { actorId: actor.id, now, settings })).result);
-            } catch (error) {
-              // Name the account whose renewal was refused.
-              if (error instanceof ApiError && error.errors?.months) throw fieldError('months', `${account.login}: ${error.errors.months[0]}`);
-              throw error;
-            }
-            await recordAudit(trx, request, {
+          const locked = await lockAccounts(trx, actor, account_ids);
+          const renewed = await renewMany(trx, locked, months, actor, {
+            actorId: actor.id,
+            // Name the account whose renewal was refused.
+            onRefused: (account, message) => fieldError('months', `${account.login}: ${message}`),
+          });
+          await recordAudits(
+            trx,
+            request,
+            renewed.map(({ account, result }, i) => ({
               module: 'accounts',
               action: 'bulk_renew',
               entityId: account.id,
               targetUsername: account.login,
-              description: `Renewed ${account.login} for ${months} month(s): ${renewals.at(-1)!.credits} credit(s)`,
-              oldValues: { expiry_date: account.expiry_date },
-              newValues: { expiry_date: renewals.at(-1)!.coverage_end },
-            });
-          }
-          const accounts: Account[] = [];
-          for (const account of locked) accounts.push(await show(trx, account.id, actor));
+              description: `Renewed ${account.login} for ${months} month(s): ${result.credits} credit(s)`,
+              oldValues: { expiry_date: locked[i].expiry_date },
+              newValues: { expiry_date: result.coverage_end },
+            })),
+          );
+          const renewals = renewed.map((r) => r.result);
+          const accounts = (await loadAccounts(trx, account_ids)).map((row) => toAccount(row, actor.role));
           return {
             status: 200,
             body: {

@@ -12,7 +12,8 @@ import { describeBrowser } from './harness';
 const PAGES = [
   '/', '/dashboard', '/accounts', '/users', '/managers', '/managers/create', '/resellers', '/dealers', '/transactions', '/user/transactions',
   '/mac-search', '/user-search', '/ticket-categories', '/settings', '/credit-levels', '/credit-options-settings', '/global-discounts',
-  '/promos', '/user-promos', '/themes', '/servers', '/profile', '/no-such-page',
+  '/promos', '/user-promos', '/themes', '/servers', '/profile', '/tickets', '/announcements', '/user-announcements',
+  '/audit-logs', '/analytics', '/no-such-page',
 ];
 
 /** Collects every CSP violation the page reports, from the DOM event and from the console. */

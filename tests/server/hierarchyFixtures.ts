@@ -53,21 +53,26 @@ export async function balance(ctx: TestContext, id: number): Promise<{ credits: 
   return ctx.db.kysely.selectFrom('users').select(['credits', 'bonus_credits']).where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-/** An end-user account row owned by `ownerId` (straight into the table: these tests are about users). */
-export async function insertAccount(ctx: TestContext, ownerId: number, serverId = 1): Promise<number> {
+/** End-user account rows owned by `ownerId` (straight into the table: these tests are about users). */
+export async function insertAccounts(ctx: TestContext, ownerId: number, count: number, serverId = 1): Promise<number[]> {
   const owner = await ctx.db.kysely.selectFrom('users').select('path').where('id', '=', ownerId).executeTakeFirstOrThrow();
   const now = new Date().toISOString();
-  const mac = randomBytes(6).toString('hex').toUpperCase();
-  const { id } = await ctx.db.kysely
-    .insertInto('accounts')
-    .values({
-      owner_id: ownerId, owner_path: owner.path, server_id: serverId, login: uniqueName('acc'), full_name: 'Test Account', pwd_txt: 'secret',
-      mac_address: mac, expiry_date: null, validity_months: 0, status: 'active', is_promo: 0, bonus_months: 0, is_trial: 0,
-      auto_renew_months: null, auto_renew_end_date: null, auto_renew_failed_at: null, auto_renew_error: null, state: 'offline',
-      last_active: null, ip_address: null, connection_status: 'offline', device_info: null, created_at: now, updated_at: now, deleted_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const rows = Array.from({ length: count }, () => ({
+    owner_id: ownerId, owner_path: owner.path, server_id: serverId, login: uniqueName('acc'), full_name: 'Test Account', pwd_txt: 'secret',
+    mac_address: randomBytes(6).toString('hex').toUpperCase(), expiry_date: null, validity_months: 0, status: 'active', is_promo: 0, bonus_months: 0,
+    is_trial: 0, auto_renew_months: null, auto_renew_end_date: null, auto_renew_failed_at: null, auto_renew_error: null, state: 'offline',
+    last_active: null, ip_address: null, connection_status: 'offline', device_info: null, created_at: now, updated_at: now, deleted_at: null,
+  }));
+  const ids: number[] = [];
+  for (let i = 0; i < rows.length; i += 500) {
+    const inserted = await ctx.db.kysely.insertInto('accounts').values(rows.slice(i, i + 500)).returning('id').execute();
+    ids.push(...inserted.map((r) => r.id));
+  }
+  return ids;
+}
+
+export async function insertAccount(ctx: TestContext, ownerId: number, serverId = 1): Promise<number> {
+  const [id] = await insertAccounts(ctx, ownerId, 1, serverId);
   return id;
 }
 

@@ -4,7 +4,7 @@
  * credits spent first, admin renewals, recovery of unused months, and bulk renew all or nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { ACCOUNTS, CREDITS, RENEWAL } from '../../src/contract';
+import { ACCOUNTS, BULK_MAX, CREDITS, RENEWAL } from '../../src/contract';
 import { addMonths, inBonusPeriod, renewalStart, reverseCoverage, wholeMonthsBetween } from '../../server/accounts/dates';
 import { inTransaction } from '../../server/db/transaction';
 import { nowIso } from '../../server/db/values';
@@ -12,7 +12,7 @@ import { postChanges } from '../../server/ledger/post';
 import { updateSystemSettings } from '../../server/settings';
 import { accountRow, balance, createAccount, entriesFor, inDays, setAccount, uniqueMac, userId } from './accountFixtures';
 import { type TestContext, describeEachDatabase } from './harness';
-import { balance as balanceOf, createBranch } from './hierarchyFixtures';
+import { balance as balanceOf, createBranch, insertAccounts } from './hierarchyFixtures';
 
 describe('calendar months', () => {
   it('adds months clamping to the last day of shorter months', () => {
@@ -585,6 +585,35 @@ describeEachDatabase(
       }
       const zero = await (await ctx.as('dealer')).post('/accounts/bulk-renew', { account_ids: ids, months: 0 });
       expect(zero.body.errors.months).toEqual([RENEWAL.invalidMonths.description]);
+    });
+
+    it(`bulk renews ${BULK_MAX} accounts in one call, all or nothing, one entry each`, async () => {
+      const price = BULK_MAX; // one month at the default price of 1 credit
+      const branch = await paidBranch(ctx, { dealer: price + price / 2 });
+      const ids = await insertAccounts(ctx, branch.dealer.id, BULK_MAX);
+      const res = await branch.dealer.client.post('/accounts/bulk-renew', { account_ids: ids, months: 1 });
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+      expect(res.body.message).toBe(ACCOUNTS.bulkDone(BULK_MAX, 'renewed'));
+      expect(res.body.data.credits).toBe(price);
+      expect(res.body.data.accounts).toHaveLength(BULK_MAX);
+      expect(new Set(res.body.data.renewals.map((r: { transaction_number: string }) => r.transaction_number)).size).toBe(BULK_MAX);
+      expect((await balanceOf(ctx, branch.dealer.id)).credits).toBe(price / 2);
+      const used = await ctx.db.kysely.selectFrom('credit_transactions').select(['account_id', 'credits']).where('user_id', '=', branch.dealer.id).where('type', '=', 'USED').execute();
+      expect(used).toHaveLength(BULK_MAX);
+      expect(new Set(used.map((e) => e.account_id))).toEqual(new Set(ids));
+      await ledgerHolds(ctx, [branch.dealer.id]);
+
+      // The same again cannot be paid: nothing changes, not even the accounts that could have been.
+      const expiries = await ctx.db.kysely.selectFrom('accounts').select('expiry_date').where('id', 'in', ids).orderBy('id').execute();
+      const refused = await branch.dealer.client.post('/accounts/bulk-renew', { account_ids: ids, months: 1 });
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors.credits).toEqual([CREDITS.insufficientCredits(price, price / 2)]);
+      expect(await ctx.db.kysely.selectFrom('accounts').select('expiry_date').where('id', 'in', ids).orderBy('id').execute()).toEqual(expiries);
+      expect((await balanceOf(ctx, branch.dealer.id)).credits).toBe(price / 2);
+
+      const tooMany = await branch.dealer.client.post('/accounts/bulk-renew', { account_ids: [...ids, ids[0] + BULK_MAX * 10], months: 1 });
+      expect(tooMany.status).toBe(422);
+      expect(tooMany.body.errors.account_ids).toEqual([ACCOUNTS.bulkTooMany(BULK_MAX)]);
     });
 
     it('keeps every balance equal to the sum of its ledger entries', async () => {

@@ -1,10 +1,40 @@
 /**
- * Security headers on every answer (the set @fastify/helmet sends, with the panel's
- * Content-Security-Policy) and CORS closed: no other origin may read the API.
+ * Security headers on every answer (@fastify/helmet with the panel's Content-Security-Policy) and
+ * CORS closed: no other origin may read the API.
  */
 import { expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../server/http/securityHeaders';
 import { describeEachDatabase } from './harness';
+
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join(';');
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=31536000',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
 
 describeEachDatabase('security headers and CORS', (ctx) => {
   it('sends the security headers on answers of every kind: 2xx, 401, 404, 422, 400', async () => {
@@ -20,9 +50,6 @@ describeEachDatabase('security headers and CORS', (ctx) => {
     for (const res of answers) {
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(res.headers.get(name), `${res.status} ${name}`).toBe(value);
     }
-    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
-    expect(CONTENT_SECURITY_POLICY).not.toMatch(/script-src[^;]*unsafe/);
-    expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
   });
 
   it('keeps CORS closed: no Access-Control-Allow-* for another origin, preflights refused', async () => {

@@ -9,7 +9,7 @@ import { USER_STATUSES, type UserStatus } from './hierarchy';
 export const ACCOUNT_STATES = ['online', 'offline'] as const;
 export const MONTHS_MESSAGE = RENEWAL.invalidMonths.description;
 /** Most accounts one bulk call may touch. */
-export const BULK_MAX = 500;
+export const BULK_MAX = 1000;
 
 /** Whole numbers typed into forms often arrive as text ('12'); '' and null mean "not given". */
 const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : integerInput(value));
