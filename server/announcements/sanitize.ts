@@ -39,6 +39,17 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
+// One pass can leave markup the parser reads differently the next time (a <p> inside a <p> closes the
+// outer one), so the result is sanitised again until it no longer changes: what is stored is what a
+// second save, and the browser, read the same way.
+const MAX_PASSES = 5;
+
 export function sanitizeAnnouncementHtml(html: string): string {
-  return sanitizeHtml(html, OPTIONS).trim();
+  let current = sanitizeHtml(html, OPTIONS).trim();
+  for (let pass = 1; pass < MAX_PASSES; pass += 1) {
+    const next = sanitizeHtml(current, OPTIONS).trim();
+    if (next === current) break;
+    current = next;
+  }
+  return current;
 }

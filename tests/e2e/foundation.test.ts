@@ -8,8 +8,9 @@ describeBrowser('foundation in the browser', (ctx) => {
     it(`${role} signs in, sees exactly its menu, is refused a forbidden route, and signs out`, async () => {
       const page = await ctx.signIn(role);
       await expect(page.getByTestId('panel-name').textContent()).resolves.toBe(PANEL_NAMES[role]);
-      const labels = await page.getByRole('menu', { name: 'Main menu' }).locator('[role=menuitem], .ant-menu-submenu-title').allInnerTexts();
-      expect(labels.map((l) => l.trim()).filter(Boolean)).toEqual(menuLabels(role));
+      // The menu is drawn once the access checks of its entries have answered, which may be just after the header.
+      const menu = page.getByRole('menu', { name: 'Main menu' }).locator('[role=menuitem], .ant-menu-submenu-title');
+      await expect.poll(async () => (await menu.allInnerTexts()).map((l) => l.trim()).filter(Boolean)).toEqual(menuLabels(role));
 
       // Ticket categories are admin-only (spec 2): the others land on /unauthorized.
       await page.goto('/ticket-categories');

@@ -92,6 +92,12 @@ describe('announcement HTML sanitising (unit)', () => {
     expect(htmlProblems(sanitizeAnnouncementHtml(`<p>before</p>${payload}<p>after</p>`))).toEqual([]);
   });
 
+  it('stores a paragraph inside a paragraph the way a second pass reads it', () => {
+    const once = sanitizeAnnouncementHtml('<p>alert(1)<p>class</p></p>');
+    expect(once).toBe('<p>alert(1)</p><p>class</p><p></p>');
+    expect(sanitizeAnnouncementHtml(once)).toBe(once);
+  });
+
   it('leaves only allowlisted markup for any hostile mix, and is stable when applied again', () => {
     const pieces = fc.constantFrom(
       ...XSS_PAYLOADS,
