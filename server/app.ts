@@ -15,6 +15,7 @@ import { ApiError, errorHandler } from './http/errors';
 import { guard } from './http/guard';
 import { inputText } from './http/inputText';
 import { securityHeaders } from './http/securityHeaders';
+import { Provisioners } from './provisioning';
 import { apiModules } from './routes';
 import { legacyTransactionRoutes } from './routes/transactions';
 
@@ -24,6 +25,8 @@ declare module 'fastify' {
     config: Config;
     /** Every route as registered (method, url, config, schema), so tests can derive the API surface. */
     routeTable: RouteEntry[];
+    /** Each server's provisioning driver (server/provisioning). */
+    provisioners: Provisioners;
   }
 }
 
@@ -62,6 +65,9 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
   });
   app.decorate('db', db);
   app.decorate('config', config);
+  const provisioners = Provisioners.attach(db.kysely, config, app.log);
+  app.decorate('provisioners', provisioners);
+  app.addHook('onClose', () => provisioners.close());
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {

@@ -1,20 +1,77 @@
-/** `npm run cli -- create-admin USERNAME PASSWORD [NAME]`: the first admin of a production install. */
+/**
+ * Operator commands (`npm run cli -- COMMAND ...`):
+ *   create-admin USERNAME PASSWORD [NAME]                     the first admin of a production install
+ *   import-subscribers --server ID --dealer ID [--apply]      adopt a middleware's subscribers (dry run without --apply)
+ */
+import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { withStartupLock } from './db/startup';
+import { ApiError } from './http/errors';
+import { Provisioners } from './provisioning';
+import { ImportRefused, applyImport, planImport } from './provisioning/import';
 import { ensureAdmin } from './seed/admin';
 
-const [command, username, password, ...name] = process.argv.slice(2);
-if (command !== 'create-admin' || !username || !password) {
-  console.error('Usage: npm run cli -- create-admin USERNAME PASSWORD [NAME]');
+const USAGE = `Usage:
+  npm run cli -- create-admin USERNAME PASSWORD [NAME]
+  npm run cli -- import-subscribers --server ID --dealer ID [--apply]`;
+
+function usage(): never {
+  console.error(USAGE);
   process.exit(2);
 }
+
+const [command, ...rest] = process.argv.slice(2);
 const config = loadConfig();
 const db = connect(config.databaseUrl);
-const admin = await withStartupLock(db, async () => {
-  await migrateToLatest(db.kysely);
-  return ensureAdmin(db.kysely, username, password, name.join(' ') || undefined);
-});
-console.log(admin ? `Admin ${admin.username} created.` : 'An admin already exists; nothing changed.');
-await db.close();
+
+async function createAdmin(args: string[]): Promise<void> {
+  const [username, password, ...name] = args;
+  if (!username || !password) usage();
+  const admin = await withStartupLock(db, async () => {
+    await migrateToLatest(db.kysely);
+    return ensureAdmin(db.kysely, username, password, name.join(' ') || undefined);
+  });
+  console.log(admin ? `Admin ${admin.username} created.` : 'An admin already exists; nothing changed.');
+}
+
+async function importSubscribers(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { server: { type: 'string' }, dealer: { type: 'string' }, apply: { type: 'boolean', default: false } } });
+  const serverId = Number(values.server);
+  const dealerId = Number(values.dealer);
+  if (!Number.isInteger(serverId) || serverId < 1 || !Number.isInteger(dealerId) || dealerId < 1) usage();
+  await withStartupLock(db, () => migrateToLatest(db.kysely));
+  const provisioners = Provisioners.attach(db.kysely, config, {
+    warn: (details, message) => console.warn(message, (details as { err?: unknown }).err ?? ''),
+    error: (details, message) => console.error(message, (details as { err?: unknown }).err ?? ''),
+  });
+  try {
+    const plan = await planImport(db.kysely, provisioners, serverId, dealerId);
+    console.log(`Server ${plan.server.name} (id ${plan.server.id}) -> dealer ${plan.dealer.username} (id ${plan.dealer.id})`);
+    for (const { subscriber, login, mac } of plan.adopt) {
+      console.log(`  adopt  #${subscriber.id}  ${login}  ${mac}  ${subscriber.enabled ? 'active' : 'suspended'}  expires ${subscriber.expiry_date ?? '-'}`);
+    }
+    for (const { subscriber, reason } of plan.skipped) console.log(`  skip   #${subscriber.id}  ${subscriber.login || '-'}: ${reason}`);
+    if (!values.apply) {
+      console.log(`${plan.adopt.length} subscriber(s) would be imported, ${plan.skipped.length} skipped. Run again with --apply to import them.`);
+      return;
+    }
+    const imported = await applyImport(db.kysely, plan);
+    console.log(`${imported} subscriber(s) imported, ${plan.skipped.length} skipped.`);
+  } catch (error) {
+    if (!(error instanceof ImportRefused || error instanceof ApiError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+  } finally {
+    await provisioners.close();
+  }
+}
+
+try {
+  if (command === 'create-admin') await createAdmin(rest);
+  else if (command === 'import-subscribers') await importSubscribers(rest);
+  else usage();
+} finally {
+  await db.close();
+}

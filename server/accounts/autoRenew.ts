@@ -13,6 +13,8 @@ import { inTransaction } from '../db/transaction';
 import { ACCOUNTS } from '../../src/contract';
 import { ApiError, fieldError } from '../http/errors';
 import { getSystemSettings } from '../settings';
+import { Provisioners } from '../provisioning';
+import { mirrorAccounts } from '../provisioning/accounts';
 import { renewLocked } from './renewal';
 import { recordSystemAudit } from './systemAudit';
 
@@ -47,11 +49,12 @@ export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date())
     .limit(BATCH)
     .execute();
   const settings = await getSystemSettings(db);
+  const provisioners = Provisioners.of(db);
   let unexpected: unknown = null;
 
   for (const { id, expiry_date: seenExpiry } of due) {
     try {
-      const renewed = await inTransaction(db, async (trx) => {
+      const renewed = await provisioners.mirrored((undo) => inTransaction(db, async (trx) => {
         // The claim: only one runner's UPDATE matches the expiry it saw; the others wait on the row
         // lock, then find the expiry moved and skip the account.
         const claimed = await trx
@@ -68,6 +71,8 @@ export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date())
         if (owner.status !== 'active') throw fieldError('owner', ACCOUNTS.autoRenewOwnerInactive);
         const months = claimed.auto_renew_months!;
         const { result } = await renewLocked(trx, claimed, months, owner, { actorId: null, now, auto: true, settings });
+        // A middleware that cannot be reached fails the renewal (nothing charged); it is tried again next run.
+        await mirrorAccounts(provisioners, trx, [claimed.id], undo);
         await recordSystemAudit(trx, {
           module: 'accounts',
           action: 'auto_renew',
@@ -78,7 +83,7 @@ export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date())
           newValues: { expiry_date: result.coverage_end, credits: result.credits, transaction_number: result.transaction_number },
         });
         return true;
-      });
+      }));
       if (renewed) report.renewed.push(id);
     } catch (error) {
       if (!(error instanceof ApiError) || error.statusCode !== 422) {

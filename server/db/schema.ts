@@ -62,6 +62,7 @@ export interface ServersTable {
   db_password_enc: string | null;
   db_port: string;
   db_name: string;
+  driver: Generated<string>; // local | ministra
   status: string; // active | inactive
   connection_status: string; // online | offline
   last_checked_at: Timestamp | null;
@@ -75,6 +76,8 @@ export interface AccountsTable {
   /** Copy of the owner's path, so accounts scope by the same prefix rule as users. */
   owner_path: string;
   server_id: number | null;
+  /** The subscriber's id in the server's middleware database (ministra driver). */
+  middleware_id: Generated<number | null>;
   login: string;
   full_name: string;
   pwd_txt: string;

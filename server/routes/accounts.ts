@@ -37,7 +37,6 @@ import {
   lockAccount,
   lockAccounts,
   scopedAccounts,
-  softDeleteAccount,
   toAccount,
 } from '../accounts/store';
 import { recordAudit, recordAudits } from '../audit';
@@ -49,6 +48,8 @@ import { fieldError, notFound, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { type ListSpec, paginate } from '../http/list';
 import { postChanges } from '../ledger/post';
+import type { Provisioners } from '../provisioning';
+import { deleteAccountEverywhere, mirrorAccounts, unmirrorAccount } from '../provisioning/accounts';
 import { getSystemSettings } from '../settings';
 
 const tags = ['accounts'];
@@ -77,15 +78,32 @@ function uniqueViolationField(error: unknown): 'mac_address' | 'login' | null {
 }
 const uniqueError = (field: 'mac_address' | 'login') => fieldError(field, field === 'mac_address' ? ACCOUNTS.macTaken : ACCOUNTS.loginTaken);
 
-async function checkUnique(db: Kysely<Database>, serverId: number, fields: { mac?: string; login?: string }, exceptId?: number) {
+/**
+ * The login and MAC address must be free on the server: among the panel's accounts, and among the
+ * subscribers of the server's middleware (`fresh`: the values this request sets anew).
+ */
+async function checkUnique(
+  db: Kysely<Database>,
+  provisioners: Provisioners,
+  serverId: number,
+  fields: { mac?: string; login?: string },
+  except?: Pick<AccountRow, 'id' | 'middleware_id'>,
+  fresh: { mac?: string; login?: string } = fields,
+) {
   const errors: Record<string, string> = {};
   const taken = async (column: 'mac_address' | 'login', value: string) => {
     let q = db.selectFrom('accounts').select('id').where('server_id', '=', serverId).where(column, '=', value).where('deleted_at', 'is', null);
-    if (exceptId) q = q.where('id', '!=', exceptId);
+    if (except) q = q.where('id', '!=', except.id);
     return Boolean(await q.executeTakeFirst());
   };
   if (fields.login && (await taken('login', fields.login))) errors.login = ACCOUNTS.loginTaken;
   if (fields.mac && (await taken('mac_address', fields.mac))) errors.mac_address = ACCOUNTS.macTaken;
+  const middleware = await (await provisioners.forServer(serverId)).taken(
+    { mac: errors.mac_address ? undefined : fresh.mac, login: errors.login ? undefined : fresh.login },
+    except?.middleware_id ?? null,
+  );
+  if (middleware.login) errors.login = ACCOUNTS.loginTaken;
+  if (middleware.mac) errors.mac_address = ACCOUNTS.macTaken;
   if (Object.keys(errors).length) throw validationError(errors);
 }
 
@@ -124,6 +142,7 @@ const messageSpec: ListSpec = {
 
 const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
+  const { provisioners } = app;
   const show = async (trx: Kysely<Database>, id: number, viewer: UserRow): Promise<Account> => toAccount(await loadAccount(trx, id), viewer.role);
 
   app.get('/accounts', { config: { access: ['accounts', 'list'] }, schema: { tags } }, async (request) =>
@@ -133,7 +152,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/accounts',
     { config: { access: ['accounts', 'create'] }, schema: { body: accountCreateBody, tags } },
-    async (request, reply) => {
+    async (request, reply) => provisioners.mirrored(async (undo) => {
       const actor = actorOf(request);
       const body = request.body;
       const precheck = async () => {
@@ -147,7 +166,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
             throw fieldError('credits', HIERARCHY.minimumToCreate(minimum, ACCOUNTS.trialWhat));
           }
         }
-        await checkUnique(db, serverId, { mac: body.mac_address, login: body.login });
+        await checkUnique(db, provisioners, serverId, { mac: body.mac_address, login: body.login });
         return { serverId, settings };
       };
 
@@ -195,6 +214,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           const locked = await lockAccount(trx, actor, id);
           renewal = (await renewLocked(trx, locked, body.months, actor, { actorId: actor.id, now, settings })).result;
         }
+        await mirrorAccounts(provisioners, trx, [id], undo);
         const created = await loadAccount(trx, id);
         await recordAudit(trx, request, {
           module: 'accounts',
@@ -214,13 +234,14 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         if (body.months) return await runCreditOperation(app, request, reply, actor, { prepare: precheck, run: create });
         const prepared = await precheck();
         const outcome = await inTransaction(db, (trx) => create(trx, prepared));
-        return reply.code(outcome.status).send(outcome.body);
+        // Sent, not returned: the reply is a thenable, and this runs inside provisioners.mirrored.
+        reply.code(outcome.status).send(outcome.body);
       } catch (error) {
         const field = uniqueViolationField(error);
         if (field) throw uniqueError(field);
         throw error;
       }
-    },
+    }),
   );
 
   app.get('/accounts/:id', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, tags } }, async (request) => {
@@ -239,25 +260,42 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         throw fieldError('expiry_date', ACCOUNTS.expiryAdminOnly);
       }
       const serverId = body.server_id !== undefined && body.server_id !== before.server_id ? await resolveServer(db, actor, body.server_id) : before.server_id;
+      const moved = serverId !== before.server_id;
       if (serverId !== null) {
-        await checkUnique(db, serverId, { mac: body.mac_address ?? before.mac_address, login: body.login ?? before.login }, before.id);
+        const changed = (value: string | undefined, old: string) => (value !== undefined && (moved || value !== old) ? value : undefined);
+        await checkUnique(
+          db,
+          provisioners,
+          serverId,
+          { mac: body.mac_address ?? before.mac_address, login: body.login ?? before.login },
+          before,
+          moved ? { mac: body.mac_address ?? before.mac_address, login: body.login ?? before.login } : { mac: changed(body.mac_address, before.mac_address), login: changed(body.login, before.login) },
+        );
       }
       const status = statusFrom(body);
       try {
-        await db
-          .updateTable('accounts')
-          .set({
-            ...(body.login !== undefined ? { login: body.login } : {}),
-            ...(body.full_name !== undefined ? { full_name: body.full_name } : {}),
-            ...(body.password ? { pwd_txt: body.password } : {}),
-            ...(body.mac_address !== undefined ? { mac_address: body.mac_address } : {}),
-            ...(body.expiry_date !== undefined && actor.role === 'admin' ? { expiry_date: body.expiry_date } : {}),
-            ...(status !== undefined ? { status } : {}),
-            server_id: serverId,
-            updated_at: nowIso(),
-          })
-          .where('id', '=', before.id)
-          .execute();
+        await provisioners.mirrored((undo) =>
+          inTransaction(db, async (trx) => {
+            await trx
+              .updateTable('accounts')
+              .set({
+                ...(body.login !== undefined ? { login: body.login } : {}),
+                ...(body.full_name !== undefined ? { full_name: body.full_name } : {}),
+                ...(body.password ? { pwd_txt: body.password } : {}),
+                ...(body.mac_address !== undefined ? { mac_address: body.mac_address } : {}),
+                ...(body.expiry_date !== undefined && actor.role === 'admin' ? { expiry_date: body.expiry_date } : {}),
+                ...(status !== undefined ? { status } : {}),
+                // A subscriber belongs to one middleware: moving servers starts a new one there.
+                ...(moved ? { middleware_id: null } : {}),
+                server_id: serverId,
+                updated_at: nowIso(),
+              })
+              .where('id', '=', before.id)
+              .execute();
+            if (moved) await unmirrorAccount(provisioners, trx, before, undo);
+            await mirrorAccounts(provisioners, trx, [before.id], undo);
+          }),
+        );
       } catch (error) {
         const field = uniqueViolationField(error);
         if (field) throw uniqueError(field);
@@ -284,7 +322,12 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       const before = await findAccount(db, actor, request.params.id);
       const status = statusFrom(request.body)!;
-      await db.updateTable('accounts').set({ status, updated_at: nowIso() }).where('id', '=', before.id).execute();
+      await provisioners.mirrored((undo) =>
+        inTransaction(db, async (trx) => {
+          await trx.updateTable('accounts').set({ status, updated_at: nowIso() }).where('id', '=', before.id).execute();
+          await mirrorAccounts(provisioners, trx, [before.id], undo);
+        }),
+      );
       await recordAudit(db, request, {
         module: 'accounts',
         action: 'status',
@@ -300,7 +343,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete('/accounts/:id', { config: { access: ['accounts', 'delete'] }, schema: { params: idParam, tags } }, async (request, reply) => {
     const actor = actorOf(request);
     const before = await findAccount(db, actor, request.params.id);
-    await softDeleteAccount(db, before.id);
+    await deleteAccountEverywhere(provisioners, db, before);
     await recordAudit(db, request, { module: 'accounts', action: 'delete', entityId: before.id, targetUsername: before.login, oldValues: auditView(before) });
     return reply.code(204).send();
   });
@@ -309,11 +352,17 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     const actor = actorOf(request);
     const before = await findAccount(db, actor, request.params.id);
     // What binds the account to one box (middleware notes): address, device identity, session.
-    await db
-      .updateTable('accounts')
-      .set({ ip_address: null, device_info: null, state: 'offline', connection_status: 'offline', updated_at: nowIso() })
-      .where('id', '=', before.id)
-      .execute();
+    await provisioners.mirrored((undo) =>
+      inTransaction(db, async (trx) => {
+        await trx
+          .updateTable('accounts')
+          .set({ ip_address: null, device_info: null, state: 'offline', connection_status: 'offline', updated_at: nowIso() })
+          .where('id', '=', before.id)
+          .execute();
+        const provisioner = await provisioners.forServer(before.server_id, trx);
+        undo.push((await provisioner.resetDevice(before)).undo);
+      }),
+    );
     await recordAudit(db, request, {
       module: 'accounts',
       action: 'reset_device',
@@ -328,21 +377,24 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     const row = await findAccount(db, actorOf(request), request.params.id);
     const device = parseJson<Record<string, unknown>>(row.device_info, {});
     const text = (key: string) => (typeof device[key] === 'string' || typeof device[key] === 'number' ? String(device[key]) : null);
+    // A server with a middleware knows the box; the panel's columns are what the local driver has.
+    const box = await (await provisioners.forServer(row.server_id)).device(row);
+    const online = box ? box.online : row.state === 'online';
     return {
       data: {
         account_id: row.id,
         login: row.login,
         mac_address: toAccount(row, 'admin').mac_address,
-        state: row.state === 'online' ? 'online' : 'offline',
-        connection_status: row.connection_status,
-        last_active: row.last_active,
-        ip_address: row.ip_address,
-        stb_type: text('stb_type'),
-        serial_number: text('serial_number'),
-        version: text('version'),
-        image_version: text('image_version'),
-        hw_version: text('hw_version'),
-        device_id: text('device_id'),
+        state: online ? 'online' : 'offline',
+        connection_status: box ? (online ? 'online' : 'offline') : row.connection_status,
+        last_active: box ? box.last_active : row.last_active,
+        ip_address: box ? box.ip_address : row.ip_address,
+        stb_type: box ? box.stb_type : text('stb_type'),
+        serial_number: box ? box.serial_number : text('serial_number'),
+        version: box ? box.version : text('version'),
+        image_version: box ? box.image_version : text('image_version'),
+        hw_version: box ? box.hw_version : text('hw_version'),
+        device_id: box ? box.device_id : text('device_id'),
         server: row.server_id !== null ? { id: row.server_id, name: row.server_name ?? '' } : null,
       },
     };
@@ -354,7 +406,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const actor = actorOf(request);
       const { action, months } = request.body;
-      return runCreditOperation(app, request, reply, actor, {
+      return provisioners.mirrored((undo) => runCreditOperation(app, request, reply, actor, {
         prepare: async () => {
           await findAccount(db, actor, request.params.id);
         },
@@ -362,6 +414,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           const locked = await lockAccount(trx, actor, request.params.id);
           const options = { actorId: actor.id };
           const { result } = action === 'renew' ? await renewLocked(trx, locked, months, actor, options) : await recoverLocked(trx, locked, months, actor, options);
+          await mirrorAccounts(provisioners, trx, [locked.id], undo);
           await recordAudit(trx, request, {
             module: 'accounts',
             action: action === 'renew' ? 'renew' : 'recover',
@@ -384,7 +437,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
             },
           };
         },
-      });
+      }));
     },
   );
 
@@ -425,8 +478,9 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     const actor = actorOf(request);
     const { account_ids } = request.body as { account_ids: number[] };
     const rows = await scopedIds(db, actor, account_ids);
-    await inTransaction(db, async (trx) => {
+    await provisioners.mirrored((undo) => inTransaction(db, async (trx) => {
       await trx.updateTable('accounts').set({ status, updated_at: nowIso() }).where('id', 'in', account_ids).execute();
+      await mirrorAccounts(provisioners, trx, account_ids, undo);
       for (const row of rows) {
         await recordAudit(trx, request, {
           module: 'accounts',
@@ -437,7 +491,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           newValues: { status },
         });
       }
-    });
+    }));
     return { message: ACCOUNTS.bulkDone(rows.length, verb), data: { updated: rows.length, account_ids } };
   };
   app.post('/accounts/bulk-suspend', { config: { access: ['accounts', 'status'] }, schema: { body: bulkAccountsBody, tags } }, bulkStatus('suspended', 'suspended'));
@@ -450,7 +504,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       const { account_ids, months } = request.body;
       // All or nothing: one transaction; any refusal rolls every renewal back.
-      return runCreditOperation(app, request, reply, actor, {
+      return provisioners.mirrored((undo) => runCreditOperation(app, request, reply, actor, {
         prepare: async () => {
           await scopedIds(db, actor, account_ids);
         },
@@ -474,6 +528,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
               newValues: { expiry_date: result.coverage_end },
             })),
           );
+          await mirrorAccounts(provisioners, trx, account_ids, undo);
           const renewals = renewed.map((r) => r.result);
           const accounts = (await loadAccounts(trx, account_ids)).map((row) => toAccount(row, actor.role));
           return {
@@ -484,7 +539,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
             },
           };
         },
-      });
+      }));
     },
   );
 

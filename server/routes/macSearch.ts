@@ -1,18 +1,37 @@
 /**
  * MAC check (spec 7, MAC): finds an account by MAC address within the caller's subtree; when the
- * address exists only outside it, says so without saying whose. Delete removes the caller's account.
+ * address exists only outside it (another user's account, or a subscriber only a server's middleware
+ * holds), says so without saying whose. Delete removes the caller's account and its subscriber.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ACCOUNTS, type MacSearchResult, formatMac, macDeleteBody, macSearchQuery } from '../../src/contract';
-import { type AccountJoined, scopedAccounts, selectAccount, softDeleteAccount, toAccount } from '../accounts/store';
+import { type AccountJoined, scopedAccounts, selectAccount, toAccount } from '../accounts/store';
 import { recordAudit } from '../audit';
 import { fieldError, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
+import { deleteAccountEverywhere } from '../provisioning/accounts';
 
 const tags = ['mac-search'];
 
 const macSearchRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
+
+  /**
+   * Whether a subscriber of a server's middleware uses the MAC address (one the panel does not
+   * know). The server asked for must answer; without one, a server that cannot be reached is passed.
+   */
+  const inMiddleware = async (mac: string, serverId: number | undefined): Promise<boolean> => {
+    let servers = db.selectFrom('servers').select('id').where('driver', '!=', 'local');
+    servers = serverId !== undefined ? servers.where('id', '=', serverId) : servers.where('status', '=', 'active');
+    for (const { id } of await servers.execute()) {
+      try {
+        if ((await (await app.provisioners.forServer(id)).taken({ mac }, null)).mac) return true;
+      } catch (error) {
+        if (serverId !== undefined) throw error;
+      }
+    }
+    return false;
+  };
 
   app.get('/mac-search', { config: { access: ['mac-search', 'list'] }, schema: { querystring: macSearchQuery, tags } }, async (request) => {
     const actor = actorOf(request);
@@ -24,7 +43,7 @@ const macSearchRoutes: FastifyPluginAsyncZod = async (app) => {
     if (accounts.length === 0) {
       let any = db.selectFrom('accounts').select('id').where('mac_address', '=', mac).where('deleted_at', 'is', null);
       if (server_id !== undefined) any = any.where('server_id', '=', server_id);
-      elsewhere = Boolean(await any.executeTakeFirst());
+      elsewhere = Boolean(await any.executeTakeFirst()) || (await inMiddleware(mac, server_id));
     }
     const data: MacSearchResult = {
       mac: formatMac(mac),
@@ -46,7 +65,7 @@ const macSearchRoutes: FastifyPluginAsyncZod = async (app) => {
     if (rows.length === 0) throw notFound(ACCOUNTS.macNotFound);
     if (rows.length > 1) throw fieldError('server_id', ACCOUNTS.macSeveralServers);
     const [row] = rows;
-    await softDeleteAccount(db, row.id);
+    await deleteAccountEverywhere(app.provisioners, db, row);
     await recordAudit(db, request, {
       module: 'accounts',
       action: 'delete',

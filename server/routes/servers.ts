@@ -9,6 +9,7 @@ import {
   type ServerBody,
   type ServerOption,
   SERVER_CONNECTION_STATUSES,
+  SERVER_DRIVERS,
   SERVER_FORM,
   SERVER_STATUSES,
   idParam,
@@ -32,6 +33,7 @@ const toApi = (row: Row): Server => ({
   db_username: row.db_username,
   db_port: row.db_port,
   db_name: row.db_name,
+  driver: row.driver as Server['driver'],
   status: row.status as Server['status'],
   connection_status: row.connection_status as Server['connection_status'],
   has_password: Boolean(row.db_password_enc),
@@ -64,6 +66,7 @@ const columns = async (body: ServerBody, before: Row | null, app: App) => ({
   db_username: body.db_username,
   db_port: body.db_port,
   db_name: body.db_name,
+  driver: body.driver,
   status: body.status,
   connection_status: body.connection_status,
   db_password_enc: body.db_password ? await encrypt(app, body.db_password) : (before?.db_password_enc ?? null),
@@ -85,6 +88,7 @@ export default crudRoutes({
     filters: {
       status: { column: 's.status', type: 'enum', values: SERVER_STATUSES },
       connection_status: { column: 's.connection_status', type: 'enum', values: SERVER_CONNECTION_STATUSES },
+      driver: { column: 's.driver', type: 'enum', values: SERVER_DRIVERS },
     },
     sorts: {
       id: 's.id',
@@ -134,7 +138,7 @@ export default crudRoutes({
       { config: { access: ['servers', 'check'] }, schema: { params: idParam, response: { 200: item, '4xx': errors }, tags: ['servers'] } },
       async (request) => {
         const before = await findOne(request.params.id);
-        const status = await checkServer(db, before);
+        const status = await checkServer(db, before, app.provisioners);
         await recordAudit(db, request, {
           module: 'servers',
           action: 'check',

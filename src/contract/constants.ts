@@ -60,7 +60,7 @@ export const SYSTEM_SETTING_DEFAULTS = {
   maintenance_mode: false,
 } as const;
 
-export const SERVER_DEFAULTS = { db_port: '3306', status: 'active', connection_status: 'online' } as const;
+export const SERVER_DEFAULTS = { db_port: '3306', driver: 'local', status: 'active', connection_status: 'online' } as const;
 
 export const GLOBAL_DISCOUNT_DEFAULTS = {
   validity_months: 12,

@@ -292,6 +292,7 @@ export const SERVER_FORM = {
   portInvalid: 'Port must be a number between 1 and 65535',
   statusInvalid: 'Status must be active or inactive',
   connectionStatusInvalid: 'Connection status must be online or offline',
+  driverInvalid: 'Driver must be local or ministra',
   nameTaken: 'A server with this name already exists',
   appKeyRequired:
     'Database passwords are stored encrypted with APP_KEY: set the APP_KEY environment variable on the server to save one.',
@@ -374,6 +375,9 @@ export const ACCOUNTS = {
   autoRenewDisabled: 'Auto-renew disabled.',
   bulkDone: (n: number, verb: 'suspended' | 'activated' | 'renewed' | 'messaged') => bulkDone(n, 'account', verb),
   autoRenewOwnerInactive: 'The account owner is not active: auto-renewal is stopped.',
+  serverUnavailable: (server: string) =>
+    `The server ${server} cannot be reached right now. Nothing was changed and no credits were spent; try again in a few minutes.`,
+  middlewareRefused: (server: string) => `The server ${server} refused the change. Nothing was changed and no credits were spent.`,
 } as const;
 
 /** The admin configuration screens: labels and the success messages spec 8 calls "similar for other entities". */

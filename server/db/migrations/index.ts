@@ -4,6 +4,7 @@ import * as accounts from './0004_accounts';
 import * as allocationRecoveries from './0005_allocation_recoveries';
 import * as ledgerGuards from './0006_ledger_guards';
 import * as communication from './0008_communication';
+import * as serverDrivers from './0009_server_drivers';
 
 /** Every migration, in order. Add a file and list it here; names sort in apply order. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0005_allocation_recoveries': allocationRecoveries,
   '0006_ledger_guards': ledgerGuards,
   '0008_communication': communication,
+  '0009_server_drivers': serverDrivers,
 };

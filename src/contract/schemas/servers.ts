@@ -5,6 +5,12 @@ import { requiredText } from './common';
 
 export const SERVER_STATUSES = ['active', 'inactive'] as const;
 export const SERVER_CONNECTION_STATUSES = ['online', 'offline'] as const;
+/**
+ * Where a server's accounts are provisioned: `local` keeps them in the panel's own tables only;
+ * `ministra` also writes them to the Ministra (Stalker) database the server row points at.
+ */
+export const SERVER_DRIVERS = ['local', 'ministra'] as const;
+export type ServerDriver = (typeof SERVER_DRIVERS)[number];
 
 /** A TCP port, sent as a number or as text ('3306'); kept as text like the spec's default. */
 const portField = z.preprocess(
@@ -29,6 +35,7 @@ export const serverBody = z.object({
   db_password: z.string().max(1000).nullish(),
   db_port: portField.optional().default(SERVER_DEFAULTS.db_port),
   db_name: requiredText(SERVER_FORM.dbNameRequired, 128),
+  driver: z.enum(SERVER_DRIVERS, { error: SERVER_FORM.driverInvalid }).default(SERVER_DEFAULTS.driver),
   status: z.enum(SERVER_STATUSES, { error: SERVER_FORM.statusInvalid }).default(SERVER_DEFAULTS.status),
   connection_status: z
     .enum(SERVER_CONNECTION_STATUSES, { error: SERVER_FORM.connectionStatusInvalid })
@@ -44,6 +51,7 @@ export const serverEntity = z.object({
   db_username: z.string(),
   db_port: z.string(),
   db_name: z.string(),
+  driver: z.enum(SERVER_DRIVERS),
   status: z.enum(SERVER_STATUSES),
   connection_status: z.enum(SERVER_CONNECTION_STATUSES),
   has_password: z.boolean(),

@@ -13,6 +13,11 @@ const statusOptions = [
   { label: 'Active', value: 'active' },
   { label: 'Inactive', value: 'inactive' },
 ];
+const driverOptions = [
+  { label: 'Local (panel only)', value: 'local' },
+  { label: 'Ministra (MySQL/MariaDB)', value: 'ministra' },
+];
+const driverLabel = (value: string) => driverOptions.find((o) => o.value === value)?.label.split(' (')[0] ?? value;
 const connectionOptions = [
   { label: 'Online', value: 'online' },
   { label: 'Offline', value: 'offline' },
@@ -29,6 +34,14 @@ const passwordField = (mode: 'create' | 'edit'): FieldDef => ({
 
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', type: 'text', required: true },
+  {
+    name: 'driver',
+    label: 'Driver',
+    type: 'select',
+    options: driverOptions,
+    initial: SERVER_DEFAULTS.driver,
+    help: 'Ministra: accounts are also written to the users table of this database (a Ministra/Stalker middleware).',
+  },
   { name: 'db_host', label: 'Database Host', type: 'text', required: true, placeholder: 'db.example.com' },
   {
     name: 'db_port',
@@ -98,11 +111,13 @@ export function ServersPage() {
       selectFilters={[
         { field: 'status', label: 'Status', options: statusOptions },
         { field: 'connection_status', label: 'Connection', options: connectionOptions },
+        { field: 'driver', label: 'Driver', options: driverOptions },
       ]}
       columns={[
         { dataIndex: 'name', title: 'Name', sortable: true },
         { dataIndex: 'db_host', title: 'Host', sortable: true, render: (_: unknown, r: Server) => `${r.db_host}:${r.db_port}` },
         { dataIndex: 'db_name', title: 'Database' },
+        { dataIndex: 'driver', title: 'Driver', render: driverLabel },
         { dataIndex: 'status', title: 'Status', sortable: true, render: (v: string) => <StatusTag status={v} /> },
         { dataIndex: 'connection_status', title: 'Connection', sortable: true, render: (v: string) => <StatusTag status={v} /> },
         { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
