@@ -2,7 +2,7 @@
 import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { ACCOUNT_STATES, type Account, EXPIRY_FILTERS, type Paginated, USER_STATUSES } from '../../src/contract';
 import type { Database } from '../db/schema';
-import { type ListSpec, paginate, searchAny } from '../http/list';
+import { type ListSpec, listQuerystring, paginate, searchAny } from '../http/list';
 import { addDays } from './dates';
 import { type AccountJoined, type Actor, scopedAccounts, selectAccount, toAccount } from './store';
 
@@ -55,6 +55,12 @@ export const accountListSpec: ListSpec = {
   defaultSort: '-created_at',
   idColumn: 'a.id',
 };
+
+/**
+ * The accounts list's query string as OpenAPI documents it: the spec's filters and sorts, and the
+ * search (filter[search] or search) that listAccounts applies itself (login, full name, MAC address).
+ */
+export const accountsQuerystring = listQuerystring({ ...accountListSpec, search: ['a.login', 'a.full_name', 'a.mac_address'] });
 
 const single = (v: unknown): string | undefined => {
   if (Array.isArray(v)) return single(v[v.length - 1]);

@@ -3,7 +3,7 @@
  * update, status, delete, device reset and info, ledger entries, renew / recover, auto-renew and the
  * bulk calls. Every account lies in its owner's subtree; anything outside the caller's answers 404.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely, Transaction } from 'kysely';
 import {
@@ -15,6 +15,17 @@ import {
   type Role,
   type UserRef,
   accountCreateBody,
+  accountCreditAnswer,
+  accountEntity,
+  accountMessageEntity,
+  apiErrorBody,
+  bulkMessageResultEntity,
+  bulkRenewResultEntity,
+  bulkStatusResultEntity,
+  dataOf,
+  messageDataOf,
+  paginatedOf,
+  stbInfoEntity,
   accountCreditsBody,
   accountUpdateBody,
   autoRenewBody,
@@ -25,7 +36,7 @@ import {
   userStatusBody,
 } from '../../src/contract';
 import { addDays } from '../accounts/dates';
-import { accountListSpec, listAccounts } from '../accounts/list';
+import { accountListSpec, accountsQuerystring, listAccounts } from '../accounts/list';
 import { recoverLocked, renewLocked, renewMany } from '../accounts/renewal';
 import {
   type AccountJoined,
@@ -46,7 +57,7 @@ import { inTransaction } from '../db/transaction';
 import { nowIso, parseJson } from '../db/values';
 import { fieldError, notFound, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { type ListSpec, paginate } from '../http/list';
+import { type ListSpec, listQuerystring, paginate } from '../http/list';
 import { postChanges } from '../ledger/post';
 import type { Provisioners } from '../provisioning';
 import { deleteAccountEverywhere, mirrorAccounts, unmirrorAccount } from '../provisioning/accounts';
@@ -145,13 +156,13 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { provisioners } = app;
   const show = async (trx: Kysely<Database>, id: number, viewer: UserRow): Promise<Account> => toAccount(await loadAccount(trx, id), viewer.role);
 
-  app.get('/accounts', { config: { access: ['accounts', 'list'] }, schema: { tags } }, async (request) =>
+  app.get('/accounts', { config: { access: ['accounts', 'list'] }, schema: { querystring: accountsQuerystring, response: { 200: paginatedOf(accountEntity), '4xx': apiErrorBody }, tags } }, async (request) =>
     listAccounts(db, actorOf(request), request.query as Record<string, unknown>, accountListSpec),
   );
 
   app.post(
     '/accounts',
-    { config: { access: ['accounts', 'create'] }, schema: { body: accountCreateBody, tags } },
+    { config: { access: ['accounts', 'create'] }, schema: { body: accountCreateBody, response: { 201: accountCreditAnswer, '4xx': apiErrorBody }, tags } },
     async (request, reply) => provisioners.mirrored(async (undo) => {
       const actor = actorOf(request);
       const body = request.body;
@@ -235,7 +246,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         const prepared = await precheck();
         const outcome = await inTransaction(db, (trx) => create(trx, prepared));
         // Sent, not returned: the reply is a thenable, and this runs inside provisioners.mirrored.
-        reply.code(outcome.status).send(outcome.body);
+        (reply as FastifyReply).code(outcome.status).send(outcome.body);
       } catch (error) {
         const field = uniqueViolationField(error);
         if (field) throw uniqueError(field);
@@ -244,14 +255,14 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
-  app.get('/accounts/:id', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, tags } }, async (request) => {
+  app.get('/accounts/:id', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, response: { 200: dataOf(accountEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
     const actor = actorOf(request);
     return { data: toAccount(await findAccount(db, actor, request.params.id), actor.role) };
   });
 
   app.put(
     '/accounts/:id',
-    { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, body: accountUpdateBody, tags } },
+    { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, body: accountUpdateBody, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags } },
     async (request) => {
       const actor = actorOf(request);
       const before = await findAccount(db, actor, request.params.id);
@@ -317,7 +328,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/accounts/:id',
-    { config: { access: ['accounts', 'status'] }, schema: { params: idParam, body: userStatusBody, tags } },
+    { config: { access: ['accounts', 'status'] }, schema: { params: idParam, body: userStatusBody, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags } },
     async (request) => {
       const actor = actorOf(request);
       const before = await findAccount(db, actor, request.params.id);
@@ -340,15 +351,16 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/accounts/:id', { config: { access: ['accounts', 'delete'] }, schema: { params: idParam, tags } }, async (request, reply) => {
+  app.delete('/accounts/:id', { config: { access: ['accounts', 'delete'] }, schema: { params: idParam, response: { '4xx': apiErrorBody }, tags } }, async (request, reply) => {
     const actor = actorOf(request);
     const before = await findAccount(db, actor, request.params.id);
     await deleteAccountEverywhere(provisioners, db, before);
     await recordAudit(db, request, { module: 'accounts', action: 'delete', entityId: before.id, targetUsername: before.login, oldValues: auditView(before) });
-    return reply.code(204).send();
+    // No content: nothing for a response schema to shape.
+    return (reply as FastifyReply).code(204).send();
   });
 
-  app.post('/accounts/:id/reset-device', { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, tags } }, async (request) => {
+  app.post('/accounts/:id/reset-device', { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
     const actor = actorOf(request);
     const before = await findAccount(db, actor, request.params.id);
     // What binds the account to one box (middleware notes): address, device identity, session.
@@ -373,7 +385,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     return { message: ACCOUNTS.deviceReset, data: await show(db, before.id, actor) };
   });
 
-  app.get('/accounts/:id/stb-info', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, tags } }, async (request) => {
+  app.get('/accounts/:id/stb-info', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, response: { 200: dataOf(stbInfoEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
     const row = await findAccount(db, actorOf(request), request.params.id);
     const device = parseJson<Record<string, unknown>>(row.device_info, {});
     const text = (key: string) => (typeof device[key] === 'string' || typeof device[key] === 'number' ? String(device[key]) : null);
@@ -385,7 +397,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         account_id: row.id,
         login: row.login,
         mac_address: toAccount(row, 'admin').mac_address,
-        state: online ? 'online' : 'offline',
+        state: online ? ('online' as const) : ('offline' as const),
         connection_status: box ? (online ? 'online' : 'offline') : row.connection_status,
         last_active: box ? box.last_active : row.last_active,
         ip_address: box ? box.ip_address : row.ip_address,
@@ -402,7 +414,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/accounts/:id/credits',
-    { config: { access: ['accounts', 'credits'] }, schema: { params: idParam, body: accountCreditsBody, tags } },
+    { config: { access: ['accounts', 'credits'] }, schema: { params: idParam, body: accountCreditsBody, response: { 200: accountCreditAnswer, '4xx': apiErrorBody }, tags } },
     async (request, reply) => {
       const actor = actorOf(request);
       const { action, months } = request.body;
@@ -443,7 +455,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/accounts/:id/auto-renew',
-    { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, body: autoRenewBody, tags } },
+    { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, body: autoRenewBody, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags } },
     async (request) => {
       const actor = actorOf(request);
       const before = await findAccount(db, actor, request.params.id);
@@ -494,12 +506,12 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     }));
     return { message: ACCOUNTS.bulkDone(rows.length, verb), data: { updated: rows.length, account_ids } };
   };
-  app.post('/accounts/bulk-suspend', { config: { access: ['accounts', 'status'] }, schema: { body: bulkAccountsBody, tags } }, bulkStatus('suspended', 'suspended'));
-  app.post('/accounts/bulk-activate', { config: { access: ['accounts', 'status'] }, schema: { body: bulkAccountsBody, tags } }, bulkStatus('active', 'activated'));
+  app.post('/accounts/bulk-suspend', { config: { access: ['accounts', 'status'] }, schema: { body: bulkAccountsBody, response: { 200: messageDataOf(bulkStatusResultEntity), '4xx': apiErrorBody }, tags } }, bulkStatus('suspended', 'suspended'));
+  app.post('/accounts/bulk-activate', { config: { access: ['accounts', 'status'] }, schema: { body: bulkAccountsBody, response: { 200: messageDataOf(bulkStatusResultEntity), '4xx': apiErrorBody }, tags } }, bulkStatus('active', 'activated'));
 
   app.post(
     '/accounts/bulk-renew',
-    { config: { access: ['accounts', 'credits'] }, schema: { body: bulkRenewBody, tags } },
+    { config: { access: ['accounts', 'credits'] }, schema: { body: bulkRenewBody, response: { 200: messageDataOf(bulkRenewResultEntity), '4xx': apiErrorBody }, tags } },
     async (request, reply) => {
       const actor = actorOf(request);
       const { account_ids, months } = request.body;
@@ -545,7 +557,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/accounts/bulk-message',
-    { config: { access: ['accounts', 'message'] }, schema: { body: bulkMessageBody, tags } },
+    { config: { access: ['accounts', 'message'] }, schema: { body: bulkMessageBody, response: { 200: messageDataOf(bulkMessageResultEntity), '4xx': apiErrorBody }, tags } },
     async (request) => {
       const actor = actorOf(request);
       const { account_ids, message } = request.body;
@@ -567,7 +579,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/accounts/:id/messages', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, tags } }, async (request) => {
+  app.get('/accounts/:id/messages', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, querystring: listQuerystring(messageSpec), response: { 200: paginatedOf(accountMessageEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
     const account = await findAccount(db, actorOf(request), request.params.id);
     type Row = { id: number; account_id: number; message: string; created_at: string; s_id: number | null; s_name: string | null; s_username: string | null; s_role: string | null };
     const base = db.selectFrom('account_messages as m').leftJoin('users as s', 's.id', 'm.sender_id').where('m.account_id', '=', account.id);

@@ -5,7 +5,19 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { HIERARCHY, MAX_RECORD_ID, type RenewalQuote, calculateCreditsBody, idParam } from '../../src/contract';
+import { z } from 'zod';
+import {
+  HIERARCHY,
+  MAX_RECORD_ID,
+  type RenewalQuote,
+  apiErrorBody,
+  calculateCreditsBody,
+  dataOf,
+  globalDiscountEntity,
+  idParam,
+  namedRefEntity,
+  renewalQuoteAnswerEntity,
+} from '../../src/contract';
 import { quoteRenewal, toGlobalDiscount, usableDiscounts } from '../accounts/pricing';
 import { branchServerId } from '../accounts/store';
 import type { Database } from '../db/schema';
@@ -14,6 +26,20 @@ import { actorOf } from '../http/guard';
 import { getSystemSettings } from '../settings';
 
 const tags = ['global-discounts'];
+
+/** The discounts a renewal on a server may use now (none while discounts are switched off). */
+const discountsAnswer = z.object({
+  data: z.array(globalDiscountEntity),
+  /** The same list under its older name. */
+  discounts: z.array(globalDiscountEntity),
+  server: namedRefEntity.nullable(),
+  enabled: z.boolean(),
+});
+
+/** Admin names the server; other keys pass, and a server_id that is no record id means none. */
+const currentServerQuery = z
+  .object({ server_id: z.union([z.string(), z.array(z.string())]).optional().describe('Admin only: the server whose discounts to list (others get their branch\'s).') })
+  .loose();
 
 async function discountsOf(db: Kysely<Database>, serverId: number | null) {
   const server = serverId !== null ? await db.selectFrom('servers').select(['id', 'name']).where('id', '=', serverId).executeTakeFirst() : undefined;
@@ -29,7 +55,7 @@ async function discountsOf(db: Kysely<Database>, serverId: number | null) {
 const globalDiscountLookupRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
 
-  app.get('/global-discounts/current-server', { config: { access: ['global-discounts', 'pick'] }, schema: { tags } }, async (request) => {
+  app.get('/global-discounts/current-server', { config: { access: ['global-discounts', 'pick'] }, schema: { querystring: currentServerQuery, response: { 200: discountsAnswer, '4xx': apiErrorBody }, tags } }, async (request) => {
     const actor = actorOf(request);
     // Admin belongs to no branch: it may name the server (?server_id=).
     const asked = Number((request.query as Record<string, unknown>).server_id);
@@ -37,7 +63,7 @@ const globalDiscountLookupRoutes: FastifyPluginAsyncZod = async (app) => {
     return discountsOf(db, serverId);
   });
 
-  app.get('/global-discounts/server/:id', { config: { access: ['global-discounts', 'pick'] }, schema: { params: idParam, tags } }, async (request) => {
+  app.get('/global-discounts/server/:id', { config: { access: ['global-discounts', 'pick'] }, schema: { params: idParam, response: { 200: discountsAnswer, '4xx': apiErrorBody }, tags } }, async (request) => {
     const result = await discountsOf(db, request.params.id);
     if (!result.server) throw notFound();
     return result;
@@ -45,7 +71,7 @@ const globalDiscountLookupRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/global-discounts/calculate-credits',
-    { config: { access: ['global-discounts', 'pick'] }, schema: { body: calculateCreditsBody, tags } },
+    { config: { access: ['global-discounts', 'pick'] }, schema: { body: calculateCreditsBody, response: { 200: dataOf(renewalQuoteAnswerEntity), '4xx': apiErrorBody }, tags } },
     async (request) => {
       const actor = actorOf(request);
       const serverId = request.body.server_id ?? (await branchServerId(db, actor));

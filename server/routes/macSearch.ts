@@ -4,7 +4,18 @@
  * holds), says so without saying whose. Delete removes the caller's account and its subscriber.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ACCOUNTS, type MacSearchResult, formatMac, macDeleteBody, macSearchQuery } from '../../src/contract';
+import {
+  ACCOUNTS,
+  type MacSearchResult,
+  apiErrorBody,
+  dataOf,
+  formatMac,
+  macDeleteBody,
+  macDeleteResultEntity,
+  macSearchQuery,
+  macSearchResultEntity,
+  messageDataOf,
+} from '../../src/contract';
 import { type AccountJoined, scopedAccounts, selectAccount, toAccount } from '../accounts/store';
 import { recordAudit } from '../audit';
 import { fieldError, notFound } from '../http/errors';
@@ -33,7 +44,7 @@ const macSearchRoutes: FastifyPluginAsyncZod = async (app) => {
     return false;
   };
 
-  app.get('/mac-search', { config: { access: ['mac-search', 'list'] }, schema: { querystring: macSearchQuery, tags } }, async (request) => {
+  app.get('/mac-search', { config: { access: ['mac-search', 'list'] }, schema: { querystring: macSearchQuery, response: { 200: dataOf(macSearchResultEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
     const actor = actorOf(request);
     const { mac, server_id } = request.query;
     let mine = selectAccount(scopedAccounts(db, actor)).where('a.mac_address', '=', mac);
@@ -56,7 +67,7 @@ const macSearchRoutes: FastifyPluginAsyncZod = async (app) => {
     return { data };
   });
 
-  app.post('/mac-search/delete', { config: { access: ['mac-search', 'delete'] }, schema: { body: macDeleteBody, tags } }, async (request) => {
+  app.post('/mac-search/delete', { config: { access: ['mac-search', 'delete'] }, schema: { body: macDeleteBody, response: { 200: messageDataOf(macDeleteResultEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
     const actor = actorOf(request);
     const { mac, server_id } = request.body;
     let q = selectAccount(scopedAccounts(db, actor)).where('a.mac_address', '=', mac);

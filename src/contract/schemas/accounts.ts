@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_RECORD_ID, RENEW_MONTHS } from '../constants';
 import { normalizeMac } from '../mac';
 import { ACCOUNTS, ENTITY_FORM, FIELD_RULES, HIERARCHY, RENEWAL } from '../messages';
-import { integerInput, looseBoolean, parseCalendarDate, requiredText } from './common';
+import { integerInput, looseBoolean, namedRefEntity, parseCalendarDate, requiredText, userRefEntity } from './common';
 import { USER_STATUSES, type UserStatus } from './hierarchy';
 
 export const ACCOUNT_STATES = ['online', 'offline'] as const;
@@ -163,3 +163,136 @@ export const calculateCreditsBody = z.object({
   months: monthsField,
 });
 export type CalculateCreditsBody = z.infer<typeof calculateCreditsBody>;
+
+/** An end-user account (spec 3). */
+export const accountEntity = z.object({
+  id: z.number(),
+  login: z.string(),
+  full_name: z.string(),
+  /** The device portal password: plain for reseller and dealer callers, '********' for admin and manager. */
+  pwd_txt: z.string(),
+  /** Colon-separated uppercase ('00:1A:79:00:00:01'). */
+  mac_address: z.string(),
+  expiry_date: z.string().nullable(),
+  validity_months: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  status: z.enum(USER_STATUSES),
+  is_active: z.boolean(),
+  is_promo: z.boolean(),
+  bonus_months: z.number(),
+  auto_renew_months: z.number().nullable(),
+  auto_renew_end_date: z.string().nullable(),
+  /** Set when an automatic renewal failed (insufficient credits); cleared by a renewal or re-enabling. */
+  auto_renew_failed_at: z.string().nullable(),
+  auto_renew_error: z.string().nullable(),
+  server_id: z.number().nullable(),
+  server: namedRefEntity.nullable(),
+  state: z.enum(ACCOUNT_STATES),
+  last_active: z.string().nullable(),
+  ip_address: z.string().nullable(),
+  connection_status: z.string(),
+  is_trial: z.boolean(),
+  owner: userRefEntity,
+});
+
+/** The price of a renewal of `months` on a server (POST /global-discounts/calculate-credits). */
+export const renewalQuoteEntity = z.object({
+  server_id: z.number().nullable(),
+  months: z.number(),
+  credits: z.number(),
+  price_per_month: z.number(),
+  default_credits: z.number(),
+  /** What the months would cost without a discount, and the difference. */
+  regular_credits: z.number(),
+  savings: z.number(),
+  discount_id: z.number().nullable(),
+  discount_name: z.string().nullable(),
+  /** The discount gives more months than it costs: the account becomes a promo account. */
+  is_promo: z.boolean(),
+  bonus_months: z.number(),
+});
+
+/** The quote as the renewal dialogs read it: what the caller pays and whether its balance covers it. */
+export const renewalQuoteAnswerEntity = renewalQuoteEntity.extend({
+  /** 0 for admin, who renews without spending credits. */
+  payable_credits: z.number(),
+  /** The caller's balance (null for admin). */
+  user_credits: z.number().nullable(),
+  sufficient: z.boolean(),
+});
+
+/** What a renewal or recovery did (POST /accounts/{id}/credits, bulk-renew). */
+export const renewalResultEntity = z.object({
+  account_id: z.number(),
+  months: z.number(),
+  /** Credits charged (renew) or refunded (recover); 0 for admin. */
+  credits: z.number(),
+  discount_id: z.number().nullable(),
+  coverage_start: z.string(),
+  coverage_end: z.string(),
+  transaction_number: z.string().nullable(),
+});
+
+/** An account write that may move credits: the account, the renewal (if any) and the caller's balance after it. */
+export const accountCreditAnswer = z.object({
+  message: z.string(),
+  data: accountEntity,
+  renewal: renewalResultEntity.nullable(),
+  /** The caller's balance after the call (null for admin). */
+  user_credits: z.number().nullable(),
+});
+
+export const accountMessageEntity = z.object({
+  id: z.number(),
+  account_id: z.number(),
+  message: z.string(),
+  sender: userRefEntity.nullable(),
+  created_at: z.string(),
+});
+
+/** GET /accounts/{id}/stb-info: the box behind an account, as its server's middleware (or the panel) knows it. */
+export const stbInfoEntity = z.object({
+  account_id: z.number(),
+  login: z.string(),
+  mac_address: z.string(),
+  state: z.enum(ACCOUNT_STATES),
+  connection_status: z.string(),
+  last_active: z.string().nullable(),
+  ip_address: z.string().nullable(),
+  stb_type: z.string().nullable(),
+  serial_number: z.string().nullable(),
+  version: z.string().nullable(),
+  image_version: z.string().nullable(),
+  hw_version: z.string().nullable(),
+  device_id: z.string().nullable(),
+  server: namedRefEntity.nullable(),
+});
+
+/** POST /accounts/bulk-suspend and bulk-activate. */
+export const bulkStatusResultEntity = z.object({ updated: z.number(), account_ids: z.array(z.number()) });
+
+/** POST /accounts/bulk-renew: the renewed accounts, each renewal, the credits charged and the caller's balance after. */
+export const bulkRenewResultEntity = z.object({
+  accounts: z.array(accountEntity),
+  renewals: z.array(renewalResultEntity),
+  credits: z.number(),
+  user_credits: z.number().nullable(),
+});
+
+/** POST /accounts/bulk-message. */
+export const bulkMessageResultEntity = z.object({ sent: z.number(), account_ids: z.array(z.number()) });
+
+/** GET /mac-search answer: { data: MacSearchResult }. */
+export const macSearchResultEntity = z.object({
+  mac: z.string(),
+  found: z.boolean(),
+  /** The MAC exists, but only on accounts outside the caller's subtree (whose is not said). */
+  registered_elsewhere: z.boolean(),
+  account: accountEntity.nullable(),
+  accounts: z.array(accountEntity),
+  message: z.string(),
+});
+
+/** POST /mac-search/delete: the account removed. */
+export const macDeleteResultEntity = z.object({ id: z.number(), login: z.string(), mac_address: z.string() });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../constants';
 import { AUTH, PROFILE } from '../messages';
 import { optionalText, requiredText } from './common';
+import { ROLES } from '../roles';
 
 export const loginBody = z.object({
   username: requiredText(AUTH.fillAllFields),
@@ -30,3 +31,23 @@ export const updateProfileBody = z.object({
   phone: optionalText(32),
 });
 export type UpdateProfileBody = z.infer<typeof updateProfileBody>;
+
+/** The signed-in user (GET /user, sign-in, profile update). */
+export const currentUserEntity = z.object({
+  id: z.number(),
+  name: z.string(),
+  username: z.string(),
+  phone: z.string().nullable(),
+  role: z.enum(ROLES),
+  /** Total balance (paid plus bonus); null for admin, who holds none. */
+  credits: z.number().nullable(),
+  bonus_credits: z.number().nullable(),
+  server_id: z.number().nullable(),
+  is_active: z.boolean(),
+  created_at: z.string(),
+});
+
+export const loginResponseEntity = z.object({ token: z.string(), user: currentUserEntity });
+
+/** PUT /update-profile answer. */
+export const profileUpdateAnswer = z.object({ message: z.string(), user: currentUserEntity });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_RECORD_ID } from '../constants';
+import { ROLES } from '../roles';
 import { FIELD_RULES, GENERAL } from '../messages';
 
 // In the browser, zod validates without compiling code: its compiled fast path (and even the probe
@@ -126,3 +127,18 @@ export const apiErrorBody = z.object({
 
 /** A record's id and name where another record points to it (a promo's server). */
 export const namedRefEntity = z.object({ id: z.number(), name: z.string() });
+
+/** A user where another record names it (an account's owner, a ledger entry's counterparty). */
+export const userRefEntity = z.object({ id: z.number(), name: z.string(), username: z.string(), role: z.enum(ROLES) });
+
+/** `{ data: [...], meta }`: a page of a list (spec 7). */
+export const paginatedOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: listMetaSchema });
+
+/** `{ data }`: one record or one result. */
+export const dataOf = <T extends z.ZodType>(data: T) => z.object({ data });
+
+/** `{ message, data }`: a write's answer, with what it wrote. */
+export const messageDataOf = <T extends z.ZodType>(data: T) => z.object({ message: z.string(), data });
+
+/** `{ message }` alone. */
+export const messageOnly = z.object({ message: z.string() });

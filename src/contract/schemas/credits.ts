@@ -42,3 +42,39 @@ export const allocationQuery = z.object({
   role: z.enum(['manager', 'reseller', 'dealer']).optional(),
 });
 export type AllocationQuery = z.infer<typeof allocationQuery>;
+
+/** One amount a credit dialog offers, with the bonus it brings (or removes). */
+export const creditOptionEntity = z.object({
+  value: z.number(),
+  display_text: z.string(),
+  bonus_credits: z.number(),
+  total_credits: z.number(),
+});
+
+/** GET /credit-options/allocation: { data: CreditOptionsResponse }. */
+export const creditOptionsResponseEntity = z.object({
+  options: z.array(creditOptionEntity),
+  /** The giver's balance (null for admin, who holds none). */
+  user_credits: z.number().nullable(),
+  min_credits: z.number(),
+  max_credits: z.number(),
+});
+
+/** GET .../credits/recovery-options and /credit-options/recovery/{id}: { data: RecoveryOptionsResponse }. */
+export const recoveryOptionsResponseEntity = z.object({
+  options: z.array(creditOptionEntity),
+  message: z.string(),
+  /** credits - bonus_credits: what a recovery may take. */
+  available_paid_credits: z.number(),
+  /** The bonus removed when every paid credit is recovered. */
+  bonus_credits_to_zero: z.number(),
+  user_credits: z.number(),
+  bonus_credits: z.number(),
+});
+
+/** POST /credit-options-settings/test: what a giver holding `user_credits` would be offered. */
+export const creditOptionsTestResultEntity = z.object({
+  options_count: z.number(),
+  user_credits: z.number(),
+  generated_options: z.array(z.number()),
+});

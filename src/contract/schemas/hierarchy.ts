@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { MANAGER_ALLOCATION_MAX, MAX_RECORD_ID, PASSWORD_MIN_LENGTH } from '../constants';
 import { CREDITS, ENTITY_FORM, HIERARCHY } from '../messages';
-import { integerInput, looseBoolean, requiredText } from './common';
+import { integerInput, looseBoolean, namedRefEntity, requiredText, userRefEntity } from './common';
+import { ROLES } from '../roles';
 
 export const USER_STATUSES = ['active', 'inactive', 'suspended'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -156,3 +157,97 @@ export const promoteDealerBody = z.object({
   ),
 });
 export type PromoteDealerBody = z.infer<typeof promoteDealerBody>;
+
+/** A manager, reseller or dealer as the API shows it. Panel users' passwords are never returned. */
+export const hierarchyUserEntity = z.object({
+  id: z.number(),
+  name: z.string(),
+  username: z.string(),
+  phone: z.string().nullable(),
+  role: z.enum(ROLES),
+  /** Total balance (paid plus bonus). */
+  credits: z.number(),
+  bonus_credits: z.number(),
+  paid_credits: z.number(),
+  is_active: z.boolean(),
+  status: z.enum(USER_STATUSES),
+  /** The server of the branch: a manager's own, else its manager's. */
+  server_id: z.number().nullable(),
+  server: namedRefEntity.nullable(),
+  parent_id: z.number().nullable(),
+  /** The user it sits under: a reseller's manager, a dealer's reseller (null for a manager). */
+  parent: namedRefEntity.nullable(),
+  manager: namedRefEntity.nullable(),
+  reseller: namedRefEntity.nullable(),
+  /** Direct children: resellers of a manager, dealers of a reseller. */
+  total_children: z.number(),
+  /** End-user accounts anywhere in its subtree. */
+  total_accounts: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const LEDGER_ENTRY_TYPES = ['PURCHASED', 'USED', 'RECOVERED', 'TRIAL'] as const;
+
+/** One ledger entry a credit move posted. */
+export const postedEntryEntity = z.object({
+  id: z.number(),
+  transaction_number: z.string(),
+  user_id: z.number(),
+  type: z.enum(LEDGER_ENTRY_TYPES),
+  credits: z.number(),
+  bonus_credits: z.number(),
+  balance_before: z.number(),
+  balance_after: z.number(),
+});
+
+/** POST .../credits answer: { message, data: CreditMoveResult }. */
+export const creditMoveResultEntity = z.object({
+  user: hierarchyUserEntity,
+  /** The caller's balance after the move (null for admin). */
+  actor_credits: z.number().nullable(),
+  credits: z.number(),
+  bonus_credits: z.number(),
+  transactions: z.array(postedEntryEntity),
+});
+
+/** GET /dealers/{id}/credits/recovery-history rows: allocations the dealer received. */
+export const recoveryHistoryItemEntity = z.object({
+  id: z.number(),
+  transaction_number: z.string(),
+  credits: z.number(),
+  date: z.string(),
+  remarks: z.string().nullable(),
+  from: userRefEntity.nullable(),
+  /** True once all of it was taken back (by recover-from-history or by normal recoveries). */
+  recovered: z.boolean(),
+  /** When credits were last taken back from it (null when none were). */
+  recovered_at: z.string().nullable(),
+  /** Taken back from it so far. */
+  recovered_credits: z.number(),
+  /** What recover-from-history would take now: what is left of it, at most the paid balance. */
+  recoverable_credits: z.number(),
+});
+
+/** One ledger entry as the transaction lists show it (spec 3, Transaction). */
+export const transactionEntryEntity = z.object({
+  id: z.number(),
+  transaction_number: z.string(),
+  type: z.enum(LEDGER_ENTRY_TYPES),
+  credits: z.number(),
+  bonus_credits: z.number(),
+  account: z.string().nullable(),
+  account_id: z.number().nullable(),
+  coverage_start: z.string().nullable(),
+  coverage_end: z.string().nullable(),
+  remarks: z.string().nullable(),
+  date: z.string(),
+  created_at: z.string(),
+  balance_before: z.number(),
+  balance_after: z.number(),
+  user: userRefEntity,
+  counterparty: userRefEntity.nullable(),
+  manager: namedRefEntity.nullable(),
+  reseller: namedRefEntity.nullable(),
+  dealer: namedRefEntity.nullable(),
+});

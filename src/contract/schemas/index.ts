@@ -14,3 +14,4 @@ export * from './tickets';
 export * from './announcements';
 export * from './auditLogs';
 export * from './analytics';
+export * from './system';

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { CREDIT_OPTIONS_TEST_DEFAULT } from '../constants';
+import { CREDIT_OPTIONS_TEST_DEFAULT, SYSTEM_SETTING_DEFAULTS } from '../constants';
 import { FIELD_RULES, SETTINGS } from '../messages';
 import { type SettingDef, type SettingKey, SETTING_KEYS } from '../settings';
 import { boundedInt, boundedNumber, intList, switchField } from './configFields';
+import { creditOptionEntity } from './credits';
 
 /** PUT /system-settings/{key}: the key must be one of spec section 7's eleven. */
 export const settingKeyParam = z.object({
@@ -70,4 +71,38 @@ export const creditOptionsSettingsBody = z.record(z.string(), z.unknown());
 
 export const creditOptionsTestBody = z.object({
   user_credits: boundedInt(FIELD_RULES.between('Test credits', 1, 1_000_000), 1, 1_000_000).default(CREDIT_OPTIONS_TEST_DEFAULT),
+});
+
+/**
+ * The system settings as GET /system-settings answers them: every setting of spec section 7 (a switch
+ * or a number). The map is open: a stored key the table does not know yet is sent as it is.
+ */
+export const systemSettingsEntity = z.looseObject(
+  Object.fromEntries(
+    Object.entries(SYSTEM_SETTING_DEFAULTS).map(([field, fallback]) => [field, typeof fallback === 'boolean' ? z.boolean() : z.number()]),
+  ) as { [K in keyof typeof SYSTEM_SETTING_DEFAULTS]: (typeof SYSTEM_SETTING_DEFAULTS)[K] extends boolean ? z.ZodBoolean : z.ZodNumber },
+);
+
+/** The stored credit levels configuration (open, like every settings map). */
+export const creditLevelsConfigEntity = z.looseObject({
+  minimum: z.number(),
+  maximum: z.number(),
+  step: z.number(),
+  promo_enabled: z.boolean(),
+  promo_ratio: z.number(),
+});
+
+/** GET and PUT /credit-levels: the configuration and the levels it offers. */
+export const creditLevelsAnswer = z.object({ data: creditLevelsConfigEntity, preview: z.array(creditOptionEntity) });
+
+/** The stored credit options settings (open, like every settings map). */
+export const creditOptionsSettingsEntity = z.looseObject({
+  min_credits: z.number(),
+  max_credits: z.number(),
+  increment_step: z.number(),
+  preset_amounts: z.array(z.number()),
+  enable_percentage_options: z.boolean(),
+  percentage_options: z.array(z.number()),
+  enable_all_available_option: z.boolean(),
+  is_active: z.boolean(),
 });
