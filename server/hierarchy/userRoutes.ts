@@ -3,7 +3,7 @@
  * show, create, update, status, delete, credits and recovery options. The three route modules only
  * say what differs: who the parent is and which payload fields choose it.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type Kysely, type Transaction, sql } from 'kysely';
 import type { ZodType } from 'zod';
@@ -15,8 +15,15 @@ import {
   type Role,
   USER_STATUSES,
   type UserStatus,
+  apiErrorBody,
   creditMoveBody,
+  creditMoveResultEntity,
+  dataOf,
+  hierarchyUserEntity,
   idParam,
+  messageDataOf,
+  paginatedOf,
+  recoveryOptionsResponseEntity,
   userStatusBody,
 } from '../../src/contract';
 import { recordAudit } from '../audit';
@@ -27,7 +34,7 @@ import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { conflict, fieldError, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { type FilterDef, type ListSpec, paginate } from '../http/list';
+import { type FilterDef, type ListSpec, listQuerystring, paginate } from '../http/list';
 import { below } from '../http/scope';
 import { type SystemSettings, getSystemSettings } from '../settings';
 import { insertUser } from '../users';
@@ -207,19 +214,23 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
 
     const tags = [resource];
 
-    app.get(`/${resource}`, { config: { access: [resource, 'list'] }, schema: { tags } }, async (request) => {
-      const actor = actorOf(request);
-      const base = memberBase(db).where('u.role', '=', role).where(below(actor, 'u.path'));
-      const page = await paginate<MemberRow>(base, request.query as Record<string, unknown>, spec, (qb) => withCounts(qb));
-      return { data: await present(db, page.data), meta: page.meta };
-    });
+    app.get(
+      `/${resource}`,
+      { config: { access: [resource, 'list'] }, schema: { querystring: listQuerystring(spec), response: { 200: paginatedOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } },
+      async (request) => {
+        const actor = actorOf(request);
+        const base = memberBase(db).where('u.role', '=', role).where(below(actor, 'u.path'));
+        const page = await paginate<MemberRow>(base, request.query as Record<string, unknown>, spec, (qb) => withCounts(qb));
+        return { data: await present(db, page.data), meta: page.meta };
+      },
+    );
 
-    app.get(`/${resource}/:id`, { config: { access: [resource, 'show'] }, schema: { params: idParam, tags } }, async (request) => {
+    app.get(`/${resource}/:id`, { config: { access: [resource, 'show'] }, schema: { params: idParam, response: { 200: dataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
       const target = await findMember(db, actorOf(request), request.params.id, role);
       return { data: await presentOne(db, target.id) };
     });
 
-    app.post(`/${resource}`, { config: { access: [resource, 'create'] }, schema: { body: level.createBody, tags } }, async (request, reply) => {
+    app.post(`/${resource}`, { config: { access: [resource, 'create'] }, schema: { body: level.createBody, response: { 201: messageDataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } }, async (request, reply) => {
       const actor = actorOf(request);
       const body = request.body as CreateInput;
       const precheck = async () => {
@@ -317,13 +328,13 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
 
     app.put(
       `/${resource}/:id`,
-      { config: { access: [resource, 'edit'] }, schema: { params: idParam, body: level.updateBody, tags } },
+      { config: { access: [resource, 'edit'] }, schema: { params: idParam, body: level.updateBody, response: { 200: messageDataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } },
       async (request) => update(request, request.params.id, request.body as UpdateInput),
     );
 
     app.patch(
       `/${resource}/:id`,
-      { config: { access: [resource, 'status'] }, schema: { params: idParam, body: userStatusBody, tags } },
+      { config: { access: [resource, 'status'] }, schema: { params: idParam, body: userStatusBody, response: { 200: messageDataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } },
       async (request) => {
         const actor = actorOf(request);
         const target = await findMember(db, actor, request.params.id, role);
@@ -340,7 +351,7 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
 
     app.delete(
       `/${resource}/:id`,
-      { config: { access: [resource, 'delete'] }, schema: { params: idParam, tags } },
+      { config: { access: [resource, 'delete'] }, schema: { params: idParam, response: { '4xx': apiErrorBody }, tags } },
       async (request, reply) => {
         const actor = actorOf(request);
         const target = await findMember(db, actor, request.params.id, role);
@@ -369,13 +380,14 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
           }
           await audit(trx, request, 'delete', target, snapshot(locked), null);
         });
-        return reply.code(204).send();
+        // No content: nothing for a response schema to shape.
+        return (reply as FastifyReply).code(204).send();
       },
     );
 
     app.post(
       `/${resource}/:id/credits`,
-      { config: { access: [resource, 'credits'] }, schema: { params: idParam, body: creditMoveBody, tags } },
+      { config: { access: [resource, 'credits'] }, schema: { params: idParam, body: creditMoveBody, response: { 200: messageDataOf(creditMoveResultEntity), '4xx': apiErrorBody }, tags } },
       async (request, reply) => {
         const actor = actorOf(request);
         const body = request.body;
@@ -403,7 +415,7 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
 
     app.get(
       `/${resource}/:id/credits/recovery-options`,
-      { config: { access: [resource, 'credits'] }, schema: { params: idParam, tags } },
+      { config: { access: [resource, 'credits'] }, schema: { params: idParam, response: { 200: dataOf(recoveryOptionsResponseEntity), '4xx': apiErrorBody }, tags } },
       async (request) => {
         const actor = actorOf(request);
         const target = await findMember(db, actor, request.params.id, role);

@@ -1,6 +1,6 @@
 /** Credit option lookups for the Add Credits and Recover Credits dialogs (any role, own subtree). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CREDITS, allocationQuery, idParam } from '../../src/contract';
+import { CREDITS, allocationQuery, apiErrorBody, creditOptionsResponseEntity, dataOf, idParam, recoveryOptionsResponseEntity } from '../../src/contract';
 import { allocationOptions, recoveryOptions } from '../credits/options';
 import { fieldError } from '../http/errors';
 import { actorOf } from '../http/guard';
@@ -12,7 +12,7 @@ const creditOptionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/credit-options/allocation',
-    { config: { access: ['credit-options', 'list'] }, schema: { querystring: allocationQuery, tags } },
+    { config: { access: ['credit-options', 'list'] }, schema: { querystring: allocationQuery, response: { 200: dataOf(creditOptionsResponseEntity), '4xx': apiErrorBody }, tags } },
     async (request) => {
       const actor = actorOf(request);
       const { user_id, server_id, role } = request.query;
@@ -23,7 +23,7 @@ const creditOptionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/credit-options/recovery/:id',
-    { config: { access: ['credit-options', 'list'] }, schema: { params: idParam, tags } },
+    { config: { access: ['credit-options', 'list'] }, schema: { params: idParam, response: { 200: dataOf(recoveryOptionsResponseEntity), '4xx': apiErrorBody }, tags } },
     async (request) => {
       const actor = actorOf(request);
       const target = await findMember(db, actor, request.params.id, null);

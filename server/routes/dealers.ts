@@ -2,9 +2,16 @@
  * Dealers: under a reseller (`reseller`: a reseller creates them under itself, a manager under one of
  * its resellers, admin under any). Also: promote to reseller, and recovery from the allocation history.
  */
+import { z } from 'zod';
 import {
   CREDITS,
   HIERARCHY,
+  apiErrorBody,
+  creditMoveResultEntity,
+  dataOf,
+  hierarchyUserEntity,
+  messageDataOf,
+  recoveryHistoryItemEntity,
   dealerCreateBody,
   dealerUpdateBody,
   idParam,
@@ -55,7 +62,7 @@ export default userRoutes({
     // The dealer becomes a reseller under a manager; its accounts stay with it.
     app.post(
       '/dealers/:id/promote',
-      { config: { access: ['dealers', 'promote'] }, schema: { params: idParam, body: promoteDealerBody, tags } },
+      { config: { access: ['dealers', 'promote'] }, schema: { params: idParam, body: promoteDealerBody, response: { 200: messageDataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } },
       async (request) => {
         const actor = actorOf(request);
         const dealer = await findMember(db, actor, request.params.id, 'dealer');
@@ -74,7 +81,7 @@ export default userRoutes({
 
     app.get(
       '/dealers/:id/credits/recovery-history',
-      { config: { access: ['dealers', 'credits'] }, schema: { params: idParam, tags } },
+      { config: { access: ['dealers', 'credits'] }, schema: { params: idParam, response: { 200: dataOf(z.array(recoveryHistoryItemEntity)), '4xx': apiErrorBody }, tags } },
       async (request) => {
         const dealer = await findMember(db, actorOf(request), request.params.id, 'dealer');
         return { data: await recoveryHistory(db, dealer) };
@@ -83,7 +90,7 @@ export default userRoutes({
 
     app.post(
       '/dealers/:id/credits/recover-from-history',
-      { config: { access: ['dealers', 'credits'] }, schema: { params: idParam, body: recoverFromHistoryBody, tags } },
+      { config: { access: ['dealers', 'credits'] }, schema: { params: idParam, body: recoverFromHistoryBody, response: { 200: messageDataOf(creditMoveResultEntity), '4xx': apiErrorBody }, tags } },
       async (request, reply) => {
         const actor = actorOf(request);
         return runCreditOperation(app, request, reply, actor, {

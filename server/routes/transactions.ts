@@ -6,11 +6,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { type NamedRef, type Role, type TransactionEntry, idParam } from '../../src/contract';
+import { type NamedRef, type Role, type TransactionEntry, apiErrorBody, idParam, paginatedOf, transactionEntryEntity } from '../../src/contract';
 import type { Database, TransactionRow, UserRow } from '../db/schema';
 import { notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { type FilterDef, type ListSpec, paginate } from '../http/list';
+import { type FilterDef, type ListSpec, listQuerystring, paginate } from '../http/list';
 import { pathIds, within } from '../http/scope';
 import { ENTRY_TYPES, LEGACY_TYPE_CODES } from '../ledger/post';
 import { findMember } from '../hierarchy/members';
@@ -152,13 +152,22 @@ async function list(db: Db, request: FastifyRequest, narrow: (qb: Base) => Base 
   return { data: await present(db, page.data), meta: page.meta };
 }
 
+/**
+ * The transaction lists' query string and answer as OpenAPI documents them: the filters also taken
+ * without their filter[...] wrapper (normaliseQuery) are listed both ways.
+ */
+const listSchema = {
+  querystring: listQuerystring({ ...transactionListSpec, plainFilters: ['date_from', 'date_to', 'type', 'user_id'] }),
+  response: { 200: paginatedOf(transactionEntryEntity), '4xx': apiErrorBody },
+};
+
 const globalList = (app: FastifyInstance) => (request: FastifyRequest) => list(app.db.kysely, request);
 
 const transactionRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const tags = ['transactions'];
 
-  app.get('/transactions', { config: { access: ['transactions', 'list'] }, schema: { tags } }, globalList(app));
+  app.get('/transactions', { config: { access: ['transactions', 'list'] }, schema: { ...listSchema, tags } }, globalList(app));
 
   for (const [resource, role] of [
     ['managers', 'manager'],
@@ -167,7 +176,7 @@ const transactionRoutes: FastifyPluginAsyncZod = async (app) => {
   ] as const) {
     app.get(
       `/${resource}/:id/transactions`,
-      { config: { access: [resource, 'transactions'] }, schema: { params: idParam, tags } },
+      { config: { access: [resource, 'transactions'] }, schema: { params: idParam, ...listSchema, tags } },
       async (request) => {
         const target = await findMember(db, actorOf(request), request.params.id, role);
         return list(db, request, (qb) => qb.where('t.user_id', '=', target.id));
@@ -177,7 +186,7 @@ const transactionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/accounts/:id/transactions',
-    { config: { access: ['accounts', 'transactions'] }, schema: { params: idParam, tags } },
+    { config: { access: ['accounts', 'transactions'] }, schema: { params: idParam, ...listSchema, tags } },
     async (request) => {
       const actor = actorOf(request);
       const account = await db
@@ -194,7 +203,7 @@ const transactionRoutes: FastifyPluginAsyncZod = async (app) => {
 
 /** The legacy path /api/transactions (outside /api/v1): the same list. */
 export const legacyTransactionRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/api/transactions', { config: { access: ['transactions', 'list'] }, schema: { tags: ['transactions'] } }, globalList(app));
+  app.get('/api/transactions', { config: { access: ['transactions', 'list'] }, schema: { ...listSchema, tags: ['transactions'] } }, globalList(app));
 };
 
 export default transactionRoutes;
