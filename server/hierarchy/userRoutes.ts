@@ -22,6 +22,7 @@ import {
   hierarchyUserEntity,
   idParam,
   messageDataOf,
+  noContent,
   paginatedOf,
   recoveryOptionsResponseEntity,
   userStatusBody,
@@ -351,7 +352,7 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
 
     app.delete(
       `/${resource}/:id`,
-      { config: { access: [resource, 'delete'] }, schema: { params: idParam, response: { '4xx': apiErrorBody }, tags } },
+      { config: { access: [resource, 'delete'] }, schema: { params: idParam, response: { 204: noContent, '4xx': apiErrorBody }, tags } },
       async (request, reply) => {
         const actor = actorOf(request);
         const target = await findMember(db, actor, request.params.id, role);

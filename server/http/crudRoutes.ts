@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Kysely, type SelectQueryBuilder, type Transaction, type Updateable, sql } from 'kysely';
 import { z } from 'zod';
-import { apiErrorBody, idParam, listMetaSchema } from '../../src/contract';
+import { apiErrorBody, idParam, listMetaSchema, noContent } from '../../src/contract';
 import { type AuditEntry, recordAudit } from '../audit';
 import type { Database } from '../db/schema';
 import { inTransaction } from '../db/transaction';
@@ -216,7 +216,7 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
 
     app.delete(
       `${path}/:id`,
-      { config: access('delete'), schema: { params: idParam, response: { '4xx': apiErrorBody }, tags } },
+      { config: access('delete'), schema: { params: idParam, response: { 204: noContent, '4xx': apiErrorBody }, tags } },
       async (request, reply) => {
         const before = await findOne(request.params.id);
         await decl.beforeDelete?.(before, kit);

@@ -24,6 +24,7 @@ import {
   bulkStatusResultEntity,
   dataOf,
   messageDataOf,
+  noContent,
   paginatedOf,
   stbInfoEntity,
   accountCreditsBody,
@@ -351,7 +352,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/accounts/:id', { config: { access: ['accounts', 'delete'] }, schema: { params: idParam, response: { '4xx': apiErrorBody }, tags } }, async (request, reply) => {
+  app.delete('/accounts/:id', { config: { access: ['accounts', 'delete'] }, schema: { params: idParam, response: { 204: noContent, '4xx': apiErrorBody }, tags } }, async (request, reply) => {
     const actor = actorOf(request);
     const before = await findAccount(db, actor, request.params.id);
     await deleteAccountEverywhere(provisioners, db, before);

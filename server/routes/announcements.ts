@@ -3,6 +3,7 @@
  * toggle, delete, target-user picker); managers, resellers and dealers read those aimed at them while
  * live, each with its own read state. Content is sanitised when saved and again when served.
  */
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
@@ -26,6 +27,8 @@ import {
   isExpiringSoon,
   targetUserSchema,
   userAnnouncementSchema,
+  apiErrorBody,
+  noContent,
 } from '../../src/contract';
 import { type AnnouncementRow, announcementsFor, liveAnnouncements, rolesOf, usersOf } from '../announcements/audience';
 import { sanitizeAnnouncementHtml } from '../announcements/sanitize';
@@ -322,12 +325,13 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/announcements/:id',
-    { config: { access: ['announcements', 'delete'] }, schema: { params: idParam, tags: ['announcements'] } },
+    { config: { access: ['announcements', 'delete'] }, schema: { params: idParam, response: { 204: noContent, '4xx': apiErrorBody }, tags: ['announcements'] } },
     async (request, reply) => {
       const before = await findOne(request.params.id);
       await db.deleteFrom('announcements').where('id', '=', before.id).execute();
       await recordAudit(db, request, { module: 'announcements', action: 'delete', entityId: before.id, description: `Deleted announcement "${before.title}"`, oldValues: toApi(before) });
-      return reply.code(204).send();
+      // No content: nothing for a response schema to shape.
+      return (reply as FastifyReply).code(204).send();
     },
   );
 

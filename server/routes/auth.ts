@@ -1,11 +1,20 @@
 /** Session and profile: sign-in, sign-out, who am I, password and profile changes. */
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   AUTH,
   DEMO_USERNAMES,
   PROFILE,
+  apiErrorBody,
   changePasswordBody,
+  currentUserEntity,
+  dataOf,
   loginBody,
+  loginResponseEntity,
+  messageOnly,
+  noContent,
+  profileUpdateAnswer,
   updateProfileBody,
 } from '../../src/contract';
 import { recordAudit } from '../audit';
@@ -27,6 +36,9 @@ export const LOGIN_LIMIT = { max: 5, windowMs: 60_000 };
  */
 export const LOGIN_USER_LIMIT = { max: 20, windowMs: 15 * 60_000 };
 
+/** The server of the caller's branch (its manager's), or null. */
+const managerServerAnswer = dataOf(z.object({ id: z.number(), name: z.string(), status: z.string() }).nullable());
+
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const isDemoUser = (username: string) =>
@@ -41,7 +53,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/login',
-    { config: { public: true }, schema: { body: loginBody, tags: ['auth'] } },
+    { config: { public: true }, schema: { body: loginBody, response: { 200: loginResponseEntity, '4xx': apiErrorBody }, tags: ['auth'] } },
     async (request) => {
       const { username, password } = request.body;
       const limitKey = `login:${request.ip}:${username.toLowerCase()}`;
@@ -72,20 +84,21 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/logout',
-    { config: { access: ['profile', 'list'], duringMaintenance: true }, schema: { tags: ['auth'] } },
+    { config: { access: ['profile', 'list'], duringMaintenance: true }, schema: { response: { 204: noContent, '4xx': apiErrorBody }, tags: ['auth'] } },
     async (request, reply) => {
       await revokeToken(db, request.tokenHash!);
-      return reply.code(204).send();
+      // No content: nothing for a response schema to shape.
+      return (reply as FastifyReply).code(204).send();
     },
   );
 
   app.get(
     '/user',
-    { config: { access: ['profile', 'list'], duringMaintenance: true }, schema: { tags: ['auth'] } },
+    { config: { access: ['profile', 'list'], duringMaintenance: true }, schema: { response: { 200: currentUserEntity, '4xx': apiErrorBody }, tags: ['auth'] } },
     async (request) => toCurrentUser(actorOf(request)),
   );
 
-  app.get('/user/manager-server', { config: { access: ['profile', 'list'] }, schema: { tags: ['auth'] } }, async (request) => {
+  app.get('/user/manager-server', { config: { access: ['profile', 'list'] }, schema: { response: { 200: managerServerAnswer, '4xx': apiErrorBody }, tags: ['auth'] } }, async (request) => {
     const actor = actorOf(request);
     // The server of the manager the caller belongs to (its own, for a manager).
     const managerId = actor.role === 'manager' ? actor.id : pathIds(actor.path)[1];
@@ -100,7 +113,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/change-password',
-    { config: { access: ['profile', 'edit'] }, schema: { body: changePasswordBody, tags: ['auth'] } },
+    { config: { access: ['profile', 'edit'] }, schema: { body: changePasswordBody, response: { 200: messageOnly, '4xx': apiErrorBody }, tags: ['auth'] } },
     async (request) => {
       const actor = actorOf(request);
       const { current_password, new_password } = request.body;
@@ -120,7 +133,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/update-profile',
-    { config: { access: ['profile', 'edit'] }, schema: { body: updateProfileBody, tags: ['auth'] } },
+    { config: { access: ['profile', 'edit'] }, schema: { body: updateProfileBody, response: { 200: profileUpdateAnswer, '4xx': apiErrorBody }, tags: ['auth'] } },
     async (request) => {
       const actor = actorOf(request);
       const { name, username, phone } = request.body;

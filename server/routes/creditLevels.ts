@@ -6,7 +6,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CREDIT_LEVELS_SETTING,
   type CreditLevelsConfig,
+  apiErrorBody,
   creditLevels,
+  creditLevelsAnswer,
   creditLevelsBody,
   creditLevelsConfigSchema,
   defaultCreditLevels,
@@ -20,13 +22,13 @@ const answer = (config: CreditLevelsConfig) => ({ data: config, preview: creditL
 const creditLevelRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
 
-  app.get('/credit-levels', { config: { access: ['credit-levels', 'list'] }, schema: { tags: ['credit-levels'] } }, async () =>
+  app.get('/credit-levels', { config: { access: ['credit-levels', 'list'] }, schema: { response: { 200: creditLevelsAnswer, '4xx': apiErrorBody }, tags: ['credit-levels'] } }, async () =>
     answer(await getCreditLevels(db)),
   );
 
   app.put(
     '/credit-levels',
-    { config: { access: ['credit-levels', 'edit'] }, schema: { body: creditLevelsBody, tags: ['credit-levels'] } },
+    { config: { access: ['credit-levels', 'edit'] }, schema: { body: creditLevelsBody, response: { 200: creditLevelsAnswer, '4xx': apiErrorBody }, tags: ['credit-levels'] } },
     async (request) => {
       let before: CreditLevelsConfig | undefined;
       // Fields left out keep their stored value; the whole result must satisfy the rules.

@@ -8,6 +8,10 @@ import {
   CREDIT_OPTIONS_SETTING,
   type CreditOptionsSettings,
   type CreditOptionsTestResult,
+  apiErrorBody,
+  creditOptionsSettingsEntity,
+  creditOptionsTestResultEntity,
+  dataOf,
   creditOptionsSettingsBody,
   creditOptionsSettingsSchema,
   creditOptionsTestBody,
@@ -21,14 +25,15 @@ import { getCreditOptionsSettings, patchSetting } from '../settings';
 const creditOptionsSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const tags = ['credit-options-settings'];
+  const settingsAnswer = { response: { 200: dataOf(creditOptionsSettingsEntity), '4xx': apiErrorBody }, tags };
 
-  app.get('/credit-options-settings', { config: { access: ['credit-options-settings', 'list'] }, schema: { tags } }, async () => ({
+  app.get('/credit-options-settings', { config: { access: ['credit-options-settings', 'list'] }, schema: settingsAnswer }, async () => ({
     data: await getCreditOptionsSettings(db),
   }));
 
   app.put(
     '/credit-options-settings',
-    { config: { access: ['credit-options-settings', 'edit'] }, schema: { body: creditOptionsSettingsBody, tags } },
+    { config: { access: ['credit-options-settings', 'edit'] }, schema: { body: creditOptionsSettingsBody, ...settingsAnswer } },
     async (request) => {
       let before: CreditOptionsSettings | undefined;
       // Fields left out keep their stored value; the whole result must satisfy the rules.
@@ -41,7 +46,7 @@ const creditOptionsSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/credit-options-settings/reset', { config: { access: ['credit-options-settings', 'edit'] }, schema: { tags } }, async (request) => {
+  app.post('/credit-options-settings/reset', { config: { access: ['credit-options-settings', 'edit'] }, schema: settingsAnswer }, async (request) => {
     let before: CreditOptionsSettings | undefined;
     const next = await patchSetting<CreditOptionsSettings>(db, CREDIT_OPTIONS_SETTING, defaultCreditOptionsSettings(), (current) => {
       before = current;
@@ -53,7 +58,7 @@ const creditOptionsSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/credit-options-settings/test',
-    { config: { access: ['credit-options-settings', 'list'] }, schema: { body: creditOptionsTestBody, tags } },
+    { config: { access: ['credit-options-settings', 'list'] }, schema: { body: creditOptionsTestBody, response: { 200: dataOf(creditOptionsTestResultEntity), '4xx': apiErrorBody }, tags } },
     async (request): Promise<{ data: CreditOptionsTestResult }> => {
       const { user_credits } = request.body;
       const options = generateCreditOptions(await getCreditOptionsSettings(db), user_credits);

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { type DashboardStats, apiErrorBody, dataOf, dashboardStatsEntity } from '../../src/contract';
 import { nowIso } from '../db/values';
 import { actorOf } from '../http/guard';
 import { below, within } from '../http/scope';
@@ -15,7 +16,7 @@ const startedAt = Date.now();
 
 const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
-  app.get('/dashboard/stats', { config: { access: ['dashboard', 'list'] }, schema: { querystring: query, tags: ['dashboard'] } }, async (request) => {
+  app.get('/dashboard/stats', { config: { access: ['dashboard', 'list'] }, schema: { querystring: query, response: { 200: dataOf(dashboardStatsEntity), '4xx': apiErrorBody }, tags: ['dashboard'] } }, async (request) => {
     const actor = actorOf(request);
     const now = nowIso();
     const to = request.query.date_to ?? now;
@@ -76,7 +77,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
           month: i + 1,
           credits: Number(monthly.find((m) => Number(m.month) === i + 1)?.credits ?? 0),
         })),
-        recent_transactions: recent.map((r) => ({ ...r, date: r.created_at })),
+        recent_transactions: recent.map((r) => ({ ...r, type: r.type as DashboardStats['recent_transactions'][number]['type'], date: r.created_at })),
         // The caller's own balance (admin holds none).
         my_credits: actor.role === 'admin' ? null : actor.credits,
         // System internals are for admin only.

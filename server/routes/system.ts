@@ -1,16 +1,16 @@
 /** Public endpoints: health for load balancers and what the panel needs before sign-in. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { DEMO_USERNAMES, type PublicConfig, type ThemeTokens } from '../../src/contract';
+import { DEMO_USERNAMES, type PublicConfig, type ThemeTokens, apiErrorBody, healthEntity, publicConfigEntity } from '../../src/contract';
 import { parseJson } from '../db/values';
 import { getSystemSettings } from '../settings';
 
 const systemRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/health', { config: { public: true }, schema: { tags: ['system'] } }, async () => {
+  app.get('/health', { config: { public: true }, schema: { response: { 200: healthEntity, '4xx': apiErrorBody }, tags: ['system'] } }, async () => {
     await app.db.kysely.selectFrom('settings').select('key').limit(1).execute();
     return { status: 'ok', database: app.db.dialect };
   });
 
-  app.get('/config', { config: { public: true }, schema: { tags: ['system'] } }, async (): Promise<PublicConfig> => {
+  app.get('/config', { config: { public: true }, schema: { response: { 200: publicConfigEntity, '4xx': apiErrorBody }, tags: ['system'] } }, async (): Promise<PublicConfig> => {
     const settings = await getSystemSettings(app.db.kysely);
     const theme = await app.db.kysely
       .selectFrom('themes')

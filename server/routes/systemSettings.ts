@@ -3,7 +3,7 @@
  * one body field. The key table and bounds live in the contract (SETTING_KEYS); every change is audited.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SETTING_KEYS, SYSTEM_SETTING_DEFAULTS, settingKeyParam, systemSettingBody } from '../../src/contract';
+import { SETTING_KEYS, SYSTEM_SETTING_DEFAULTS, apiErrorBody, settingKeyParam, systemSettingBody, systemSettingsEntity } from '../../src/contract';
 import { recordAudit } from '../audit';
 import { parseOrThrow } from '../http/validate';
 import { SYSTEM_SETTINGS_KEY, type SystemSettings, getSystemSettings, patchSetting } from '../settings';
@@ -11,11 +11,11 @@ import { SYSTEM_SETTINGS_KEY, type SystemSettings, getSystemSettings, patchSetti
 const systemSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
 
-  app.get('/system-settings', { config: { access: ['settings', 'list'] }, schema: { tags: ['settings'] } }, async () => getSystemSettings(db));
+  app.get('/system-settings', { config: { access: ['settings', 'list'] }, schema: { response: { 200: systemSettingsEntity, '4xx': apiErrorBody }, tags: ['settings'] } }, async () => getSystemSettings(db));
 
   app.put(
     '/system-settings/:key',
-    { config: { access: ['settings', 'edit'] }, schema: { params: settingKeyParam, tags: ['settings'] } },
+    { config: { access: ['settings', 'edit'] }, schema: { params: settingKeyParam, response: { 200: systemSettingsEntity, '4xx': apiErrorBody }, tags: ['settings'] } },
     async (request) => {
       const { key } = request.params;
       const { field } = SETTING_KEYS[key];

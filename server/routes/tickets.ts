@@ -4,6 +4,7 @@
  * anyone else gets 404. A message from one side (the owner, or the staff above it) makes the ticket
  * unread for the other side until they open it. Lists answer spec 7's nested shape.
  */
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
@@ -13,7 +14,9 @@ import {
   TICKET_STATUSES,
   type Ticket,
   type TicketReply,
+  apiErrorBody,
   idParam,
+  noContent,
   ticketCreateBody,
   ticketPageSchema,
   ticketReplyBody,
@@ -376,7 +379,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/tickets/:id',
-    { config: { access: ['tickets', 'delete'] }, schema: { params: idParam, tags: ['tickets'] } },
+    { config: { access: ['tickets', 'delete'] }, schema: { params: idParam, response: { 204: noContent, '4xx': apiErrorBody }, tags: ['tickets'] } },
     async (request, reply) => {
       const actor = actorOf(request);
       const before = await findVisible(actor, request.params.id);
@@ -389,7 +392,8 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
         description: `Deleted ticket "${before.subject}"`,
         oldValues: before,
       });
-      return reply.code(204).send();
+      // No content: nothing for a response schema to shape.
+      return (reply as FastifyReply).code(204).send();
     },
   );
 };

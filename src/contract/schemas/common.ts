@@ -142,3 +142,6 @@ export const messageDataOf = <T extends z.ZodType>(data: T) => z.object({ messag
 
 /** `{ message }` alone. */
 export const messageOnly = z.object({ message: z.string() });
+
+/** A 204 answer: no body (OpenAPI shows the status without content). */
+export const noContent = z.null().describe('No content.');
