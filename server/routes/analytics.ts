@@ -12,6 +12,7 @@ import {
   AUDIT,
   EXPIRY_WINDOWS,
   FIELD_RULES,
+  apiErrorBody,
   creditsFlowSchema,
   expiringSchema,
   parseCalendarDate,
@@ -48,7 +49,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/analytics/credits-flow',
-    { config: access, schema: { querystring: rangeQuery, response: { 200: z.object({ data: creditsFlowSchema }) }, tags } },
+    { config: access, schema: { querystring: rangeQuery, response: { 200: z.object({ data: creditsFlowSchema }), '4xx': apiErrorBody }, tags } },
     async (request) => {
       const { from, to } = rangeOf(request.query);
       const rows = await db
@@ -70,7 +71,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/analytics/renewals',
-    { config: access, schema: { querystring: rangeQuery, response: { 200: z.object({ data: renewalsSchema }) }, tags } },
+    { config: access, schema: { querystring: rangeQuery, response: { 200: z.object({ data: renewalsSchema }), '4xx': apiErrorBody }, tags } },
     async (request) => {
       const { from, to } = rangeOf(request.query);
       const [renewals, created] = await Promise.all([
@@ -116,7 +117,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
           days: z.coerce.number().int().refine((d) => (EXPIRY_WINDOWS as readonly number[]).includes(d), `days must be one of ${EXPIRY_WINDOWS.join(', ')}`).default(30),
           limit: z.coerce.number().int().min(1).max(1000).default(200),
         }),
-        response: { 200: z.object({ data: expiringSchema }) },
+        response: { 200: z.object({ data: expiringSchema }), '4xx': apiErrorBody },
         tags,
       },
     },
@@ -161,7 +162,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: access,
       schema: {
         querystring: rangeQuery.extend({ role: z.enum(['reseller', 'dealer']), limit: z.coerce.number().int().min(1).max(100).default(10) }),
-        response: { 200: z.object({ data: z.array(topUserSchema) }) },
+        response: { 200: z.object({ data: z.array(topUserSchema) }), '4xx': apiErrorBody },
         tags,
       },
     },

@@ -22,13 +22,13 @@ import {
   announcementSchema,
   announcementState,
   announcementStatsSchema,
+  apiErrorBody,
   htmlText,
   idParam,
   isExpiringSoon,
+  noContent,
   targetUserSchema,
   userAnnouncementSchema,
-  apiErrorBody,
-  noContent,
 } from '../../src/contract';
 import { type AnnouncementRow, announcementsFor, liveAnnouncements, rolesOf, usersOf } from '../announcements/audience';
 import { sanitizeAnnouncementHtml } from '../announcements/sanitize';
@@ -36,12 +36,11 @@ import { recordAudit } from '../audit';
 import { bool, flag, nowIso } from '../db/values';
 import { fieldError, notFound, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { type ListSpec, listMeta, paginate, parseListQuery } from '../http/list';
+import { type ListSpec, listMeta, listQuerystring, paginate, parseListQuery } from '../http/list';
 
 type Creator = { creator_id: number | null; creator_name: string | null; creator_username: string | null };
 type Row = AnnouncementRow & Creator;
 
-const listQuery = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 const metaSchema = z.object({
   total: z.number(),
   current_page: z.number(),
@@ -197,7 +196,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/announcements',
-    { config: { access: ['announcements', 'list'] }, schema: { querystring: listQuery, response: { 200: z.object({ data: z.array(announcementSchema), meta: metaSchema }) }, tags: ['announcements'] } },
+    { config: { access: ['announcements', 'list'] }, schema: { querystring: listQuerystring(adminListSpec(new Date(0).toISOString())), response: { 200: z.object({ data: z.array(announcementSchema), meta: metaSchema }), '4xx': apiErrorBody }, tags: ['announcements'] } },
     async (request) => {
       const now = Date.now();
       return paginate<Row, Announcement>(db.selectFrom('announcements as a'), request.query, adminListSpec(new Date(now).toISOString()), withCreator, (row) => toApi(row, now));
@@ -206,7 +205,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/announcements/stats',
-    { config: { access: ['announcements', 'list'] }, schema: { response: { 200: z.object({ data: announcementStatsSchema }) }, tags: ['announcements'] } },
+    { config: { access: ['announcements', 'list'] }, schema: { response: { 200: z.object({ data: announcementStatsSchema }), '4xx': apiErrorBody }, tags: ['announcements'] } },
     async () => {
       const now = nowIso();
       const sum = (state: string) => sql<number>`coalesce(sum(case when ${stateCondition(state, now)} then 1 else 0 end), 0)`;
@@ -224,7 +223,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     '/announcements/visible',
     {
       config: { access: ['announcements', 'list'] },
-      schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }), response: { 200: z.object({ data: z.array(announcementSchema) }) }, tags: ['announcements'] },
+      schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }), response: { 200: z.object({ data: z.array(announcementSchema) }), '4xx': apiErrorBody }, tags: ['announcements'] },
     },
     async (request) => {
       const rows = await withCreators(await liveAnnouncements(db, nowIso()).orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(request.query.limit).execute());
@@ -238,7 +237,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: ['announcements', 'list'] },
       schema: {
         querystring: z.object({ role: z.enum(ANNOUNCEMENT_ROLES, { error: ANNOUNCEMENT_FORM.rolesInvalid }), search: z.string().trim().max(100).optional() }),
-        response: { 200: z.object({ users: z.array(targetUserSchema) }) },
+        response: { 200: z.object({ users: z.array(targetUserSchema) }), '4xx': apiErrorBody },
         tags: ['announcements'],
       },
     },
@@ -255,7 +254,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/announcements/:id',
-    { config: { access: ['announcements', 'show'] }, schema: { params: idParam, response: { 200: z.object({ data: announcementDetailSchema }) }, tags: ['announcements'] } },
+    { config: { access: ['announcements', 'show'] }, schema: { params: idParam, response: { 200: z.object({ data: announcementDetailSchema }), '4xx': apiErrorBody }, tags: ['announcements'] } },
     async (request) => ({ data: await detail(await findOne(request.params.id)) }),
   );
 
@@ -263,7 +262,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     '/announcements',
     {
       config: { access: ['announcements', 'create'] },
-      schema: { body: announcementBody, response: { 201: z.object({ message: z.string(), data: announcementDetailSchema }) }, tags: ['announcements'] },
+      schema: { body: announcementBody, response: { 201: z.object({ message: z.string(), data: announcementDetailSchema }), '4xx': apiErrorBody }, tags: ['announcements'] },
     },
     async (request, reply) => {
       const actor = actorOf(request);
@@ -283,7 +282,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     '/announcements/:id',
     {
       config: { access: ['announcements', 'edit'] },
-      schema: { params: idParam, body: announcementBody, response: { 200: z.object({ message: z.string(), data: announcementDetailSchema }) }, tags: ['announcements'] },
+      schema: { params: idParam, body: announcementBody, response: { 200: z.object({ message: z.string(), data: announcementDetailSchema }), '4xx': apiErrorBody }, tags: ['announcements'] },
     },
     async (request) => {
       const before = await findOne(request.params.id);
@@ -305,7 +304,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     '/announcements/:id/toggle-status',
     {
       config: { access: ['announcements', 'status'] },
-      schema: { params: idParam, response: { 200: z.object({ message: z.string(), data: announcementSchema }) }, tags: ['announcements'] },
+      schema: { params: idParam, response: { 200: z.object({ message: z.string(), data: announcementSchema }), '4xx': apiErrorBody }, tags: ['announcements'] },
     },
     async (request) => {
       const before = await findOne(request.params.id);
@@ -366,7 +365,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     '/user/announcements',
     {
       config: { access: ['user-announcements', 'list'] },
-      schema: { querystring: listQuery, response: { 200: z.object({ data: z.array(userAnnouncementSchema), meta: metaSchema, unread_count: z.number() }) }, tags: ['announcements'] },
+      schema: { querystring: listQuerystring(userListSpec), response: { 200: z.object({ data: z.array(userAnnouncementSchema), meta: metaSchema, unread_count: z.number() }), '4xx': apiErrorBody }, tags: ['announcements'] },
     },
     async (request) => {
       const params = parseListQuery(request.query, userListSpec);
@@ -398,7 +397,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/user/announcements/unread-count',
-    { config: { access: ['user-announcements', 'list'] }, schema: { response: { 200: z.object({ unread_count: z.number() }) }, tags: ['announcements'] } },
+    { config: { access: ['user-announcements', 'list'] }, schema: { response: { 200: z.object({ unread_count: z.number() }), '4xx': apiErrorBody }, tags: ['announcements'] } },
     async (request) => {
       const { rows, reads } = await readerView(request);
       return { unread_count: rows.filter((r) => !reads.has(r.id)).length };
@@ -411,7 +410,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: ['user-announcements', 'list'] },
       schema: {
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(20).default(3) }),
-        response: { 200: z.object({ announcements: z.array(userAnnouncementSchema) }) },
+        response: { 200: z.object({ announcements: z.array(userAnnouncementSchema) }), '4xx': apiErrorBody },
         tags: ['announcements'],
       },
     },
@@ -424,7 +423,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
   // Opening one reads it.
   app.get(
     '/user/announcements/:id',
-    { config: { access: ['user-announcements', 'show'] }, schema: { params: idParam, response: { 200: z.object({ data: userAnnouncementSchema }) }, tags: ['announcements'] } },
+    { config: { access: ['user-announcements', 'show'] }, schema: { params: idParam, response: { 200: z.object({ data: userAnnouncementSchema }), '4xx': apiErrorBody }, tags: ['announcements'] } },
     async (request) => {
       const { actor, rows, view } = await readerView(request);
       const row = rows.find((r) => r.id === request.params.id);

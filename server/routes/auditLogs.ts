@@ -11,6 +11,7 @@ import {
   AUDIT_DEFAULT_PAGE_SIZE,
   type AuditLog,
   FIELD_RULES,
+  apiErrorBody,
   auditLogSchema,
   auditPaginationSchema,
   auditStatsSchema,
@@ -20,7 +21,7 @@ import {
 import type { AuditLogsTable } from '../db/schema';
 import { parseJson } from '../db/values';
 import { notFound, validationError } from '../http/errors';
-import { type FilterDef, type ListSpec, paginate, searchAny } from '../http/list';
+import { type FilterDef, type ListSpec, listQuerystring, paginate, searchAny } from '../http/list';
 
 type Row = Selectable<AuditLogsTable>;
 
@@ -65,7 +66,6 @@ const listSpec: ListSpec = {
   defaultPerPage: AUDIT_DEFAULT_PAGE_SIZE,
 };
 
-const listQuery = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 const optionalDate = (edge: 'start' | 'end') =>
   z
     .string()
@@ -87,7 +87,7 @@ const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     '/audit-logs',
     {
       config: { access: ['audit-logs', 'list'] },
-      schema: { querystring: listQuery, response: { 200: z.object({ data: z.array(auditLogSchema), pagination: auditPaginationSchema }) }, tags: ['audit-logs'] },
+      schema: { querystring: listQuerystring(listSpec), response: { 200: z.object({ data: z.array(auditLogSchema), pagination: auditPaginationSchema }), '4xx': apiErrorBody }, tags: ['audit-logs'] },
     },
     async (request) => {
       const page = await paginate<Row, AuditLog>(base(), request.query, listSpec, (qb) => qb.selectAll('l'), toApi);
@@ -99,7 +99,7 @@ const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
   const distinct = (column: 'module' | 'action') => async () => ({
     data: (await db.selectFrom('audit_logs').select(column).distinct().orderBy(column).execute()).map((r) => r[column]),
   });
-  const listOfNames = { 200: z.object({ data: z.array(z.string()) }) };
+  const listOfNames = { 200: z.object({ data: z.array(z.string()) }), '4xx': apiErrorBody };
   app.get('/audit-logs/modules', { config: { access: ['audit-logs', 'list'] }, schema: { response: listOfNames, tags: ['audit-logs'] } }, distinct('module'));
   app.get('/audit-logs/actions', { config: { access: ['audit-logs', 'list'] }, schema: { response: listOfNames, tags: ['audit-logs'] } }, distinct('action'));
 
@@ -107,7 +107,7 @@ const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     '/audit-logs/stats',
     {
       config: { access: ['audit-logs', 'list'] },
-      schema: { querystring: statsQuery, response: { 200: z.object({ data: auditStatsSchema }) }, tags: ['audit-logs'] },
+      schema: { querystring: statsQuery, response: { 200: z.object({ data: auditStatsSchema }), '4xx': apiErrorBody }, tags: ['audit-logs'] },
     },
     async (request) => {
       const q = request.query;
@@ -152,7 +152,7 @@ const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/audit-logs/:id',
-    { config: { access: ['audit-logs', 'show'] }, schema: { params: idParam, response: { 200: z.object({ data: auditLogSchema }) }, tags: ['audit-logs'] } },
+    { config: { access: ['audit-logs', 'show'] }, schema: { params: idParam, response: { 200: z.object({ data: auditLogSchema }), '4xx': apiErrorBody }, tags: ['audit-logs'] } },
     async (request) => {
       const row = await base().selectAll('l').where('l.id', '=', request.params.id).executeTakeFirst();
       if (!row) throw notFound();

@@ -32,7 +32,7 @@ import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { fieldError, forbidden, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { type ListSpec, paginate } from '../http/list';
+import { type ListSpec, listQuerystring, paginate } from '../http/list';
 import { within } from '../http/scope';
 
 type Actor = Pick<UserRow, 'id' | 'role' | 'path'>;
@@ -48,7 +48,6 @@ const unreadExpr = (actorId: number) => sql<number>`case when (
     (t.user_id = ${actorId} and t.last_activity_side = 'staff') or (t.user_id <> ${actorId} and t.last_activity_side = 'owner')
   ) and (r.read_at is null or r.read_at < coalesce(t.last_activity_at, t.created_at)) then 1 else 0 end`;
 
-const listQuery = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
 const TRUE = ['1', 'true', 'yes'];
 
@@ -192,7 +191,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     '/tickets',
     {
       config: { access: ['tickets', 'list'] },
-      schema: { querystring: listQuery, response: { 200: ticketPageSchema }, tags: ['tickets'] },
+      schema: { querystring: listQuerystring(ticketListSpec(0)), response: { 200: ticketPageSchema, '4xx': apiErrorBody }, tags: ['tickets'] },
     },
     async (request) => {
       const actor = actorOf(request);
@@ -212,7 +211,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     '/tickets-statistics',
     {
       config: { access: ['tickets', 'list'] },
-      schema: { response: { 200: z.object({ data: ticketStatisticsSchema }) }, tags: ['tickets'] },
+      schema: { response: { 200: z.object({ data: ticketStatisticsSchema }), '4xx': apiErrorBody }, tags: ['tickets'] },
     },
     async (request) => {
       const actor = actorOf(request);
@@ -249,7 +248,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     '/tickets/:id',
     {
       config: { access: ['tickets', 'show'] },
-      schema: { params: idParam, response: { 200: z.object({ data: ticketWithRepliesSchema }) }, tags: ['tickets'] },
+      schema: { params: idParam, response: { 200: z.object({ data: ticketWithRepliesSchema }), '4xx': apiErrorBody }, tags: ['tickets'] },
     },
     async (request) => {
       const actor = actorOf(request);
@@ -263,7 +262,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     '/tickets',
     {
       config: { access: ['tickets', 'create'] },
-      schema: { body: ticketCreateBody, response: { 201: z.object({ message: z.string(), data: ticketSchema }) }, tags: ['tickets'] },
+      schema: { body: ticketCreateBody, response: { 201: z.object({ message: z.string(), data: ticketSchema }), '4xx': apiErrorBody }, tags: ['tickets'] },
     },
     async (request, reply) => {
       const actor = actorOf(request);
@@ -301,7 +300,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     '/tickets/:id',
     {
       config: { access: ['tickets', 'edit'] },
-      schema: { params: idParam, body: ticketUpdateBody, response: { 200: z.object({ message: z.string(), data: ticketSchema }) }, tags: ['tickets'] },
+      schema: { params: idParam, body: ticketUpdateBody, response: { 200: z.object({ message: z.string(), data: ticketSchema }), '4xx': apiErrorBody }, tags: ['tickets'] },
     },
     async (request) => {
       const actor = actorOf(request);
@@ -345,7 +344,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     '/tickets/:id/replies',
     {
       config: { access: ['tickets', 'reply'] },
-      schema: { params: idParam, body: ticketReplyBody, response: { 201: z.object({ message: z.string(), data: ticketReplySchema }) }, tags: ['tickets'] },
+      schema: { params: idParam, body: ticketReplyBody, response: { 201: z.object({ message: z.string(), data: ticketReplySchema }), '4xx': apiErrorBody }, tags: ['tickets'] },
     },
     async (request, reply) => {
       const actor = actorOf(request);
