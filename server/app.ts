@@ -98,7 +98,13 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: (route) => {
+      const out = jsonSchemaTransform(route);
+      // A 204 has no body: OpenAPI 3.0 has no null type, so the answer is stated without content.
+      const response = (out.schema as { response?: Record<string, unknown> } | undefined)?.response;
+      if (response?.['204']) response['204'] = { type: 'null', description: 'No content.' };
+      return out;
+    },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
