@@ -14,6 +14,7 @@ import { type Db, connect } from '../../server/db/connect';
 import { migrateToLatest } from '../../server/db/migrate';
 import { checkLedger } from '../../server/ledger/check';
 import { seedScale } from '../../server/seed/scale';
+import { benchScale } from '../../bench/scale';
 import { describeEachDatabase } from './harness';
 
 /** A fresh, empty, migrated database of the same kind as the suite's. */
@@ -61,6 +62,14 @@ describeEachDatabase('seed:scale', (ctx) => {
       expect(states.map((s) => s.status).sort()).toEqual(['active', 'inactive', 'suspended']);
 
       await expect(seedScale(db.kysely, { accounts: 10, managers: 1, resellers: 1, dealers: 1 })).rejects.toThrow(/new database/);
+
+      // The bench's lists at scale run on it (figures, not budgets: this database is small).
+      if (db.file) {
+        const { figures } = await benchScale(`sqlite:${db.file}`, 2);
+        expect(figures.length).toBeGreaterThan(25);
+        expect(figures.filter((f) => f.status !== 200)).toEqual([]);
+        for (const f of figures) expect(f.p95).toBeGreaterThan(0);
+      }
     } finally {
       await drop();
     }
