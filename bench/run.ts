@@ -3,7 +3,8 @@
  * measured in the same run on the same database (raw SQL doing the same work), so figures compare
  * across machines. Runs on a temporary SQLite database, and on PostgreSQL when one is reachable
  * (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, in a schema of its own).
- * Then the panel's first load against its budgets and a minimal Refine + antd page (firstLoad.ts).
+ * Then the panel's first load against its budgets and a minimal Refine + antd page (firstLoad.ts),
+ * and, on a database seed:scale built (BENCH_SCALE_DATABASE_URL), the lists against theirs (scale.ts).
  * Traffic stays on loopback; every loop is bounded in count.
  */
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,7 @@ import { inTransaction } from '../server/db/transaction';
 import { postChanges } from '../server/ledger/post';
 import { startTestServer } from '../tests/server/harness';
 import { benchFirstLoad } from './firstLoad';
+import { benchScale } from './scale';
 
 const N = Number(process.env.BENCH_OPS ?? 400);
 
@@ -100,3 +102,11 @@ if (reachable) await benchOn('postgres');
 else console.log(`\npostgres: skipped (no server at ${pgUrl})`);
 
 await benchFirstLoad();
+
+// The list and dashboard budgets need a large database: build one with `npm run seed:scale`.
+const scaleUrl = process.env.BENCH_SCALE_DATABASE_URL;
+if (scaleUrl) {
+  if (!(await benchScale(scaleUrl)).pass) process.exitCode = 1;
+} else {
+  console.log('\nlists at scale: skipped (set BENCH_SCALE_DATABASE_URL to a database built by npm run seed:scale)');
+}

@@ -3,6 +3,7 @@ import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { ACCOUNT_STATES, type Account, EXPIRY_FILTERS, type Paginated, USER_STATUSES } from '../../src/contract';
 import type { Database } from '../db/schema';
 import { type ListSpec, listQuerystring, paginate, searchAny } from '../http/list';
+import { within } from '../http/scope';
 import { addDays } from './dates';
 import { type AccountJoined, type Actor, scopedAccounts, selectAccount, toAccount } from './store';
 
@@ -54,6 +55,7 @@ export const accountListSpec: ListSpec = {
   },
   defaultSort: '-created_at',
   idColumn: 'a.id',
+  mainAlias: 'a',
 };
 
 /**
@@ -90,6 +92,11 @@ export async function listAccounts(
   const { 'filter[search]': filterSearch, search, ...rest } = query;
   const term = (single(filterSearch)?.trim() || single(search)?.trim() || '').slice(0, 255);
   let base = scopedAccounts(db, actor);
-  if (term) base = base.where(accountSearch(term));
-  return paginate<AccountJoined, Account>(base, rest, spec, (qb) => selectAccount(qb as typeof base), (row) => toAccount(row, actor.role));
+  // The same accounts without the owner and server joins, for counting and choosing the page.
+  let lean = db.selectFrom('accounts as a').where('a.deleted_at', 'is', null).where(within(actor, 'a.owner_path'));
+  if (term) {
+    base = base.where(accountSearch(term));
+    lean = lean.where(accountSearch(term));
+  }
+  return paginate<AccountJoined, Account>(base, rest, spec, (qb) => selectAccount(qb as typeof base), (row) => toAccount(row, actor.role), lean);
 }

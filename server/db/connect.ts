@@ -44,6 +44,13 @@ export function connect(url: string = DEFAULT_DATABASE_URL, options: ConnectOpti
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   database.pragma('synchronous = NORMAL');
+  // Statistics for the query planner (SQLite never gathers them by itself): analyse what needs it,
+  // within a bounded effort, on open and again on close, as SQLite advises for long-lived connections.
+  database.pragma('optimize = 0x10002');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { kysely, dialect: 'sqlite', file: file === ':memory:' ? undefined : path.resolve(file), close: () => kysely.destroy() };
+  const close = async () => {
+    if (database.open) database.pragma('optimize');
+    await kysely.destroy();
+  };
+  return { kysely, dialect: 'sqlite', file: file === ':memory:' ? undefined : path.resolve(file), close };
 }

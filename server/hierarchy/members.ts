@@ -6,7 +6,7 @@ import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } fro
 import type { HierarchyUser, NamedRef, Role } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
 import { notFound } from '../http/errors';
-import { below, pathIds } from '../http/scope';
+import { below, pathEndSql, pathIds } from '../http/scope';
 
 export const DELETED = 'deleted';
 
@@ -39,7 +39,9 @@ export function withCounts<QB extends SelectQueryBuilder<any, any, any>>(qb: QB)
       eb
         .selectFrom('accounts as a')
         .select(sql<number>`count(*)`.as('n'))
-        .where(sql<boolean>`a.owner_path like (u.path || '%')`)
+        // The user's subtree as an index range over the live accounts (migration 0010).
+        .whereRef('a.owner_path', '>=', 'u.path')
+        .where('a.owner_path', '<', pathEndSql('u.path'))
         .where('a.deleted_at', 'is', null)
         .as('total_accounts'),
     ]);

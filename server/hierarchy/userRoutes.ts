@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type AliasableExpression, type Kysely, type Transaction, sql } from 'kysely';
 import type { ZodType } from 'zod';
 import {
   CREDITS,
@@ -36,7 +36,7 @@ import { nowIso } from '../db/values';
 import { conflict, fieldError, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { type FilterDef, type ListSpec, listQuerystring, paginate } from '../http/list';
-import { below } from '../http/scope';
+import { below, pathEndSql } from '../http/scope';
 import { type SystemSettings, getSystemSettings } from '../settings';
 import { insertUser } from '../users';
 import { giveCredits, lockUsers, recoverCredits } from '../credits/moves';
@@ -115,7 +115,10 @@ const isActiveFilter: FilterDef = {
 export const underManagerFilter: FilterDef = {
   validate: (v) => (/^\d+$/.test(v) ? null : 'The manager filter must be an integer.'),
   apply: (qb, v) =>
-    qb.where(sql<boolean>`u.path like ((select m.path from users m where m.id = ${Number(v)} and m.role = 'manager') || '%')`),
+    qb.where((eb) => {
+      const manager = (value: AliasableExpression<string>) => eb.selectFrom('users as m').select(value.as('p')).where('m.id', '=', Number(v)).where('m.role', '=', 'manager');
+      return eb.and([eb('u.path', '>=', manager(sql<string>`m.path`)), eb('u.path', '<', manager(pathEndSql('m.path')))]);
+    }),
 };
 
 function listSpec(level: LevelDef): ListSpec {

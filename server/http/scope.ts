@@ -10,25 +10,40 @@ import { notFound } from './errors';
 
 type Actor = Pick<UserRow, 'id' | 'role' | 'path'>;
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/**
+ * The first path after every path that starts with `prefix`: paths end with '/', and '/' sorts
+ * just before '0', so '/1/5/' -> '/1/50' bounds '/1/5/...' and leaves out '/1/50/...'. Byte order
+ * (SQLite's BINARY collation, the "C" collation of the path columns on PostgreSQL, migration 0010).
+ */
+export const pathEnd = (prefix: string) => `${prefix.slice(0, -1)}0`;
+
+/** pathEnd in SQL, for a prefix that is itself a column (a listed user's subtree). */
+export const pathEndSql = (pathColumn: string) => sql<string>`substr(${sql.ref(pathColumn)}, 1, length(${sql.ref(pathColumn)}) - 1) || '0'`;
+
+/** The rows whose path column starts with `prefix`: an index range, not a LIKE scan. */
+const inSubtree = (eb: ExpressionBuilder<any, any>, pathColumn: string, prefix: string) =>
+  eb.and([eb(pathColumn, '>=', prefix), eb(pathColumn, '<', pathEnd(prefix))]);
 
 /** Rows whose path column lies strictly below the actor (not the actor itself). */
 export function below(actor: Actor, pathColumn: string) {
   return (eb: ExpressionBuilder<any, any>) =>
-    actor.role === 'admin'
-      ? sql<SqlBool>`1 = 1`
-      : eb.and([
-          sql<SqlBool>`${sql.ref(pathColumn)} like ${`${escapeLike(actor.path)}%`} escape '\\'`,
-          eb(pathColumn, '!=', actor.path),
-        ]);
+    actor.role === 'admin' ? sql<SqlBool>`1 = 1` : eb.and([inSubtree(eb, pathColumn, actor.path), eb(pathColumn, '!=', actor.path)]);
 }
 
 /** Rows whose path column is the actor's own path or lies below it (accounts, tickets). */
 export function within(actor: Actor, pathColumn: string) {
+  return (eb: ExpressionBuilder<any, any>) => (actor.role === 'admin' ? sql<SqlBool>`1 = 1` : inSubtree(eb, pathColumn, actor.path));
+}
+
+/**
+ * Rows of a user in the actor's subtree (the actor included), by user id: a subquery on users, so
+ * the rows' own table is read without a join (ledger entries).
+ */
+export function ownedWithin(actor: Actor, userIdColumn: string) {
   return (eb: ExpressionBuilder<any, any>) =>
     actor.role === 'admin'
       ? sql<SqlBool>`1 = 1`
-      : sql<SqlBool>`${sql.ref(pathColumn)} like ${`${escapeLike(actor.path)}%`} escape '\\'`;
+      : eb(userIdColumn, 'in', eb.selectFrom('users as scope_u').select('scope_u.id').where((e) => inSubtree(e, 'scope_u.path', actor.path)));
 }
 
 export const childPath = (parent: Pick<UserRow, 'path'>, childId: number) => `${parent.path}${childId}/`;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { type DashboardStats, apiErrorBody, dataOf, dashboardStatsEntity } from '../../src/contract';
 import { nowIso } from '../db/values';
 import { actorOf } from '../http/guard';
-import { below, within } from '../http/scope';
+import { below, ownedWithin, within } from '../http/scope';
 
 const query = z.object({
   date_from: z.iso.datetime({ offset: true }).optional(),
@@ -36,9 +36,8 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     const users = await db.selectFrom('users').where(below(actor, 'path')).where('status', '!=', 'deleted').select(['role', sql<number>`count(*)`.as('n')]).groupBy('role').execute();
     const count = (role: string) => Number(users.find((u) => u.role === role)?.n ?? 0);
 
-    // Ledger entries of the subtree (the caller's own included).
-    const entries = () =>
-      db.selectFrom('credit_transactions as t').innerJoin('users as u', 'u.id', 't.user_id').where(within(actor, 'u.path'));
+    // Ledger entries of the subtree (the caller's own included), read without a join.
+    const entries = () => db.selectFrom('credit_transactions as t').where(ownedWithin(actor, 't.user_id'));
     const inRange = await entries()
       .where('t.created_at', '>=', from)
       .where('t.created_at', '<=', to)
@@ -55,11 +54,17 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       .select([sql<string>`substr(t.created_at, 6, 2)`.as('month'), sql<number>`sum(t.credits)`.as('credits')])
       .groupBy(sql`substr(t.created_at, 6, 2)`)
       .execute();
-    const recent = await entries()
-      .orderBy('t.id', 'desc')
-      .limit(5)
-      .select(['t.id', 't.transaction_number', 't.type', 't.credits', 't.remarks', 't.created_at', 'u.username'])
-      .execute();
+    // The five newest, then their users' names (a join first would read every entry).
+    const newest = (await entries().orderBy('t.id', 'desc').limit(5).select('t.id').execute()).map((r) => r.id);
+    const recent = newest.length
+      ? await db
+          .selectFrom('credit_transactions as t')
+          .innerJoin('users as u', 'u.id', 't.user_id')
+          .where('t.id', 'in', newest)
+          .orderBy('t.id', 'desc')
+          .select(['t.id', 't.transaction_number', 't.type', 't.credits', 't.remarks', 't.created_at', 'u.username'])
+          .execute()
+      : [];
     const dbLatencyMs = Math.round((performance.now() - dbStarted) * 10) / 10;
 
     return {

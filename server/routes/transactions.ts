@@ -10,8 +10,8 @@ import { type NamedRef, type Role, type TransactionEntry, apiErrorBody, idParam,
 import type { Database, TransactionRow, UserRow } from '../db/schema';
 import { notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { type FilterDef, type ListSpec, listQuerystring, paginate } from '../http/list';
-import { pathIds, within } from '../http/scope';
+import { type AnyQuery, type FilterDef, type ListSpec, listQuerystring, paginate } from '../http/list';
+import { ownedWithin, pathIds, within } from '../http/scope';
 import { ENTRY_TYPES, LEGACY_TYPE_CODES } from '../ledger/post';
 import { findMember } from '../hierarchy/members';
 
@@ -70,6 +70,7 @@ export const transactionListSpec: ListSpec = {
   defaultSort: '-created_at',
   sortStyle: 'dash',
   idColumn: 't.id',
+  mainAlias: 't',
 };
 
 /** Plain date_from, date_to, type and user_id are accepted as well as filter[...]. */
@@ -144,10 +145,18 @@ async function present(db: Db, rows: Row[]): Promise<TransactionEntry[]> {
   });
 }
 
-async function list(db: Db, request: FastifyRequest, narrow: (qb: Base) => Base = (qb) => qb) {
+/** The entries alone, scoped by their user's path through a subquery (paginate's lean base). */
+const lean = (db: Db, actor: Pick<UserRow, 'id' | 'role' | 'path'>) => db.selectFrom('credit_transactions as t').where(ownedWithin(actor, 't.user_id'));
+
+async function list(db: Db, request: FastifyRequest, narrow: (qb: AnyQuery) => AnyQuery = (qb) => qb) {
   const actor = actorOf(request);
-  const page = await paginate<Row>(narrow(base(db, actor)), normaliseQuery(request.query as Record<string, unknown>), transactionListSpec, (qb) =>
-    select(qb as Base),
+  const page = await paginate<Row>(
+    narrow(base(db, actor)) as Base,
+    normaliseQuery(request.query as Record<string, unknown>),
+    transactionListSpec,
+    (qb) => select(qb as Base),
+    undefined,
+    narrow(lean(db, actor)),
   );
   return { data: await present(db, page.data), meta: page.meta };
 }

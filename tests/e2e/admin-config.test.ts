@@ -86,6 +86,13 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     await expect.poll(() => field(edit, 'name').inputValue()).toBe('E2E Server');
     expect(await field(edit, 'db_password').inputValue()).toBe('');
     expect(await field(edit, 'db_password').getAttribute('placeholder')).toBe('Leave empty to keep the current password');
+    // The driver: local by default; Ministra writes the accounts to this database too.
+    await edit.locator('.ant-select', { has: page.locator('[id$="-edit_driver"]') }).click();
+    await page.locator('.ant-select-item-option', { hasText: 'Ministra (MySQL/MariaDB)' }).click();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'Server updated successfully.');
+    await row.getByRole('button', { name: /expand/i }).click();
+    await page.locator('.ant-table-expanded-row', { hasText: 'Ministra' }).waitFor();
     await page.context().close();
   });
 

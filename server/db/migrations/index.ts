@@ -5,6 +5,7 @@ import * as allocationRecoveries from './0005_allocation_recoveries';
 import * as ledgerGuards from './0006_ledger_guards';
 import * as communication from './0008_communication';
 import * as serverDrivers from './0009_server_drivers';
+import * as scopeRanges from './0010_scope_ranges';
 
 /** Every migration, in order. Add a file and list it here; names sort in apply order. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0006_ledger_guards': ledgerGuards,
   '0008_communication': communication,
   '0009_server_drivers': serverDrivers,
+  '0010_scope_ranges': scopeRanges,
 };

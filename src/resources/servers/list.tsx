@@ -117,7 +117,7 @@ export function ServersPage() {
         { dataIndex: 'name', title: 'Name', sortable: true },
         { dataIndex: 'db_host', title: 'Host', sortable: true, render: (_: unknown, r: Server) => `${r.db_host}:${r.db_port}` },
         { dataIndex: 'db_name', title: 'Database' },
-        { dataIndex: 'driver', title: 'Driver', render: driverLabel },
+        { dataIndex: 'driver', title: 'Driver', render: driverLabel, priority: 'secondary' },
         { dataIndex: 'status', title: 'Status', sortable: true, render: (v: string) => <StatusTag status={v} /> },
         { dataIndex: 'connection_status', title: 'Connection', sortable: true, render: (v: string) => <StatusTag status={v} /> },
         { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
