@@ -4,14 +4,24 @@
  * chosen), active, starts_at, expires_at. Rules and messages are the contract's announcementBody.
  */
 import { useCustom } from '@refinedev/core';
-import { Col, DatePicker, Input, Row, Select, Switch } from 'antd';
-import { useEffect, useMemo } from 'react';
+import { Col, DatePicker, Input, Row, Select, Skeleton, Switch } from 'antd';
+import { Suspense, forwardRef, lazy, useEffect, useMemo } from 'react';
 import { type UseFormReturn, useWatch } from 'react-hook-form';
 import { ANNOUNCEMENT_FORM, DATETIME_FORMAT, TIME_FORMAT, type TargetUser } from '../../contract';
 import { priorityOptions, roleOptions, typeOptions } from '../../components/announcements';
-import { RichTextEditor } from '../../components/announcements/RichTextEditor';
+import type { RichTextEditorProps } from '../../components/announcements/RichTextEditor';
 import { FormField, dateInput } from '../../components/form';
 
+
+// The editor (tiptap, ProseMirror) is most of this page's code: it loads when the dialog opens.
+const LoadedEditor = lazy(() => import('../../components/announcements/RichTextEditor').then((m) => ({ default: m.RichTextEditor })));
+const RichTextEditor = forwardRef<{ focus(): void }, RichTextEditorProps>(function RichTextEditor(props, ref) {
+  return (
+    <Suspense fallback={<Skeleton.Input active block style={{ height: 160 }} />}>
+      <LoadedEditor {...props} ref={ref} />
+    </Suspense>
+  );
+});
 
 function TargetUsers({ form, known }: { form: UseFormReturn<any>; known: TargetUser[] }) {
   const roles = (useWatch({ control: form.control, name: 'target_roles' }) as string[] | undefined) ?? [];
