@@ -58,7 +58,8 @@ export function checkRequestText(request: Pick<FastifyRequest, 'body' | 'query' 
   if (query && typeof query === 'object') {
     for (const [key, value] of Object.entries(query)) {
       if (hasForbiddenCharacters(key)) found.add('querystring');
-      else badFields(value, queryField(key), found, { seen: false });
+      // A parameter named __proto__ cannot be an error key (an object would take it as its prototype).
+      else badFields(value, key === '__proto__' ? 'querystring' : queryField(key), found, { seen: false });
     }
   }
   badFields(request.body, '', found, forbiddenKey);

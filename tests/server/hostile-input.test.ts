@@ -70,6 +70,9 @@ describeEachDatabase('hostile input: control characters and broken Unicode', (ct
     invalid(await reseller.post('/accounts', { login: 'nul_acc', full_name: `A${NUL}`, password: 'x', mac_address: '00:1A:79:00:00:99' }), 'full_name', 'accounts create');
     invalid(await admin.post('/themes', { name: 'T', slug: 'nul-theme', tokens: { colorPrimary: `#fff${NUL}` } }), 'tokens.colorPrimary', 'nested field');
     invalid(await admin.post('/ticket-categories', { name: 'ok', [`bad${NUL}key`]: 1 }), 'body', 'a key with NUL');
+    // A parameter named __proto__ is reported under the query string: as an error key it would vanish.
+    invalid(await admin.get('/ticket-categories?__proto__=admin%00z'), 'querystring', '__proto__=admin%00z');
+    invalid(await admin.get('/accounts?__proto__=%07'), 'querystring', '__proto__=%07 on accounts');
     expect((await admin.get('/managers')).status).toBe(200);
     expect(await ctx.db.kysely.selectFrom('users').select('id').where('username', '=', 'nul_manager').executeTakeFirst()).toBeUndefined();
   });
