@@ -62,10 +62,24 @@ function databaseConflict(code: string | undefined, message: string): { status: 
   }
 }
 
+/**
+ * Field errors as they can be sent: a field named __proto__ would become the prototype of the
+ * object the response serialiser builds (and vanish), so it is reported under `where` instead.
+ */
+function sendable(errors: Record<string, string[]>, where: string): Record<string, string[]> {
+  if (!Object.hasOwn(errors, '__proto__')) return errors;
+  const out: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    const key = field === '__proto__' ? where : field;
+    out[key] = [...(out[key] ?? []), ...messages];
+  }
+  return out;
+}
+
 export function errorHandler(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof ApiError) {
     if (error.headers) reply.headers(error.headers);
-    return reply.code(error.statusCode).send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) });
+    return reply.code(error.statusCode).send({ message: error.message, ...(error.errors ? { errors: sendable(error.errors, 'body') } : {}) });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     // No prototype: a field named 'constructor' or '__proto__' is a key like any other.
@@ -74,7 +88,7 @@ export function errorHandler(error: FastifyError | ApiError, request: FastifyReq
       const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || (error.validationContext ?? 'body');
       (errors[field] ??= []).push(issue.message ?? GENERAL.validationFailed);
     }
-    return reply.code(422).send({ message: summary(errors), errors });
+    return reply.code(422).send({ message: summary(errors), errors: sendable(errors, error.validationContext ?? 'body') });
   }
   const code = (error as FastifyError).code;
   const database = databaseConflict(code, error.message ?? '');
