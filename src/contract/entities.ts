@@ -1,5 +1,6 @@
 /** Response shapes the API sends and the panel reads (spec section 3). */
 import type { z } from 'zod';
+import type { CreditOption } from './creditOptions';
 import type { Role } from './roles';
 import type { globalDiscountEntity } from './schemas/globalDiscounts';
 import type { serverEntity, serverOptionEntity } from './schemas/servers';
@@ -132,16 +133,20 @@ export interface TransactionEntry {
 
 /** GET /credit-options/allocation: { data: CreditOptionsResponse }. */
 export interface CreditOptionsResponse {
-  options: Array<{ value: number; display_text: string; bonus_credits: number; total_credits: number }>;
+  /** The configured amounts first, then those computed from the giver's balance (with `share`). */
+  options: CreditOption[];
   /** The giver's balance (null for admin, who holds none). */
   user_credits: number | null;
   min_credits: number;
   max_credits: number;
+  /** A typed amount is a multiple of this (the settings' increment step; 1 for the credit levels). */
+  step: number;
 }
 
 /** GET .../credits/recovery-options and /credit-options/recovery/{id}: { data: RecoveryOptionsResponse }. */
 export interface RecoveryOptionsResponse {
-  options: Array<{ value: number; display_text: string; bonus_credits: number; total_credits: number }>;
+  /** The configured amounts up to the paid credits, then the shares of them (with `share`). */
+  options: CreditOption[];
   message: string;
   /** credits - bonus_credits: what a recovery may take. */
   available_paid_credits: number;
