@@ -233,7 +233,12 @@ export function DataTable<T extends BaseRecord>({
     );
     setCurrentPage(1);
   };
-  const emptyState = <ListEmpty narrowed={narrowed} onClear={clearFilters} hint={empty?.hint} action={empty?.action} />;
+  // Nothing is said of an empty list before its first answer (the spinner shows it is loading).
+  const emptyState = tableQuery.isLoading ? (
+    <div className="data-table-loading" style={{ minHeight: 96 }} />
+  ) : (
+    <ListEmpty narrowed={narrowed} onClear={clearFilters} hint={empty?.hint} action={empty?.action} />
+  );
 
   const sortableColumns = columns.filter((c) => c.sortable);
   const currentSort = sorters[0] ? `${sorters[0].field}:${sorters[0].order}` : undefined;
