@@ -7,14 +7,17 @@
 import type { Kysely } from 'kysely';
 import {
   CHILD_ROLE,
+  ALLOCATION_SHARES,
+  type CreditChoice,
   type CreditOption,
   type CreditOptionsResponse,
   FALLBACK_CREDIT_OPTIONS,
   HIERARCHY,
   MANAGER_ALLOCATION_MAX,
   type RecoveryOptionsResponse,
+  RECOVERY_SHARES,
+  creditChoices,
   creditLevels,
-  generateCreditOptions,
   isRole,
 } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
@@ -22,14 +25,15 @@ import { getCreditLevels, getCreditOptionsSettings, getSystemSettings } from '..
 import { type BonusCalculator, bonusCalculator, branchServerId } from './bonus';
 import { paidOf } from './moves';
 
-const option = (value: number, bonus: number): CreditOption => ({
+const option = ({ value, share }: CreditChoice, bonus: number): CreditOption => ({
   value,
   display_text: bonus > 0 ? `${value} credits + ${bonus} bonus` : `${value} credits`,
   bonus_credits: bonus,
   total_credits: value + bonus,
+  ...(share ? { share } : {}),
 });
 
-const priced = (values: number[], calc: BonusCalculator) => values.map((v) => option(v, calc(v).bonus));
+const priced = (choices: CreditChoice[], calc: BonusCalculator) => choices.map((c) => option(c, calc(c.value).bonus));
 
 /**
  * Options for `actor` giving credits to `recipient` (or to a child of its own level when none is
@@ -50,26 +54,28 @@ export async function allocationOptions(
   if (admin && recipientRole === 'manager') {
     const levels = await getCreditLevels(db);
     return {
-      options: priced(creditLevels(levels).map((l) => l.value), calc),
+      options: priced(creditLevels(levels).map((l) => ({ value: l.value })), calc),
       user_credits: null,
       min_credits: levels.minimum,
       max_credits: Math.min(levels.maximum, MANAGER_ALLOCATION_MAX),
+      step: 1,
     };
   }
 
   const settings = await getCreditOptionsSettings(db);
   const paid = admin ? null : paidOf(actor);
-  let values = generateCreditOptions(settings, paid);
+  let choices = creditChoices(settings, paid, ALLOCATION_SHARES);
   const { minimum_credit_limit } = await getSystemSettings(db);
-  if (!admin && minimum_credit_limit > 0) values = values.filter((v) => v >= minimum_credit_limit);
+  if (!admin && minimum_credit_limit > 0) choices = choices.filter((c) => c.value >= minimum_credit_limit);
   const fallback = !settings.is_active;
   const minCredits = Math.max(fallback ? FALLBACK_CREDIT_OPTIONS.start : settings.min_credits, admin ? 0 : minimum_credit_limit);
   const ceiling = fallback ? FALLBACK_CREDIT_OPTIONS.adminMax : settings.max_credits;
   return {
-    options: priced(values, calc),
+    options: priced(choices, calc),
     user_credits: admin ? null : actor.credits,
     min_credits: minCredits,
     max_credits: paid === null ? ceiling : fallback ? paid : Math.min(ceiling, paid),
+    step: fallback ? 1 : Math.max(1, settings.increment_step),
   };
 }
 
@@ -77,20 +83,20 @@ export async function allocationOptions(
 export async function recoveryOptions(db: Kysely<Database>, target: UserRow): Promise<RecoveryOptionsResponse> {
   const paid = paidOf(target);
   const settings = await getCreditOptionsSettings(db);
-  const values = new Set(paid > 0 ? generateCreditOptions({ ...settings, min_credits: 1 }, paid) : []);
-  if (paid > 0) values.add(paid);
+  const choices = paid > 0 ? creditChoices({ ...settings, min_credits: 1 }, paid, RECOVERY_SHARES) : [];
+  // Taking every paid credit is always offered (it also removes the bonus).
+  if (paid > 0 && !choices.some((c) => c.value === paid)) choices.push({ value: paid, share: RECOVERY_SHARES.all });
   const bonusToZero = target.bonus_credits;
-  const options = [...values]
-    .sort((a, b) => a - b)
-    .map((v) => {
-      const removed = v === paid ? bonusToZero : 0;
-      return {
-        value: v,
-        display_text: removed > 0 ? `${v} credits (also removes ${removed} bonus)` : `${v} credits`,
-        bonus_credits: removed,
-        total_credits: v + removed,
-      };
-    });
+  const options = choices.map(({ value: v, share }) => {
+    const removed = v === paid ? bonusToZero : 0;
+    return {
+      value: v,
+      display_text: removed > 0 ? `${v} credits (also removes ${removed} bonus)` : `${v} credits`,
+      bonus_credits: removed,
+      total_credits: v + removed,
+      ...(share ? { share } : {}),
+    };
+  });
   const message =
     paid === 0
       ? HIERARCHY.recoveryNone

@@ -34,7 +34,27 @@ export interface CreditOption {
   display_text: string;
   bonus_credits: number;
   total_credits: number;
+  /**
+   * Set on an amount computed from a balance rather than configured: what it is ('25% of your
+   * balance', 'All your credits'). The pickers list these apart from the configured amounts.
+   */
+  share?: string;
 }
+
+/** An amount a picker offers: configured (no share) or computed from a balance (with what it is). */
+export interface CreditChoice {
+  value: number;
+  share?: string;
+}
+
+/** How the computed amounts are named: a percentage of whose balance, and taking all of it. */
+export interface ShareLabels {
+  percent: (p: number) => string;
+  all: string;
+}
+
+export const ALLOCATION_SHARES: ShareLabels = { percent: (p) => `${p}% of your balance`, all: 'All your credits' };
+export const RECOVERY_SHARES: ShareLabels = { percent: (p) => `${p}% of the paid credits`, all: 'All paid credits' };
 
 export const defaultCreditOptionsSettings = (): CreditOptionsSettings => ({
   ...CREDIT_OPTIONS_DEFAULTS,
@@ -52,24 +72,40 @@ export function fallbackCreditOptions(max: number): number[] {
 }
 
 /**
- * Amounts from the credit options settings for a giver holding `userCredits` (null: admin, no cap):
- * presets, percentages of the balance and "all available", kept within [min, max] and the balance,
- * snapped to the increment step, without duplicates, ascending.
+ * The amounts a picker offers for a balance of `userCredits` (null: admin, no cap): first the
+ * configured presets, then, apart, the amounts computed from the balance (percentages snapped to the
+ * increment step, and "all"), each named. All within [min, max] and the balance, without duplicates
+ * (a computed amount equal to a preset is the preset, except "all", which replaces it).
  */
-export function generateCreditOptions(settings: CreditOptionsSettings, userCredits: number | null): number[] {
+export function creditChoices(settings: CreditOptionsSettings, userCredits: number | null, labels: ShareLabels = ALLOCATION_SHARES): CreditChoice[] {
+  if (!settings.is_active) return fallbackCreditOptions(userCredits ?? FALLBACK_CREDIT_OPTIONS.adminMax).map((value) => ({ value }));
   const cap = Math.min(settings.max_credits, userCredits ?? Number.POSITIVE_INFINITY);
-  if (!settings.is_active) return fallbackCreditOptions(userCredits ?? FALLBACK_CREDIT_OPTIONS.adminMax);
+  const fits = (v: number) => Number.isInteger(v) && v > 0 && v >= settings.min_credits && v <= cap;
   const step = Math.max(1, settings.increment_step);
   const snap = (v: number) => Math.floor(v / step) * step;
-  const candidates = [...settings.preset_amounts];
+  const shares = new Map<number, string>();
   if (userCredits !== null) {
+    if (settings.enable_all_available_option && fits(userCredits)) shares.set(userCredits, labels.all);
     if (settings.enable_percentage_options) {
-      for (const p of settings.percentage_options) candidates.push(snap((userCredits * p) / 100));
+      for (const p of [...settings.percentage_options].sort((a, b) => a - b)) {
+        const v = snap((userCredits * p) / 100);
+        if (fits(v) && !shares.has(v)) shares.set(v, labels.percent(p));
+      }
     }
-    if (settings.enable_all_available_option) candidates.push(userCredits);
   }
-  const set = new Set(candidates.filter((v) => Number.isInteger(v) && v >= settings.min_credits && v <= cap && v > 0));
-  return [...set].sort((a, b) => a - b);
+  const presets = [...new Set(settings.preset_amounts)].filter((v) => fits(v) && (!shares.has(v) || shares.get(v) !== labels.all));
+  for (const v of presets) shares.delete(v);
+  return [
+    ...presets.sort((a, b) => a - b).map((value) => ({ value })),
+    ...[...shares].sort(([a], [b]) => a - b).map(([value, share]) => ({ value, share })),
+  ];
+}
+
+/** Every amount `creditChoices` offers, ascending (the settings test panel's generated options). */
+export function generateCreditOptions(settings: CreditOptionsSettings, userCredits: number | null): number[] {
+  return creditChoices(settings, userCredits)
+    .map((c) => c.value)
+    .sort((a, b) => a - b);
 }
 
 /** The credit levels for admin allocations to managers: up to 21 from the minimum, with their bonus. */

@@ -144,6 +144,10 @@ export const DATA_TABLE = {
   clearFilters: 'Clear search and filters',
   addFirst: (thing: string) => `Nothing here yet: add the first ${thing}.`,
   noTransactions: 'Credits added, recovered or spent on renewals show here as they happen.',
+  noAccounts: 'No accounts yet: add the first one, with its MAC address and months.',
+  noTickets: 'No tickets yet: open one when you need help from support.',
+  noAnnouncements: 'No announcements yet: write the first one for your users.',
+  noGlobalDiscounts: 'No global discounts yet: add one to lower a renewal price.',
 } as const;
 
 /** The frame around every page: the brand, tab titles, the menu button. */

@@ -99,6 +99,7 @@ describeBrowser('admin configuration in the browser', (ctx) => {
   it('creates a theme with a slug generated from its name, and activating it changes the look for everyone', async () => {
     const page = await ctx.signIn('admin');
     await page.goto('/themes');
+    await page.locator('.ant-table-row').first().waitFor();
     await page.getByRole('button', { name: 'Add Theme' }).click();
     const dialog = page.getByRole('dialog');
     await field(dialog, 'name').pressSequentially('Rounded Night 2');
@@ -128,7 +129,8 @@ describeBrowser('admin configuration in the browser', (ctx) => {
   it('creates a global discount with the form defaults and shows it as a card with its savings and uses', async () => {
     const page = await ctx.signIn('admin');
     await page.goto('/global-discounts');
-    await page.getByRole('button', { name: 'Add Global Discount' }).click();
+    // The header's button (an empty list offers the same one under its hint).
+    await page.getByRole('button', { name: 'Add Global Discount' }).first().click();
     const dialog = page.getByRole('dialog');
     expect(await field(dialog, 'validity_months').inputValue()).toBe('12');
     expect(await field(dialog, 'credits_required').inputValue()).toBe('9');

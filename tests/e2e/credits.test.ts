@@ -102,6 +102,29 @@ describeBrowser('credits down the hierarchy in the browser', (ctx) => {
     await dealer.context().close();
   }, 180_000);
 
+  it('a reseller is offered the configured amounts apart from shares of its balance, and may type one within the rules', async () => {
+    const reseller = await ctx.signIn('reseller');
+    await reseller.goto('/dealers');
+    const row = reseller.getByRole('row').filter({ has: reseller.getByRole('cell', { name: 'dealer', exact: true }) });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Row actions' }).click();
+    await reseller.getByRole('menuitem', { name: DIALOGS.addCredits }).click();
+    const dialog = reseller.locator('.ant-modal', { hasText: 'Recipient' });
+    await dialog.waitFor();
+    const amount = dialog.getByRole('combobox', { name: 'Amount' });
+    await amount.click();
+    // The configured amounts under one heading, the shares of the balance, named, under another.
+    await reseller.locator('.ant-select-item-group', { hasText: 'From the balance' }).waitFor();
+    expect(await reseller.locator('.ant-select-item-group', { hasText: 'Amounts' }).count()).toBe(1);
+    // The list is virtual: the search brings the last share into view.
+    await amount.fill('All your');
+    await reseller.locator('.ant-select-item-option', { hasText: '(All your credits)' }).first().waitFor();
+    // A typed amount that is no preset: offered as typed.
+    await amount.fill('13');
+    await reseller.locator('.ant-select-item-option').filter({ hasText: /^13 credits$/ }).waitFor();
+    await reseller.context().close();
+  }, 60_000);
+
   it('a reseller recovers credits from its dealer; more than the dealer holds is refused in the dialog', async () => {
     const openRecover = async (page: Page) => {
       await page.goto('/dealers');

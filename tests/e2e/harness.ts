@@ -91,12 +91,25 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** The window a page opens in; the panel's default is a laptop. */
+export interface Viewport {
+  width: number;
+  height: number;
+}
+export const LAPTOP: Viewport = { width: 1366, height: 900 };
+export const PHONE: Viewport = { width: 390, height: 844 };
+export const WIDE_LAPTOP: Viewport = { width: 1440, height: 900 };
+
+export interface PageOptions {
+  viewport?: Viewport;
+}
+
 export interface E2EContext {
   product: Product;
   browser: Browser;
   /** A fresh page (own storage) signed in as the given demo user. */
-  signIn(username: string, password?: string): Promise<Page>;
-  newPage(): Promise<Page>;
+  signIn(username: string, password?: string, options?: PageOptions): Promise<Page>;
+  newPage(options?: PageOptions): Promise<Page>;
 }
 
 /** A suite with one running product and one browser; skipped when Chromium is missing. */
@@ -106,12 +119,12 @@ export function describeBrowser(name: string, suite: (ctx: E2EContext) => void, 
     beforeAll(async () => {
       ctx.product = await startProduct(env);
       ctx.browser = await launchBrowser();
-      ctx.newPage = async () => {
-        const context = await ctx.browser.newContext({ viewport: { width: 1366, height: 900 }, baseURL: ctx.product.baseUrl });
+      ctx.newPage = async ({ viewport = LAPTOP }: PageOptions = {}) => {
+        const context = await ctx.browser.newContext({ viewport, baseURL: ctx.product.baseUrl });
         return context.newPage();
       };
-      ctx.signIn = async (username, password = 'demo-password') => {
-        const page = await ctx.newPage();
+      ctx.signIn = async (username, password = 'demo-password', options = {}) => {
+        const page = await ctx.newPage(options);
         await page.goto('/login');
         await page.getByLabel('Username').fill(username);
         await page.getByLabel('Password').fill(password);

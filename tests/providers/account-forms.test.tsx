@@ -131,7 +131,12 @@ function renderAs(role: Role, ui: ReactNode) {
   };
   /** The message shown under the field labelled `label` ('' when none). */
   const errorOf = (label: string) => item(label).querySelector('.ant-form-item-explain-error')?.textContent ?? '';
-  const input = (label: string) => item(label).querySelector<HTMLInputElement>('input, textarea')!;
+  /** The input the label names (its `for`), else the field's first input. */
+  const input = (label: string) => {
+    const field = item(label);
+    const target = field.querySelector('label')?.htmlFor;
+    return (target ? field.querySelector<HTMLInputElement>(`[id="${target}"]`) : null) ?? field.querySelector<HTMLInputElement>('input, textarea')!;
+  };
   const type = (label: string, value: string) => fireEvent.change(input(label), { target: { value } });
   const button = (text: string) => {
     const found = [...root().querySelectorAll('button')].filter((b) => b.textContent === text);

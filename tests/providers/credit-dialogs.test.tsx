@@ -124,6 +124,39 @@ describe('Add Credits dialog', { timeout: 30_000 }, () => {
     expect(toasts().at(-1)).toMatchObject({ type: 'success', title: 'Credits added successfully.' });
   });
 
+  it('lists the configured amounts apart from those computed from the balance, and takes a typed amount within the rules', async () => {
+    fake.on('GET', 'credit-options/allocation', {
+      status: 200,
+      body: {
+        data: {
+          options: [option(10), option(25), { ...option(186), share: '25% of your balance' }, { ...option(745), share: 'All your credits' }],
+          user_credits: 745,
+          min_credits: 10,
+          max_credits: 745,
+          step: 1,
+        },
+      },
+    });
+    fake.on('POST', 'resellers/5/credits', { status: 200, body: { message: 'Credits added successfully.', data: { credits: 40, bonus_credits: 0 } } });
+    const { view, submit, typeAmount, onClose } = renderDialog('add');
+    await waitFor(() => expect(fake.calls('GET', 'credit-options/allocation')).toHaveLength(1));
+    fireEvent.mouseDown(view.baseElement.querySelector('.ant-modal .ant-select-selector')!);
+    await waitFor(() => expect(view.baseElement.querySelectorAll('.ant-select-item-option')).toHaveLength(4));
+    const rows = [...view.baseElement.querySelectorAll('.ant-select-item')].map((o) => o.textContent);
+    expect(rows).toEqual(['Amounts', '10 credits', '25 credits', 'From the balance', '186 credits (25% of your balance)', '745 credits (All your credits)']);
+
+    // Beyond the balance: not offered, the rule is said instead.
+    const input = view.baseElement.querySelector<HTMLInputElement>('.ant-modal .ant-select-selection-search-input')!;
+    fireEvent.change(input, { target: { value: '900' } });
+    await waitFor(() => expect(view.baseElement.querySelector('.ant-select-item-empty')?.textContent).toBe('Type 10 to 745 credits'));
+    fireEvent.change(input, { target: { value: '' } });
+
+    await typeAmount(40);
+    submit();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(fake.calls('POST', 'resellers/5/credits').map((c) => c.body)).toEqual([{ action: 'renew', credits: 40 }]);
+  });
+
   it('maps the server refusals of spec 8', async () => {
     fake.on('GET', 'credit-options/allocation', { status: 200, body: { data: { options: [option(10)], user_credits: 500, min_credits: 10, max_credits: 500 } } });
     fake.on('POST', 'resellers/5/credits', { status: 422, body: { message: 'Insufficient Credits', errors: { paid_credits: ['Insufficient Credits'] } } });

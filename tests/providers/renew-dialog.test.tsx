@@ -79,6 +79,29 @@ describe('Quick Renew dialog', { timeout: 30_000 }, () => {
     expect(call.headers['Idempotency-Key']).toMatch(/.{8,}:3$/);
   });
 
+  it('offers 1, 3, 6 and 12 months as choices next to a free number', async () => {
+    fake.on('POST', 'global-discounts/calculate-credits', (r) => ({ status: 200, body: quote((r.body as { months: number }).months) }));
+    fake.on('POST', 'accounts/7/credits', { status: 200, body: { message: 'Account renewed successfully.', data: {} } });
+    const { view, type, renew, text, onClose } = renderDialog();
+    await waitFor(() => expect(text()).toContain('1 credit'));
+    const choices = () => [...view.baseElement.querySelectorAll<HTMLInputElement>('.ant-modal input[type=radio]')];
+    const labelOf = (input: HTMLInputElement) => input.closest('label')!.textContent;
+    expect(choices().map(labelOf)).toEqual(['1 month', '3 months', '6 months', '12 months']);
+    expect(choices().find((c) => c.checked)!.closest('label')!.textContent).toBe('1 month');
+
+    fireEvent.click(choices()[3]);
+    await waitFor(() => expect(fake.calls('POST', 'global-discounts/calculate-credits').at(-1)!.body).toEqual({ months: 12, server_id: 1 }));
+    expect(view.baseElement.querySelector<HTMLInputElement>('.ant-modal input[role=spinbutton]')!.value).toBe('12');
+
+    // A free number: no choice is marked.
+    type('7');
+    await waitFor(() => expect(fake.calls('POST', 'global-discounts/calculate-credits').at(-1)!.body).toEqual({ months: 7, server_id: 1 }));
+    expect(choices().some((c) => c.checked)).toBe(false);
+    renew();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(fake.calls('POST', 'accounts/7/credits')[0].body).toEqual({ action: 'renew', months: 7 });
+  });
+
   it('refuses months outside 1-50 without asking for a price or renewing', async () => {
     fake.on('POST', 'global-discounts/calculate-credits', (r) => ({ status: 200, body: quote((r.body as { months: number }).months) }));
     const { type, renew, text } = renderDialog();

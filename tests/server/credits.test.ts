@@ -184,7 +184,21 @@ describeEachDatabase(
         bonus_credits_to_zero: 20,
         message: `${HIERARCHY.recoveryAvailable(100)} ${HIERARCHY.recoveryBonusWarning(20)}`,
       });
-      expect(options.body.data.options.at(-1)).toEqual({ value: 100, display_text: '100 credits (also removes 20 bonus)', bonus_credits: 20, total_credits: 120 });
+      expect(options.body.data.options.at(-1)).toEqual({
+        value: 100,
+        display_text: '100 credits (also removes 20 bonus)',
+        bonus_credits: 20,
+        total_credits: 120,
+        share: 'All paid credits',
+      });
+      // The configured amounts up to the paid credits, then the shares of them, apart.
+      expect(options.body.data.options.map((o: { value: number; share?: string }) => [o.value, o.share ?? null])).toEqual([
+        [10, null],
+        [25, null],
+        [50, null],
+        [75, '75% of the paid credits'],
+        [100, 'All paid credits'],
+      ]);
       expect((await admin.get(`/credit-options/recovery/${m.id}`)).body.data).toEqual(options.body.data);
 
       const part = await admin.post(`/managers/${m.id}/credits`, recover(40));
@@ -290,8 +304,15 @@ describeEachDatabase(
 
       const r = await createReseller(ctx, m.client);
       const mine = await m.client.get(`/credit-options/allocation?user_id=${r.id}&server_id=1`);
-      expect(mine.body.data).toMatchObject({ user_credits: 120, min_credits: 10, max_credits: 100 });
-      expect(mine.body.data.options.map((o: { value: number }) => o.value)).toEqual([10, 25, 50, 75, 100]);
+      expect(mine.body.data).toMatchObject({ user_credits: 120, min_credits: 10, max_credits: 100, step: 1 });
+      // The configured presets, then apart the amounts computed from the balance, named.
+      expect(mine.body.data.options.map((o: { value: number; share?: string }) => [o.value, o.share ?? null])).toEqual([
+        [10, null],
+        [25, null],
+        [50, null],
+        [75, '75% of your balance'],
+        [100, 'All your credits'],
+      ]);
       expect(mine.body.data.options[0]).toEqual({ value: 10, display_text: '10 credits', bonus_credits: 0, total_credits: 10 });
 
       // Admin to a reseller: the credit options, uncapped (admin holds no balance).

@@ -9,13 +9,14 @@
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { type BaseRecord, type CrudFilter, type CrudSort, type HttpError, useTable } from '@refinedev/core';
-import { Alert, Button, Card, Empty, Grid, Input, Select, Space, Table, Typography } from 'antd';
+import { Alert, Button, Card, Grid, Input, Select, Space, Table, Typography } from 'antd';
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../contract';
 import { titled } from '../feedback/notify';
 import { usePageHeading } from '../layout/PageHeading';
 import { PhoneList } from './PhoneList';
+import { ListEmpty } from './ListEmpty';
 import { Pagination } from './Pagination';
 import { RowActionsMenu, RowDetails, rowName } from './cells';
 import { useKeyboardScrollable } from './scrollRegion';
@@ -232,18 +233,11 @@ export function DataTable<T extends BaseRecord>({
     );
     setCurrentPage(1);
   };
-  const emptyState = (
-    <Empty
-      image={Empty.PRESENTED_IMAGE_SIMPLE}
-      description={
-        <>
-          <div>{GENERAL.noData}</div>
-          {(narrowed || empty) && <Typography.Text type="secondary">{narrowed ? DATA_TABLE.noMatch : empty!.hint}</Typography.Text>}
-        </>
-      }
-    >
-      {narrowed ? <Button onClick={clearFilters}>{DATA_TABLE.clearFilters}</Button> : empty?.action}
-    </Empty>
+  // Nothing is said of an empty list before its first answer (the spinner shows it is loading).
+  const emptyState = tableQuery.isLoading ? (
+    <div className="data-table-loading" style={{ minHeight: 96 }} />
+  ) : (
+    <ListEmpty narrowed={narrowed} onClear={clearFilters} hint={empty?.hint} action={empty?.action} />
   );
 
   const sortableColumns = columns.filter((c) => c.sortable);

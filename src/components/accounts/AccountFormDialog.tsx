@@ -6,7 +6,7 @@
  * /accounts, PUT /accounts/{id}); a create sends the opening's Idempotency-Key.
  */
 import { type HttpError, type OpenNotificationParams } from '@refinedev/core';
-import { Alert, DatePicker, Input, InputNumber, Modal, Radio, Select } from 'antd';
+import { Alert, DatePicker, Input, Modal, Radio, Select } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
@@ -14,7 +14,7 @@ import { type Account, ACCOUNTS, ACCOUNT_SCREEN, CREDITS, DATETIME_FORMAT, ENTIT
 import { useCurrentUser } from '../../providers/identity';
 import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
 import { titled } from '../feedback';
-import { FormField, SchemaForm, dateInput, setServerErrors, useSchemaForm } from '../form';
+import { FormField, MonthsInput, SchemaForm, dateInput, setServerErrors, useSchemaForm } from '../form';
 import { useRenewalQuote } from '../renewals';
 import { PriceSummary, useAfterRenewal } from '../renewals/shared';
 import { ACCOUNT_FORM_ALIASES, ACCOUNT_FORM_FIELDS, type AccountFormValues, type Purchase, accountFormSchema } from './accountForm';
@@ -179,7 +179,7 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
             {purchase === 'months' && (
               <>
                 <FormField<AccountFormValues> control={control} name="months" label="Months">
-                  <InputNumber precision={0} style={{ width: '100%' }} />
+                  <MonthsInput />
                 </FormField>
                 <div style={{ marginBottom: 16 }}>
                   <PriceSummary price={price} />

@@ -1,7 +1,8 @@
 /**
  * Add Credits, for managers, resellers and dealers alike. The amounts come from the credit-option
  * endpoint (admin to a manager: the credit levels with their bonus; everyone else: the options capped
- * by the giver's balance), with the spec's fallback list when the lookup fails.
+ * by the giver's balance, the amounts computed from it listed apart), any typed amount within the
+ * options' rules, and the spec's fallback list when the lookup fails.
  */
 import { Alert, Descriptions, Modal } from 'antd';
 import { useMemo } from 'react';
@@ -42,6 +43,14 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
     [fallback, admin, ownPaid, loaded],
   );
   const chosen = options.find((o) => o.value === dialog.selected);
+  /** Admin may type any amount; everyone else one within the options' rules (or the fallback's). */
+  const range = admin
+    ? undefined
+    : fallback
+      ? { min: FALLBACK_CREDIT_OPTIONS.start, max: ownPaid }
+      : dialog.data
+        ? { min: dialog.data.min_credits, max: dialog.data.max_credits, step: dialog.data.step }
+        : undefined;
 
   const move = (amount: number, to: CreditTarget): CreditMove => {
     const option = options.find((o) => o.value === amount);
@@ -65,7 +74,8 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
         name="add-credits"
         onSubmit={dialog.send(move)}
         options={options}
-        allowCustom={admin}
+        allowCustom={admin || range !== undefined}
+        range={range}
         loading={dialog.loading}
       />
       {chosen && chosen.bonus_credits > 0 && (

@@ -56,7 +56,8 @@ export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogPr
         name="recover-credits"
         onSubmit={dialog.send(move)}
         options={recovery?.options ?? []}
-        allowCustom={role === 'admin'}
+        allowCustom={role === 'admin' || available > 0}
+        range={role === 'admin' ? undefined : { min: 1, max: available }}
         loading={dialog.loading}
         disabled={dialog.loadFailed}
       />

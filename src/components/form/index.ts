@@ -5,3 +5,4 @@ export { useSchemaForm, useSchemaModalForm } from './useSchemaForm';
 export { type FieldDef, type FormMode, FieldList, dateInput, initialValues } from './fields';
 export { firstErrorMessage, setServerErrors } from './serverErrors';
 export { requiredField } from './requiredField';
+export { MONTH_PRESETS, MonthsInput } from './MonthsInput';

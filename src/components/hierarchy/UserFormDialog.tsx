@@ -60,12 +60,13 @@ function useInitialCreditOptions(open: boolean, role: 'reseller' | 'dealer', adm
   const loaded = result.data?.data;
   if (query.isError) {
     const max = admin ? FALLBACK_CREDIT_OPTIONS.adminMax : ownPaid;
-    return { options: fallbackCreditOptions(max).map(plain), min: FALLBACK_CREDIT_OPTIONS.start, max, loading: query.isFetching };
+    return { options: fallbackCreditOptions(max).map(plain), min: FALLBACK_CREDIT_OPTIONS.start, max, step: 1, loading: query.isFetching };
   }
   return {
     options: loaded?.options ?? [],
     min: loaded?.min_credits ?? CREDIT_RANGE_HINT.min,
     max: loaded?.max_credits ?? CREDIT_RANGE_HINT.max,
+    step: loaded?.step ?? 1,
     loading: query.isFetching,
   };
 }
@@ -193,7 +194,12 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
             required
             extra={givesInitialCredits ? `Range: ${credits.min}-${credits.max} credits` : HIERARCHY.initialCreditsDirectChildOnly}
           >
-            <AmountSelect options={givesInitialCredits ? [NONE, ...credits.options] : [NONE]} allowCustom={admin} loading={credits.loading} />
+            <AmountSelect
+              options={givesInitialCredits ? [NONE, ...credits.options] : [NONE]}
+              allowCustom={givesInitialCredits}
+              range={admin ? undefined : { min: credits.min, max: credits.max, step: credits.step }}
+              loading={credits.loading}
+            />
           </FormField>
         )}
         {/* Enter in a field submits. */}

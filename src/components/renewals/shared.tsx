@@ -1,13 +1,13 @@
 /** What the renewal dialogs share: the target shape, the dialog with its months, price and balance check, the success handling. */
 import { type HttpError, useCustomMutation, useInvalidate, useInvalidateAuthStore } from '@refinedev/core';
-import { Alert, Descriptions, InputNumber, Modal, Space, Spin, Tag, Typography } from 'antd';
+import { Alert, Descriptions, Modal, Space, Spin, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { CREDITS, RENEWAL } from '../../contract';
 import { useIdempotencyKey } from '../../providers/idempotency';
 import { useNotify } from '../feedback';
-import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../form';
+import { FormField, MonthsInput, SchemaForm, setServerErrors, useSchemaForm } from '../form';
 import { type RenewalPrice, useRenewalQuote } from './useRenewalQuote';
 
 export interface RenewTarget {
@@ -204,7 +204,7 @@ export function RenewalDialog({ opening, servers, name, title, okText, schema, c
       {header(months)}
       <SchemaForm name={name} handleSubmit={handleSubmit} onSubmit={renew}>
         <FormField control={control} name="months" label="Months">
-          <InputNumber precision={0} style={{ width: '100%' }} aria-label="Months" />
+          <MonthsInput />
         </FormField>
       </SchemaForm>
       <PriceSummary price={price} count={count} />

@@ -49,15 +49,20 @@ export const creditOptionEntity = z.object({
   display_text: z.string(),
   bonus_credits: z.number(),
   total_credits: z.number(),
+  /** Set on an amount computed from a balance rather than configured ('25% of your balance'). */
+  share: z.string().optional(),
 });
 
 /** GET /credit-options/allocation: { data: CreditOptionsResponse }. */
 export const creditOptionsResponseEntity = z.object({
+  /** The configured amounts first, then those computed from the giver's balance (with `share`). */
   options: z.array(creditOptionEntity),
   /** The giver's balance (null for admin, who holds none). */
   user_credits: z.number().nullable(),
   min_credits: z.number(),
   max_credits: z.number(),
+  /** A typed amount is a multiple of this (the settings' increment step; 1 for the credit levels). */
+  step: z.number(),
 });
 
 /** GET .../credits/recovery-options and /credit-options/recovery/{id}: { data: RecoveryOptionsResponse }. */

@@ -7,7 +7,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useCan } from '@refinedev/core';
 import { Button } from 'antd';
 import { useState } from 'react';
-import { type Account, ACCOUNTS, ACCOUNT_SCREEN, RENEWAL, STATUS } from '../../contract';
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, DATA_TABLE, RENEWAL, STATUS } from '../../contract';
 import { BulkMessageDialog, accountColumns, accountListProps, useAccountActions, useAccountServers } from '../../components/accounts';
 import { DataTable } from '../../components/DataTable';
 import { useConfirm } from '../../components/feedback';
@@ -51,6 +51,18 @@ export function AccountsPage() {
               {ACCOUNT_SCREEN.add}
             </Button>
           )
+        }
+        empty={
+          canCreate
+            ? {
+                hint: DATA_TABLE.noAccounts,
+                action: (
+                  <Button type="primary" icon={<PlusOutlined />} onClick={openCreate}>
+                    {ACCOUNT_SCREEN.add}
+                  </Button>
+                ),
+              }
+            : undefined
         }
         rowActions={rowActions}
         bulkActions={[

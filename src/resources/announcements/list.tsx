@@ -15,6 +15,7 @@ import {
   type Announcement,
   type AnnouncementDetail,
   type AnnouncementStats,
+  DATA_TABLE,
   GENERAL,
   LIST_PREVIEW_CUT,
   SEARCH_DEBOUNCE_MS,
@@ -22,7 +23,7 @@ import {
   previewText,
 } from '../../contract';
 import { AnnouncementPriorityTag, AnnouncementTypeTag, ExpiringSoonTag, priorityOptions, typeOptions } from '../../components/announcements';
-import { Pagination } from '../../components/DataTable';
+import { ListEmpty, Pagination } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { titled, useConfirm, useNotify } from '../../components/feedback';
 import { ModalForm, useSchemaModalForm } from '../../components/form';
@@ -185,7 +186,20 @@ function AnnouncementManagement() {
         <List
           loading={query.isLoading}
           dataSource={rows}
-          locale={{ emptyText: GENERAL.noData }}
+          locale={{
+            emptyText: (
+              <ListEmpty
+                narrowed={Boolean(filters.search || filters.type || filters.priority || filters.status)}
+                onClear={() => setFilters({ search: '' })}
+                hint={DATA_TABLE.noAnnouncements}
+                action={
+                  <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.modal.show()}>
+                    {ANNOUNCEMENT_FORM.add}
+                  </Button>
+                }
+              />
+            ),
+          }}
           renderItem={(a) => (
             <List.Item
               data-testid="announcement-row"

@@ -4,12 +4,13 @@
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { type CrudFilter, type HttpError, useCan, useDelete, useInvalidate, useList } from '@refinedev/core';
-import { Alert, Button, Card, Col, DatePicker, Descriptions, Empty, Input, InputNumber, Pagination, Row, Select, Space, Spin, Switch, Typography } from 'antd';
+import { Alert, Button, Card, Col, DatePicker, Descriptions, Input, InputNumber, Pagination, Row, Select, Space, Spin, Switch, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { type Control, useWatch } from 'react-hook-form';
 import {
   CONFIG_SCREENS,
+  DATA_TABLE,
   DISCOUNT_VALIDITY_MONTHS,
   GENERAL,
   GLOBAL_DISCOUNTS,
@@ -17,6 +18,7 @@ import {
   type GlobalDiscount,
   globalDiscountBody,
 } from '../../contract';
+import { ListEmpty } from '../../components/DataTable';
 import { ActiveTag } from '../../components/display';
 import { titled, useConfirm, useNotify } from '../../components/feedback';
 import { FormField, ModalForm, useSchemaModalForm } from '../../components/form';
@@ -267,7 +269,22 @@ export function GlobalDiscountsPage() {
 
       <Spin spinning={query.isLoading}>
         {discounts.length === 0 ? (
-          <Empty description={GENERAL.noData} />
+          <ListEmpty
+            narrowed={serverId !== undefined || status !== undefined}
+            onClear={() => {
+              setServerId(undefined);
+              setStatus(undefined);
+              setPage(1);
+            }}
+            hint={DATA_TABLE.noGlobalDiscounts}
+            action={
+              canCreate && (
+                <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.modal.show()}>
+                  Add Global Discount
+                </Button>
+              )
+            }
+          />
         ) : (
           <Row gutter={[16, 16]}>
             {discounts.map((d) => (

@@ -7,7 +7,7 @@ import { DeleteOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import { type HttpError, useCan, useCustom, useDelete, useInvalidate } from '@refinedev/core';
 import { Badge, Button, Card, Col, Input, Row, Select, Space, Statistic } from 'antd';
 import { useSearchParams } from 'react-router';
-import { GENERAL, TICKETS, type Ticket, type TicketStatistics, ticketCreateBody } from '../../contract';
+import { DATA_TABLE, GENERAL, TICKETS, type Ticket, type TicketStatistics, ticketCreateBody } from '../../contract';
 import { DataTable } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { titled, useConfirm, useNotify } from '../../components/feedback';
@@ -121,6 +121,18 @@ export function TicketsPage() {
               {TICKETS.add}
             </Button>
           )
+        }
+        empty={
+          canCreate
+            ? {
+                hint: DATA_TABLE.noTickets,
+                action: (
+                  <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.modal.show()}>
+                    {TICKETS.add}
+                  </Button>
+                ),
+              }
+            : undefined
         }
       />
       <ModalForm form={createForm} name="tickets-create" title={TICKETS.add}>
