@@ -10,6 +10,7 @@ import type {
   macSearchResultEntity,
   renewalQuoteEntity,
   renewalResultEntity,
+  stbInfoEntity,
 } from './schemas/accounts';
 import type { currentUserEntity, loginResponseEntity } from './schemas/auth';
 import type { apiErrorBody, listMetaSchema, namedRefEntity, userRefEntity } from './schemas/common';
@@ -81,6 +82,9 @@ export type CreditOptionsTestResult = z.infer<typeof creditOptionsTestResultEnti
 
 /** An end-user account (spec 3). */
 export type Account = z.infer<typeof accountEntity>;
+
+/** GET /accounts/{id}/stb-info: { data: StbInfo }. */
+export type StbInfo = z.infer<typeof stbInfoEntity>;
 
 /** The price of a renewal of `months` on a server (POST /global-discounts/calculate-credits). */
 export type RenewalQuote = z.infer<typeof renewalQuoteEntity>;

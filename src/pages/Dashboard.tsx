@@ -5,17 +5,12 @@ import { Alert, Button, Card, Col, DatePicker, Row, Space, Typography } from 'an
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { AnnouncementBanner, NotificationsButton } from '../components/announcements';
-import { type MonthlyCredits, YearlyCreditsChart } from '../components/charts';
-import { type DashboardFigures, RecentTransactions, SidePanels, StatCards } from '../components/dashboard';
+import { YearlyCreditsChart } from '../components/charts';
+import { RecentTransactions, SidePanels, StatCards } from '../components/dashboard';
+import type { DashboardStats } from '../contract';
 import { useCurrentUser } from '../providers/identity';
 
-interface Stats extends DashboardFigures {
-  yearly_credits: MonthlyCredits[];
-  recent_transactions: Array<{ id: number; transaction_number: string; type: string; credits: number; username: string; date: string }>;
-  /** Admin only. */
-  system_health?: { database: string; status: string; uptime_seconds: number };
-  performance?: { db_query_ms: number; memory_mb: number };
-}
+type Stats = DashboardStats;
 
 type Range = [Dayjs, Dayjs];
 const PRESETS: Array<{ label: string; value: Range }> = [

@@ -4,30 +4,13 @@ import { Alert, Button, DatePicker, Descriptions, Drawer, Input, InputNumber, Mo
 import dayjs from 'dayjs';
 import { useEffect } from 'react';
 import { z } from 'zod';
-import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, MONTHS_MESSAGE, autoRenewBody, bulkMessageBody, formatMac } from '../../contract';
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, MONTHS_MESSAGE, type StbInfo, autoRenewBody, bulkMessageBody, formatMac } from '../../contract';
 import { StatusTag, dateTime } from '../display';
 import { titled } from '../feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../form';
 import { titledMonths, useAfterRenewal } from '../renewals/shared';
 import { TransactionsTable } from '../transactions';
 import { requiredField } from '../form/requiredField';
-
-interface StbInfo {
-  account_id: number;
-  login: string;
-  mac_address: string;
-  state: 'online' | 'offline';
-  connection_status: string | null;
-  last_active: string | null;
-  ip_address: string | null;
-  stb_type: string | null;
-  serial_number: string | null;
-  version: string | null;
-  image_version: string | null;
-  hw_version: string | null;
-  device_id: string | null;
-  server: { id: number; name: string } | null;
-}
 
 const dash = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v));
 

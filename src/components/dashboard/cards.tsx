@@ -4,19 +4,13 @@
  * unit, and every role below admin sees its own balance.
  */
 import { Card, Col, Row, Statistic } from 'antd';
-import { DASHBOARD_LABELS, DASHBOARD_PANEL, ROLES, type Role } from '../../contract';
+import { DASHBOARD_LABELS, DASHBOARD_PANEL, type DashboardStats, ROLES, type Role } from '../../contract';
 
-export interface DashboardFigures {
-  total_users: number;
-  active_users: number;
-  expired_users: number;
-  total_managers: number;
-  total_resellers: number;
-  total_dealers: number;
-  credits_sold: number;
-  monthly_revenue: number;
-  my_credits?: number | null;
-}
+/** The figures the cards show: those of the API's dashboard answer. */
+export type DashboardFigures = Pick<
+  DashboardStats,
+  'total_users' | 'active_users' | 'expired_users' | 'total_managers' | 'total_resellers' | 'total_dealers' | 'credits_sold' | 'monthly_revenue' | 'my_credits'
+>;
 
 export interface DashboardCard {
   key: keyof DashboardFigures;
