@@ -1,7 +1,7 @@
 /** Reading accounts with their owner and server, scoped to the caller, and how they are shown. */
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { type Account, type Role, type UserRef, formatMac } from '../../src/contract';
-import type { AccountRow, Database, UserRow } from '../db/schema';
+import type { AccountRow, AccountsTable, Database, UserRow } from '../db/schema';
 import { bool, nowIso } from '../db/values';
 import { notFound } from '../http/errors';
 import { pathIds, within } from '../http/scope';
@@ -16,6 +16,27 @@ export type AccountJoined = AccountRow & {
 };
 
 export const MASKED_PASSWORD = '********';
+
+type AccountFields = Pick<Insertable<AccountsTable>, 'owner_id' | 'owner_path' | 'server_id' | 'login' | 'full_name' | 'pwd_txt' | 'mac_address' | 'expiry_date' | 'status' | 'created_at'>;
+
+/** A new account row: the given fields, and a fresh account's state for the rest (no renewal yet, offline). */
+export const newAccountRow = (fields: AccountFields & Partial<Insertable<AccountsTable>>): Insertable<AccountsTable> => ({
+  validity_months: 0,
+  is_promo: 0,
+  bonus_months: 0,
+  is_trial: 0,
+  auto_renew_months: null,
+  auto_renew_end_date: null,
+  auto_renew_failed_at: null,
+  auto_renew_error: null,
+  state: 'offline',
+  last_active: null,
+  ip_address: null,
+  connection_status: 'offline',
+  device_info: null,
+  updated_at: fields.created_at,
+  ...fields,
+});
 
 /** Live (not deleted) accounts joined with owner and server; add `.where(within(...))` to scope. */
 export function accountsFrom(db: Kysely<Database>) {

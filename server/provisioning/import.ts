@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import { normalizeMac } from '../../src/contract';
-import { branchServerId } from '../accounts/store';
+import { branchServerId, newAccountRow } from '../accounts/store';
 import { recordSystemAudit } from '../accounts/systemAudit';
 import type { Database } from '../db/schema';
 import { inTransaction } from '../db/transaction';
@@ -85,33 +85,21 @@ export async function applyImport(db: Kysely<Database>, plan: ImportPlan): Promi
     for (const { subscriber, login, mac } of plan.adopt) {
       const { id } = await trx
         .insertInto('accounts')
-        .values({
-          owner_id: plan.dealer.id,
-          owner_path: plan.dealer.path,
-          server_id: plan.server.id,
-          middleware_id: subscriber.id,
-          login,
-          full_name: subscriber.full_name || login,
-          pwd_txt: '',
-          mac_address: mac,
-          expiry_date: subscriber.expiry_date,
-          validity_months: 0,
-          status: subscriber.enabled ? 'active' : 'suspended',
-          is_promo: 0,
-          bonus_months: 0,
-          is_trial: 0,
-          auto_renew_months: null,
-          auto_renew_end_date: null,
-          auto_renew_failed_at: null,
-          auto_renew_error: null,
-          state: 'offline',
-          last_active: null,
-          ip_address: null,
-          connection_status: 'offline',
-          device_info: null,
-          created_at: now,
-          updated_at: now,
-        })
+        .values(
+          newAccountRow({
+            owner_id: plan.dealer.id,
+            owner_path: plan.dealer.path,
+            server_id: plan.server.id,
+            middleware_id: subscriber.id,
+            login,
+            full_name: subscriber.full_name || login,
+            pwd_txt: '',
+            mac_address: mac,
+            expiry_date: subscriber.expiry_date,
+            status: subscriber.enabled ? 'active' : 'suspended',
+            created_at: now,
+          }),
+        )
         .returning('id')
         .executeTakeFirstOrThrow();
       await recordSystemAudit(trx, {

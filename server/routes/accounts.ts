@@ -47,6 +47,7 @@ import {
   loadAccount,
   loadAccounts,
   lockAccount,
+  newAccountRow,
   lockAccounts,
   scopedAccounts,
   toAccount,
@@ -186,32 +187,21 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         const now = new Date();
         const { id } = await trx
           .insertInto('accounts')
-          .values({
-            owner_id: actor.id,
-            owner_path: actor.path,
-            server_id: serverId,
-            login: body.login,
-            full_name: body.full_name,
-            pwd_txt: body.password,
-            mac_address: body.mac_address,
-            expiry_date: body.is_trial ? addDays(now, Number(settings.trial_days) || 7).toISOString() : (body.expiry_date ?? null),
-            validity_months: 0,
-            status: statusFrom(body) ?? 'active',
-            is_promo: 0,
-            bonus_months: 0,
-            is_trial: body.is_trial ? 1 : 0,
-            auto_renew_months: null,
-            auto_renew_end_date: null,
-            auto_renew_failed_at: null,
-            auto_renew_error: null,
-            state: 'offline',
-            last_active: null,
-            ip_address: null,
-            connection_status: 'offline',
-            device_info: null,
-            created_at: now.toISOString(),
-            updated_at: now.toISOString(),
-          })
+          .values(
+            newAccountRow({
+              owner_id: actor.id,
+              owner_path: actor.path,
+              server_id: serverId,
+              login: body.login,
+              full_name: body.full_name,
+              pwd_txt: body.password,
+              mac_address: body.mac_address,
+              expiry_date: body.is_trial ? addDays(now, Number(settings.trial_days) || 7).toISOString() : (body.expiry_date ?? null),
+              status: statusFrom(body) ?? 'active',
+              is_trial: body.is_trial ? 1 : 0,
+              created_at: now.toISOString(),
+            }),
+          )
           .returning('id')
           .executeTakeFirstOrThrow();
 

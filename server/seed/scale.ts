@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { hashPassword } from '../auth/passwords';
 import type { AccountsTable, CreditTransactionsTable, Database, UserRow } from '../db/schema';
+import { newAccountRow } from '../accounts/store';
 import { insertUser } from '../users';
 
 export interface ScaleOptions {
@@ -28,8 +29,8 @@ const DAY = 86_400_000;
 const CREDITS_PER_MONTH = 1;
 const RENEWAL_MONTHS = [1, 3, 6, 12];
 
-/** A small deterministic generator, so two runs build the same database. */
-function random(seed: number) {
+/** A small deterministic generator (mulberry32), so two runs build the same database. */
+export function random(seed: number) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -182,7 +183,7 @@ export async function seedScale(db: Kysely<Database>, options: ScaleOptions): Pr
       const expiry = now + Math.floor((rand() * 425 - 60) * DAY);
       const createdAt = new Date(expiry - months * 30 * DAY - DAY).toISOString();
       const roll = rand();
-      return {
+      return newAccountRow({
         owner_id: dealer.id,
         owner_path: dealer.path,
         server_id: server.id,
@@ -193,21 +194,10 @@ export async function seedScale(db: Kysely<Database>, options: ScaleOptions): Pr
         expiry_date: new Date(expiry).toISOString(),
         validity_months: plan.months[plan.months.length - 1],
         status: roll < 0.05 ? 'suspended' : roll < 0.07 ? 'inactive' : 'active',
-        is_promo: 0,
-        bonus_months: 0,
-        is_trial: 0,
         auto_renew_months: roll > 0.9 ? 1 : null,
-        auto_renew_end_date: null,
-        auto_renew_failed_at: null,
-        auto_renew_error: null,
         state: rand() < 0.2 ? 'online' : 'offline',
-        last_active: null,
-        ip_address: null,
-        connection_status: 'offline',
-        device_info: null,
         created_at: createdAt,
-        updated_at: createdAt,
-      };
+      });
     });
     const ids = await db.insertInto('accounts').values(rows).returning('id').execute();
     plans.forEach((plan, j) => {

@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -97,6 +98,15 @@ function makeClient(baseUrl: string, token: string | null): Client {
     patch: (url, body) => request('PATCH', url, body ?? {}),
     delete: (url) => request('DELETE', url),
   };
+}
+
+/** A loopback port nothing listens on: bound, read, released. */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** Listens on a free loopback port; answers the base URL. */

@@ -7,21 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { Client, Response, TestContext } from './harness';
 import { describeEachDatabase, userId } from './harness';
+import { random } from '../../server/seed/scale';
 import { createDealer, createManager, createReseller } from './hierarchyFixtures';
 
 const OPERATIONS = 300;
 
 /** A small deterministic generator, so a failure can be replayed. */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = random;
 
 interface Op {
   kind: 'mint' | 'burn' | 'give' | 'take' | 'renew';

@@ -9,7 +9,6 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import mysql, { type Connection, type RowDataPacket } from 'mysql2/promise';
@@ -21,7 +20,7 @@ import { mirrorAccounts } from '../../server/provisioning/accounts';
 import { applyImport, planImport } from '../../server/provisioning/import';
 import { checkServer } from '../../server/servers/check';
 import { accountRow, balance, entriesFor, uniqueMac } from './accountFixtures';
-import { describeEachDatabase, userId } from './harness';
+import { closedPort, describeEachDatabase, userId } from './harness';
 
 const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
 
@@ -58,14 +57,6 @@ CREATE TABLE users (
 
 type Subscriber = RowDataPacket & Record<string, any>;
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const colonMac = (bare: string) => bare.match(/.{2}/g)!.join(':');
 const epoch = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);

@@ -1,21 +1,12 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { ACCESS, ENTITY_FORM, SERVER_DEFAULTS, SERVER_FORM } from '../../src/contract';
 import { serverChecksJob } from '../../server/servers/check';
 import { GENERATED_KEY_FILE, GENERATED_KEY_SETTING, decryptWith, secretKey, serverPassword } from '../../server/servers/secret';
-import { type TestContext, describeEachDatabase } from './harness';
+import { type TestContext, closedPort, describeEachDatabase } from './harness';
 
-/** A loopback port nothing listens on: bound, read, released. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const storedRow = (ctx: TestContext, id: number) =>
   ctx.db.kysely.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
