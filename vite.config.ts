@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig } from 'vite';
 // With its extension, as Vite's native config loader (a future default) requires.
+import { antdStyles } from './scripts/antdStyles.js';
 import { precompress } from './scripts/precompress.js';
 
 const API_TARGET = process.env.API_URL ?? 'http://127.0.0.1:3001';
@@ -51,7 +52,7 @@ const INITIAL_VENDORS: Array<[name: string, test: RegExp]> = [
 ];
 
 export default defineConfig({
-  plugins: [leaveOut(), contractWithoutSideEffects(), react(), precompress()],
+  plugins: [leaveOut(), contractWithoutSideEffects(), antdStyles(fileURLToPath(new URL('./src', import.meta.url))), react(), precompress()],
   resolve: { alias: SUBSTITUTES },
   server: { port: 5173, proxy: { '/api': API_TARGET } },
   build: {

@@ -2,6 +2,14 @@ import { type ThemeConfig, theme } from 'antd';
 import type { AliasToken } from 'antd/es/theme/interface';
 import type { ThemeTokens } from './contract';
 
+/**
+ * How antd keys its component styles in the panel: token values as CSS variables under one fixed
+ * key, and no hash class. Keyed so, a component's style is the same for every theme, which lets the
+ * build render them once into the panel's CSS (scripts/antdStyles.ts) instead of each browser
+ * generating them as components first render; only the variables follow the active theme.
+ */
+const ANTD_STYLE_SHAPE = { cssVar: { key: 'panel' }, hashed: false } as const;
+
 /** WCAG AA for normal text: every colour that carries text reads at this ratio or better. */
 export const TEXT_CONTRAST = 4.5;
 
@@ -134,7 +142,9 @@ export function readableTokens(seed: Partial<AliasToken>, algorithm: ThemeConfig
     token[`color${status}Text`] = token[`color${status}TextHover`] = token[`color${status}TextActive`] = text;
   }
   // Preset tags write colour 7 on colour 1.
-  for (const color of PRESET_COLORS) token[`${color}7`] = readable(t[`${color}7`], [t[`${color}1`], ...surfaces]);
+  // antd names each palette step twice (`green7`, `green-7`), and both become the one CSS variable
+  // --ant-green-7: both are set.
+  for (const color of PRESET_COLORS) token[`${color}7`] = token[`${color}-7`] = readable(t[`${color}7`], [t[`${color}1`], ...surfaces]);
 
   const components: ThemeConfig['components'] = {
     Tabs: { itemSelectedColor: primaryText, itemActiveColor: primaryText, itemHoverColor: primaryText },
@@ -148,13 +158,16 @@ export function readableTokens(seed: Partial<AliasToken>, algorithm: ThemeConfig
 export function themeConfig(tokens: ThemeTokens | null): ThemeConfig {
   const dark = tokens?.algorithm === 'dark';
   const algorithm = dark ? theme.darkAlgorithm : tokens?.algorithm === 'compact' ? theme.compactAlgorithm : theme.defaultAlgorithm;
+  // Every theme sets the same tokens in the same order (antd's defaults where the theme is silent):
+  // antd keys its component styles by the token set, so all themes share the styles the build renders.
+  const defaults = theme.getDesignToken({ algorithm });
   const seed: Partial<AliasToken> = {
-    ...(tokens?.colorPrimary ? { colorPrimary: tokens.colorPrimary } : {}),
-    ...(tokens?.colorBgLayout ? { colorBgLayout: tokens.colorBgLayout } : {}),
-    ...(tokens?.borderRadius !== undefined ? { borderRadius: tokens.borderRadius } : {}),
+    colorPrimary: tokens?.colorPrimary || defaults.colorPrimary,
+    colorBgLayout: tokens?.colorBgLayout || defaults.colorBgLayout,
+    borderRadius: tokens?.borderRadius ?? defaults.borderRadius,
   };
   const contrast = readableTokens(seed, algorithm, dark);
-  return { algorithm, token: { ...seed, ...contrast.token }, components: contrast.components };
+  return { ...ANTD_STYLE_SHAPE, algorithm, token: { ...seed, ...contrast.token }, components: contrast.components };
 }
 
 /** Whether the active theme is dark (the page background and the browser's widgets follow it). */

@@ -1,11 +1,11 @@
 /** /profile (spec 2): personal information, change password, account information. */
-import { type HttpError, useCustomMutation, useInvalidateAuthStore } from '@refinedev/core';
+import { type HttpError, useCustomMutation } from '@refinedev/core';
 import { Button, Card, Col, Descriptions, Form, Input, Row } from 'antd';
 import { type ChangePasswordBody, type CurrentUser, PROFILE, changePasswordBody, updateProfileBody } from '../contract';
 import { RoleBadge } from '../components/display';
 import { useNotify } from '../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../components/form';
-import { useCurrentUser } from '../providers/identity';
+import { useCurrentUser, useRefreshIdentity } from '../providers/identity';
 import { session } from '../providers/session';
 
 /** The form edits the name and the phone; the username is shown locked and sent as it is. */
@@ -14,7 +14,7 @@ const personalForm = updateProfileBody.pick({ name: true, phone: true });
 /** PUT /update-profile: a path without a record id, so a custom mutation (a 422 goes under the fields by hand). */
 function PersonalInformation({ user }: { user: CurrentUser }) {
   const notify = useNotify();
-  const invalidateAuth = useInvalidateAuthStore();
+  const refreshIdentity = useRefreshIdentity();
   const { control, handleSubmit, setError } = useSchemaForm(personalForm, { defaultValues: { name: user.name, phone: user.phone ?? '' } });
   const { mutateAsync, mutation } = useCustomMutation<{ data: CurrentUser }, HttpError>();
 
@@ -29,7 +29,7 @@ function PersonalInformation({ user }: { user: CurrentUser }) {
         errorNotification: false,
       });
       notify.success(PROFILE.updated);
-      await invalidateAuth();
+      await refreshIdentity();
     } catch (error) {
       setServerErrors(setError, error, ['name', 'phone']);
       notify.httpError(error, PROFILE.updateFailed.description, PROFILE.updateFailed.title);

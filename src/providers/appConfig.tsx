@@ -7,20 +7,30 @@ const EMPTY: PublicConfig = { demo_mode: false, demo_users: [], maintenance_mode
 
 const AppConfigContext = createContext<{ config: PublicConfig; refetch: () => void }>({ config: EMPTY, refetch: () => undefined });
 
-// Loaded outside Refine (the theme wraps Refine), so it keeps its own small state.
+const fetchConfig = () => http.get<PublicConfig>('config').then((res) => res.data);
+
+let first: Promise<PublicConfig> | undefined;
+/**
+ * The first load, started as early as the entry module runs (beside the session check); a failure
+ * answers the defaults, so the panel still opens, in the default theme.
+ */
+export const preloadAppConfig = () => (first ??= fetchConfig().catch(() => EMPTY));
+
+// Loaded outside Refine (the theme wraps Refine), so it keeps its own small state. Nothing renders
+// before the first answer: the panel opens in the active theme instead of switching to it.
 export function AppConfigProvider({ children }: { children: ReactNode }) {
-  const [config, setConfig] = useState<PublicConfig>(EMPTY);
+  const [config, setConfig] = useState<PublicConfig | null>(null);
   const refetch = useCallback(() => {
-    http
-      .get<PublicConfig>('config')
-      .then((res) => setConfig(res.data))
+    fetchConfig()
+      .then(setConfig)
       .catch(() => undefined);
   }, []);
   useEffect(() => {
-    refetch();
+    void preloadAppConfig().then((loaded) => setConfig((current) => current ?? loaded));
     window.addEventListener(MAINTENANCE_EVENT, refetch);
     return () => window.removeEventListener(MAINTENANCE_EVENT, refetch);
   }, [refetch]);
+  if (!config) return null;
   return <AppConfigContext.Provider value={{ config, refetch }}>{children}</AppConfigContext.Provider>;
 }
 

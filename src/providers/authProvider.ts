@@ -53,7 +53,7 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
     async check() {
       if (!session.token()) return { authenticated: false, logout: true, redirectTo: '/login' };
       try {
-        await identity.load(http, true);
+        await identity.load(http);
         return { authenticated: true };
       } catch (error) {
         const e = error as HttpError;
@@ -77,7 +77,7 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
     async getIdentity() {
       if (!session.token()) return null;
       try {
-        return await identity.load(http, true);
+        return await identity.load(http);
       } catch (error) {
         const e = error as HttpError;
         if (e.statusCode === 401 || SESSION_ERROR.test(e.message ?? '')) session.clear();

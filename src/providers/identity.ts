@@ -1,46 +1,52 @@
 /**
  * The signed-in user as the API describes it (GET /user): the one place the panel reads the role from.
- * The access-control provider asks it on every check, so the answer is kept per token and refreshed
- * whenever the auth provider loads the identity again.
+ * The access-control provider asks it on every check, so the answer is kept per token.
  */
-import { useGetIdentity } from '@refinedev/core';
+import { useGetIdentity, useInvalidateAuthStore } from '@refinedev/core';
 import type { AxiosInstance } from 'axios';
+import { useCallback } from 'react';
 import type { CurrentUser } from '../contract';
 import { session } from './session';
 
-let cached: { token: string; user: Promise<CurrentUser>; settled: boolean } | null = null;
+let cached: { token: string; user: Promise<CurrentUser> } | null = null;
 
 export const identity = {
   /**
-   * GET /user for the current token; `fresh` skips a kept answer (but shares a request still under
-   * way, so the session check, the identity and the access checks of one page load make one call).
-   * Rejects like the request.
+   * GET /user for the current token, kept until `clear` (sign-in, sign-out, or a change to the user
+   * such as a credit move): the session check, the identity and the access checks of a page load share
+   * one call instead of waiting on one another's. Rejects like the request; a failure is not kept.
    */
-  load(http: AxiosInstance, fresh = false): Promise<CurrentUser | null> {
+  load(http: AxiosInstance): Promise<CurrentUser | null> {
     const token = session.token();
     if (!token) return Promise.resolve(null);
-    if (cached?.token === token && (!fresh || !cached.settled)) return cached.user;
+    if (cached?.token === token) return cached.user;
     const user = http.get<CurrentUser>('user').then(({ data }) => {
       session.setRole(data.role);
       return data;
     });
-    const entry = { token, user, settled: false };
+    const entry = { token, user };
     cached = entry;
-    user.then(
-      () => {
-        entry.settled = true;
-      },
-      // A failed load is not kept: the next check asks again.
-      () => {
-        if (cached === entry) cached = null;
-      },
-    );
+    user.catch(() => {
+      if (cached === entry) cached = null;
+    });
     return user;
   },
   clear() {
     cached = null;
   },
 };
+
+/**
+ * Reloads the signed-in user after something changed it (credits, profile): the kept answer is
+ * dropped, then Refine's auth queries (session check, identity, permissions) ask again.
+ */
+export function useRefreshIdentity() {
+  const invalidateAuthStore = useInvalidateAuthStore();
+  return useCallback(() => {
+    identity.clear();
+    return invalidateAuthStore();
+  }, [invalidateAuthStore]);
+}
 
 /** The signed-in user and its role, from the auth provider's identity. */
 export function useCurrentUser() {

@@ -245,4 +245,18 @@ describe('getPermissions', () => {
     await auth.getPermissions!();
     expect(fake.calls('GET', 'user')).toHaveLength(2);
   });
+
+  it('shares one /user between the session check, the identity and the permissions until the identity is cleared', async () => {
+    signedIn('tok', 'dealer');
+    fake.on('GET', 'user', { status: 200, body: user('dealer') });
+    await auth.check();
+    await Promise.all([auth.getIdentity!(), auth.getPermissions!(), auth.check()]);
+    expect(fake.calls('GET', 'user')).toHaveLength(1);
+    // What a credit move's refresh does: the next load asks the API again, once.
+    identity.clear();
+    fake.on('GET', 'user', { status: 200, body: { ...user('dealer'), credits: 5 } });
+    const [after] = await Promise.all([auth.getIdentity!(), auth.check()]);
+    expect(after).toMatchObject({ credits: 5 });
+    expect(fake.calls('GET', 'user')).toHaveLength(2);
+  });
 });

@@ -5,10 +5,9 @@
  */
 import { type AuthProvider, Refine } from '@refinedev/core';
 import { act, render, waitFor } from '@testing-library/react';
-import { lazy } from 'react';
 import { MemoryRouter, type NavigateFunction, Route, Routes, useNavigate } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type GuardedRoute, RouteGuard } from '../../src/components/routing';
+import { type GuardedRoute, RouteGuard, lazyPage } from '../../src/components/routing';
 import { ROLES } from '../../src/contract';
 import { panelRoutes } from '../../src/navigation';
 import { createAccessControlProvider } from '../../src/providers/accessControlProvider';
@@ -39,7 +38,7 @@ function CaptureNavigate() {
 const guarded: GuardedRoute[] = SPEC_ROUTES.filter((r) => r.spec !== 'public').map((r) => {
   const declared = panelRoutes.find((p) => specPath(p.path) === r.path);
   const Page = () => <div>page {r.path}</div>;
-  return { path: routerPath(r.path), access: declared?.access ?? r.access!, page: lazy(async () => ({ default: Page })) };
+  return { path: routerPath(r.path), access: declared?.access ?? r.access!, page: lazyPage(async () => ({ Page }), 'Page') };
 });
 
 beforeEach(() => {

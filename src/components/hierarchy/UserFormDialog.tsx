@@ -6,7 +6,7 @@
  * field errors under the fields and in the summary box.
  */
 import { ThunderboltOutlined } from '@ant-design/icons';
-import { useCustom, useInvalidate, useInvalidateAuthStore } from '@refinedev/core';
+import { useCustom, useInvalidate } from '@refinedev/core';
 import { Button, Modal } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
@@ -24,7 +24,7 @@ import {
   fallbackCreditOptions,
   isRole,
 } from '../../contract';
-import { useCurrentUser } from '../../providers/identity';
+import { useCurrentUser, useRefreshIdentity } from '../../providers/identity';
 import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
 import { AmountSelect } from '../credits/AmountSelect';
 import { FormField, SchemaForm, useSchemaForm } from '../form';
@@ -84,7 +84,7 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
   const { user, role } = useCurrentUser();
   const admin = role === 'admin';
   const invalidate = useInvalidate();
-  const invalidateAuthStore = useInvalidateAuthStore();
+  const refreshIdentity = useRefreshIdentity();
   const [parentServer, setParentServer] = useState<number | null>(null);
   /** A new object per opening: a new Idempotency-Key, kept for every retry of that opening. */
   const [opening, setOpening] = useState<object | null>(null);
@@ -146,7 +146,7 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
       busy.current = false;
     }
     if (mode === 'create' && Number(payload.credits) > 0) {
-      await Promise.all([invalidateAuthStore(), invalidate({ resource: 'transactions', invalidates: ['list'] })]);
+      await Promise.all([refreshIdentity(), invalidate({ resource: 'transactions', invalidates: ['list'] })]);
     }
     onClose();
   };

@@ -1,5 +1,5 @@
 /** What the renewal dialogs share: the target shape, the dialog with its months, price and balance check, the success handling. */
-import { type HttpError, useCustomMutation, useInvalidate, useInvalidateAuthStore } from '@refinedev/core';
+import { type HttpError, useCustomMutation, useInvalidate } from '@refinedev/core';
 import { Alert, Descriptions, Modal, Space, Spin, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { type ReactNode, useCallback, useEffect, useRef } from 'react';
@@ -9,6 +9,7 @@ import { useIdempotencyKey } from '../../providers/idempotency';
 import { useNotify } from '../feedback';
 import { FormField, MonthsInput, SchemaForm, setServerErrors, useSchemaForm } from '../form';
 import { type RenewalPrice, useRenewalQuote } from './useRenewalQuote';
+import { useRefreshIdentity } from '../../providers/identity';
 
 export interface RenewTarget {
   id: number;
@@ -28,15 +29,15 @@ export function renewedExpiry(expiry: string | null, months: number, now: Date =
 
 /** After a renewal: the header's credits and every account list are refetched. */
 export function useAfterRenewal() {
-  const invalidateAuth = useInvalidateAuthStore();
+  const refreshIdentity = useRefreshIdentity();
   const invalidate = useInvalidate();
   return useCallback(async () => {
     await Promise.all([
-      invalidateAuth(),
+      refreshIdentity(),
       invalidate({ resource: 'accounts', invalidates: ['list', 'detail'] }),
       invalidate({ resource: 'user-search', invalidates: ['list'] }),
     ]);
-  }, [invalidateAuth, invalidate]);
+  }, [refreshIdentity, invalidate]);
 }
 
 export function PriceSummary({ price, count = 1 }: { price: RenewalPrice; count?: number }) {

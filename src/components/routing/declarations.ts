@@ -6,11 +6,20 @@
 import type { ResourceProps } from '@refinedev/core';
 import { type ComponentType, type LazyExoticComponent, type ReactNode, lazy } from 'react';
 
-export type LazyPage = LazyExoticComponent<ComponentType<any>>;
+export type LazyPage = LazyExoticComponent<ComponentType<any>> & { preload: () => Promise<unknown> };
 
-/** A page module loaded when its route is first opened; `name` is the component the module exports. */
-export const lazyPage = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): LazyPage =>
-  lazy(() => load().then((module) => ({ default: module[name] as ComponentType<any> })));
+/**
+ * A page module loaded when its route is first opened, or earlier through `preload` (the page a
+ * reload lands on starts loading beside the session check); `name` is the component it exports.
+ */
+export function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): LazyPage {
+  let loading: Promise<M> | undefined;
+  const preload = () => (loading ??= load());
+  return Object.assign(
+    lazy(() => preload().then((module) => ({ default: module[name] as ComponentType<any> }))),
+    { preload },
+  );
+}
 
 export interface PanelRoute {
   path: string;

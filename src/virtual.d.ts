@@ -1,0 +1,2 @@
+/** Modules the build's plugins provide (vite.config.ts). */
+declare module 'virtual:antd-styles.css';
