@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { DEFAULT_DATABASE_URL } from './db/connect';
+import { DEFAULT_DATABASE_URL, DEFAULT_SQLITE_READERS } from './db/connect';
 
 /**
  * Which peers may tell the client address through X-Forwarded-For: none (false), the nearest N hops
@@ -12,6 +12,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** SQLite: threads that run reads outside transactions, off the event loop (0: none). */
+  sqliteReaders: number;
   production: boolean;
   /** Demo mode seeds the demo hierarchy and lets the demo users sign in with any password. */
   demoMode: boolean;
@@ -39,6 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: Number(env.PORT ?? 3000),
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    sqliteReaders: Number(env.SQLITE_READERS || DEFAULT_SQLITE_READERS),
     production,
     demoMode,
     tokenTtlHours: Number(env.TOKEN_TTL_HOURS ?? 24 * 7),
