@@ -94,7 +94,7 @@ export class SqliteReadersDriver implements Driver {
 
   constructor(config: SqliteReadersConfig) {
     this.#db = config.database;
-    this.#pool = new ReaderPool(config.file, Math.max(1, config.readers), config.busyTimeoutMs ?? 5000);
+    this.#pool = new ReaderPool(config.file, Math.max(1, Math.floor(config.readers) || 1), config.busyTimeoutMs ?? 5000);
   }
 
   // Kysely calls this before the first query: the threads start then, not on a request's time.

@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseSqliteReaders } from '../../server/config';
 import { connect } from '../../server/db/connect';
 import { SqliteReadersDialect } from '../../server/db/sqliteReaders';
 import { startTestServer } from './harness';
@@ -173,6 +174,16 @@ describe('SQLite reader threads', () => {
     await Promise.all(exits);
     expect(dialect.readerThreads()).toEqual([]);
     await expect(db.selectFrom('t').selectAll().execute()).rejects.toThrow();
+  });
+});
+
+describe('SQLITE_READERS', () => {
+  it('takes a whole number from 0 to 16, 2 when unset, and stops the start-up on anything else', () => {
+    expect(parseSqliteReaders(undefined)).toBe(2);
+    expect(parseSqliteReaders('')).toBe(2);
+    expect(parseSqliteReaders('0')).toBe(0);
+    expect(parseSqliteReaders('4')).toBe(4);
+    for (const bad of ['-1', 'two', '1.5', '17']) expect(() => parseSqliteReaders(bad), bad).toThrow(/SQLITE_READERS/);
   });
 });
 
