@@ -2,23 +2,10 @@
  * One reader thread of server/db/sqliteReaders.ts: its own read-only connection to the WAL database,
  * one statement at a time. Plain JavaScript so that it runs as it is under node, tsx and vitest.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 
-const { file, busyTimeoutMs, nice } = workerData;
-
-// Long reads are the bulk of the CPU work: the event loop (every answer, every write) should win the
-// CPU from them when cores are short. Linux sets a thread's priority by its thread id; elsewhere the
-// thread keeps the process's.
-if (nice) {
-  try {
-    os.setPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop()), nice);
-  } catch {
-    /* not Linux, or not allowed: same priority as the event loop */
-  }
-}
+const { file, busyTimeoutMs } = workerData;
 const CACHE_SIZE = 64;
 
 let db = null;

@@ -231,10 +231,8 @@ type Reply =
 
 const WORKER_URL = new URL('./sqliteReaderWorker.mjs', import.meta.url);
 const CLOSE_WAIT_MS = 1000;
-/** How much lower than the event loop's the reader threads' CPU priority is (Linux nice steps). */
-const READER_NICE = 10;
 
-/** Reader threads, started with the driver and replaced when one stops; a job waits in line for an idle one, so a slow read holds one thread only. */
+/** Reader threads started on demand; a job waits in line for an idle one, so a slow read holds one thread only. */
 class ReaderPool {
   readonly #slots: Slot[] = [];
   readonly #queue: Job[] = [];
@@ -281,7 +279,7 @@ class ReaderPool {
 
   #start(): Slot {
     const worker = new Worker(WORKER_URL, {
-      workerData: { file: this.file, busyTimeoutMs: this.busyTimeoutMs, nice: READER_NICE },
+      workerData: { file: this.file, busyTimeoutMs: this.busyTimeoutMs },
       // Plain JavaScript: no TypeScript loader (tsx, vitest) needed in the thread.
       execArgv: [],
     });
