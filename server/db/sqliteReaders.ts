@@ -232,7 +232,7 @@ type Reply =
 const WORKER_URL = new URL('./sqliteReaderWorker.mjs', import.meta.url);
 const CLOSE_WAIT_MS = 1000;
 
-/** Reader threads started on demand; a job waits in line for an idle one, so a slow read holds one thread only. */
+/** Reader threads, started with the driver and replaced when one stops; a job waits in line for an idle one, so a slow read holds one thread only. */
 class ReaderPool {
   readonly #slots: Slot[] = [];
   readonly #queue: Job[] = [];
