@@ -27,9 +27,14 @@ export interface ScaleFigure {
 
 /** Prints the table; answers whether every budget held, and the figures. */
 export async function benchScale(url: string, runs = Number(process.env.BENCH_SCALE_RUNS ?? 20)): Promise<{ pass: boolean; figures: ScaleFigure[] }> {
-  const db = connect(url);
+  // SQLITE_READERS=0 measures the server with every query on the one SQLite connection.
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', DEMO_MODE: 'false', DATABASE_URL: url, SQLITE_READERS: process.env.SQLITE_READERS }),
+    schedulers: false,
+    logLevel: 'warn',
+  };
+  const db = connect(url, { sqliteReaders: config.sqliteReaders });
   await migrateToLatest(db.kysely);
-  const config = { ...loadConfig({ NODE_ENV: 'test', DEMO_MODE: 'false', DATABASE_URL: url }), schedulers: false, logLevel: 'warn' };
   const app = await buildApp({ db, config, panelDir: null });
   const base = `${await listenOnLoopback(app)}/api/v1`;
   let pass = true;
@@ -65,7 +70,7 @@ export async function benchScale(url: string, runs = Number(process.env.BENCH_SC
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
-    console.log(`\nlists at scale (${url}), p95 of ${runs} calls`);
+    console.log(`\nlists at scale (${url}${db.dialect === 'sqlite' ? `, ${config.sqliteReaders} reader threads` : ''}), p95 of ${runs} calls`);
     console.log(`  ${'caller'.padEnd(10)} ${'call'.padEnd(48)} ${'p95 ms'.padStart(8)} ${'budget'.padStart(7)}  result`);
     for (const username of ['admin', 'reseller1', 'dealer1']) {
       const auth = { authorization: `Bearer ${await token(username)}` };

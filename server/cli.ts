@@ -24,7 +24,7 @@ function usage(): never {
 
 const [command, ...rest] = process.argv.slice(2);
 const config = loadConfig();
-const db = connect(config.databaseUrl);
+const db = connect(config.databaseUrl, { sqliteReaders: config.sqliteReaders });
 
 async function createAdmin(args: string[]): Promise<void> {
   const [username, password, ...name] = args;

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { DEFAULT_DATABASE_URL } from './db/connect';
+import { DEFAULT_DATABASE_URL, DEFAULT_SQLITE_READERS } from './db/connect';
 
 /**
  * Which peers may tell the client address through X-Forwarded-For: none (false), the nearest N hops
@@ -12,6 +12,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** SQLite: threads that run reads outside transactions, off the event loop (0: none). */
+  sqliteReaders: number;
   production: boolean;
   /** Demo mode seeds the demo hierarchy and lets the demo users sign in with any password. */
   demoMode: boolean;
@@ -39,6 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: Number(env.PORT ?? 3000),
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    sqliteReaders: parseSqliteReaders(env.SQLITE_READERS),
     production,
     demoMode,
     tokenTtlHours: Number(env.TOKEN_TTL_HOURS ?? 24 * 7),
@@ -50,6 +53,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     creditOpsPerMinute: Number(env.CREDIT_OPS_PER_MINUTE ?? 30),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
+}
+
+/** SQLITE_READERS: a whole number of reader threads, 0 to 16; anything else stops the start-up. */
+export function parseSqliteReaders(value: string | undefined): number {
+  const text = value?.trim() ?? '';
+  if (text === '') return DEFAULT_SQLITE_READERS;
+  if (!/^\d+$/.test(text) || Number(text) > 16) throw new Error(`SQLITE_READERS=${text}: expected a whole number of reader threads from 0 to 16`);
+  return Number(text);
 }
 
 /** proxy-addr's names for address ranges (127.0.0.1/8 and ::1; 169.254/16 and fe80::/10; private ranges). */

@@ -8,7 +8,7 @@ import { startJobs } from './jobs/scheduler';
 import { ensurePanelBuilt } from './panelBuild';
 
 const config = loadConfig();
-const db = connect(config.databaseUrl);
+const db = connect(config.databaseUrl, { sqliteReaders: config.sqliteReaders });
 // Several processes may start at once: migrations, the first admin and the demo seed run under a lock.
 const prepared = await prepareDatabase(db, config);
 if (prepared.demoSeeded) console.log('Demo data seeded: sign in as admin, manager, reseller or dealer with any password.');

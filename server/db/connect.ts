@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect';
 import type { Database } from './schema';
+import { SqliteReadersDialect } from './sqliteReaders';
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -18,13 +19,23 @@ export interface Db {
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
+const BUSY_TIMEOUT_MS = 5000;
+
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/panel.sqlite';
 
 export interface ConnectOptions {
   /** PostgreSQL only: the schema to work in (tests use one of their own per run). */
   schema?: string;
   poolSize?: number;
+  /**
+   * SQLite file databases only: threads that run reads outside transactions, so that a slow query
+   * does not stop the event loop (server/db/sqliteReaders.ts). 0 runs everything on the one
+   * connection. An in-memory database always does: it cannot be shared between threads.
+   */
+  sqliteReaders?: number;
 }
+
+export const DEFAULT_SQLITE_READERS = 2;
 
 export function connect(url: string = DEFAULT_DATABASE_URL, options: ConnectOptions = {}): Db {
   if (/^postgres(ql)?:\/\//.test(url)) {
@@ -41,13 +52,18 @@ export function connect(url: string = DEFAULT_DATABASE_URL, options: ConnectOpti
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const database = new SQLite(file);
   database.pragma('journal_mode = WAL');
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   database.pragma('foreign_keys = ON');
   database.pragma('synchronous = NORMAL');
   // Statistics for the query planner (SQLite never gathers them by itself): analyse what needs it,
   // within a bounded effort, on open and again on close, as SQLite advises for long-lived connections.
   database.pragma('optimize = 0x10002');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const readers = options.sqliteReaders ?? DEFAULT_SQLITE_READERS;
+  const dialect =
+    file === ':memory:' || readers < 1
+      ? new SqliteDialect({ database })
+      : new SqliteReadersDialect({ database, file: path.resolve(file), readers, busyTimeoutMs: BUSY_TIMEOUT_MS });
+  const kysely = new Kysely<Database>({ dialect });
   const close = async () => {
     if (database.open) database.pragma('optimize');
     await kysely.destroy();

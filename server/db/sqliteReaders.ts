@@ -1,0 +1,354 @@
+/**
+ * A Kysely SQLite dialect whose reads run off the event loop. better-sqlite3 is synchronous: on one
+ * connection, a slow query stops every other request until it ends. Here a statement that only reads
+ * and runs outside a transaction goes to a small pool of worker threads, each with a read-only
+ * connection to the same WAL database; in WAL each such read sees every committed write at its start.
+ * Everything else (writes, pragmas, and every statement of a transaction, reads included, so that
+ * they see the transaction's own writes) runs on the main connection under one mutex, as Kysely's
+ * own SqliteDriver does.
+ */
+import { Worker } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  SelectQueryNode,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely';
+
+export interface SqliteReadersConfig {
+  /** The main connection: writes and transactions. */
+  database: SQLite.Database;
+  /** The database file the readers open (absolute). */
+  file: string;
+  /** How many reader threads (at least 1). */
+  readers: number;
+  busyTimeoutMs?: number;
+}
+
+export class SqliteReadersDialect implements Dialect {
+  #driver: SqliteReadersDriver | undefined;
+  constructor(readonly config: SqliteReadersConfig) {}
+  createDriver(): Driver {
+    this.#driver = new SqliteReadersDriver(this.config);
+    return this.#driver;
+  }
+  /** The reader threads running now (for diagnostics and tests). */
+  readerThreads(): readonly Worker[] {
+    return this.#driver?.readerThreads() ?? [];
+  }
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  createIntrospector(db: Kysely<any>) {
+    return new SqliteIntrospector(db);
+  }
+}
+
+class Mutex {
+  #promise: Promise<void> | undefined;
+  #resolve: (() => void) | undefined;
+  async lock(): Promise<void> {
+    while (this.#promise) await this.#promise;
+    this.#promise = new Promise((resolve) => (this.#resolve = resolve));
+  }
+  unlock(): void {
+    const resolve = this.#resolve;
+    this.#promise = undefined;
+    this.#resolve = undefined;
+    resolve?.();
+  }
+}
+
+/** Runs a statement on a better-sqlite3 connection as Kysely's SqliteConnection does. */
+function runOn(db: SQLite.Database, { sql, parameters }: CompiledQuery): QueryResult<any> {
+  const stmt = db.prepare(sql);
+  if (stmt.reader) return { rows: stmt.all(parameters as unknown[]) };
+  const { changes, lastInsertRowid } = stmt.run(parameters as unknown[]);
+  return {
+    numAffectedRows: changes !== undefined && changes !== null ? BigInt(changes) : undefined,
+    insertId: lastInsertRowid !== undefined && lastInsertRowid !== null ? BigInt(lastInsertRowid) : undefined,
+    rows: [],
+  };
+}
+
+const READ_TEXT = /^\s*(select|with)\b/i;
+const DECISIONS_KEPT = 1000;
+
+export class SqliteReadersDriver implements Driver {
+  readonly #db: SQLite.Database;
+  readonly #mutex = new Mutex();
+  readonly #pool: ReaderPool;
+  /** Whether a statement text only reads, as SQLite itself says; texts repeat, so this is kept. */
+  readonly #readOnly = new Map<string, boolean>();
+
+  constructor(config: SqliteReadersConfig) {
+    this.#db = config.database;
+    this.#pool = new ReaderPool(config.file, Math.max(1, Math.floor(config.readers) || 1), config.busyTimeoutMs ?? 5000);
+  }
+
+  // Kysely calls this before the first query: the threads start then, not on a request's time.
+  async init(): Promise<void> {
+    this.#pool.start();
+  }
+
+  // No lock here: a connection takes the main connection's mutex only when it needs it (a write, a
+  // transaction), and keeps it until it is released, so a connection() block stays one session.
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new RoutedConnection(this);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    const routed = connection as RoutedConnection;
+    await routed.holdMain();
+    await routed.executeQuery(CompiledQuery.raw('begin'));
+  }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteName(name)}`));
+  }
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to ${quoteName(name)}`));
+  }
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release ${quoteName(name)}`));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as RoutedConnection).release();
+  }
+
+  async destroy(): Promise<void> {
+    await this.#pool.close();
+    this.#db.close();
+  }
+
+  readerThreads(): readonly Worker[] {
+    return this.#pool.threads();
+  }
+
+  /** @internal */
+  lockMain(): Promise<void> {
+    return this.#mutex.lock();
+  }
+  /** @internal */
+  unlockMain(): void {
+    this.#mutex.unlock();
+  }
+  /** @internal */
+  runOnMain(query: CompiledQuery): QueryResult<any> {
+    return runOn(this.#db, query);
+  }
+  /** @internal */
+  *iterateOnMain({ sql, parameters }: CompiledQuery): Generator<unknown> {
+    yield* this.#db.prepare(sql).iterate(parameters as unknown[]);
+  }
+  /** @internal */
+  runOnReader(query: CompiledQuery): Promise<QueryResult<any>> {
+    return this.#pool.run(query.sql, query.parameters);
+  }
+
+  /** @internal A statement that reads and nothing else (not BEGIN, not a pragma, not a write with RETURNING). */
+  isRead({ sql }: CompiledQuery): boolean {
+    const known = this.#readOnly.get(sql);
+    if (known !== undefined) return known;
+    if (!READ_TEXT.test(sql)) return false;
+    let read: boolean;
+    try {
+      const stmt = this.#db.prepare(sql);
+      read = stmt.reader && stmt.readonly;
+    } catch {
+      return false; // the main connection runs it and reports the error as before
+    }
+    if (this.#readOnly.size >= DECISIONS_KEPT) this.#readOnly.clear();
+    this.#readOnly.set(sql, read);
+    return read;
+  }
+}
+
+const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+class RoutedConnection implements DatabaseConnection {
+  #holdsMain = false;
+  constructor(readonly driver: SqliteReadersDriver) {}
+
+  async holdMain(): Promise<void> {
+    if (this.#holdsMain) return;
+    await this.driver.lockMain();
+    this.#holdsMain = true;
+  }
+
+  release(): void {
+    if (!this.#holdsMain) return;
+    this.#holdsMain = false;
+    this.driver.unlockMain();
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (!this.#holdsMain && this.driver.isRead(query)) return this.driver.runOnReader(query);
+    await this.holdMain();
+    return this.driver.runOnMain(query);
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (!SelectQueryNode.is(query.query)) throw new Error('Sqlite driver only supports streaming of select queries');
+    await this.holdMain();
+    for (const row of this.driver.iterateOnMain(query)) yield { rows: [row as R] };
+  }
+}
+
+interface Job {
+  sql: string;
+  parameters: readonly unknown[];
+  resolve(result: QueryResult<any>): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  failure: Error | null;
+}
+
+type Reply =
+  | { id: number; ok: true; rows: Record<string, unknown>[]; buffers?: boolean; changes?: number; lastInsertRowid?: number | bigint }
+  | { id: number; ok: false; error: { name: string; message: string; code?: string } };
+
+const WORKER_URL = new URL('./sqliteReaderWorker.mjs', import.meta.url);
+const CLOSE_WAIT_MS = 1000;
+
+/** Reader threads, started with the driver and replaced when one stops; a job waits in line for an idle one, so a slow read holds one thread only. */
+class ReaderPool {
+  readonly #slots: Slot[] = [];
+  readonly #queue: Job[] = [];
+  #closed = false;
+  #nextId = 1;
+
+  constructor(
+    readonly file: string,
+    readonly size: number,
+    readonly busyTimeoutMs: number,
+  ) {}
+
+  start(): void {
+    while (!this.#closed && this.#slots.length < this.size) this.#start().worker.unref();
+  }
+
+  threads(): readonly Worker[] {
+    return this.#slots.map((slot) => slot.worker);
+  }
+
+  run(sql: string, parameters: readonly unknown[]): Promise<QueryResult<any>> {
+    if (this.#closed) return Promise.reject(new Error('The database connection is closed'));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ sql, parameters, resolve, reject });
+      this.#dispatch();
+    });
+  }
+
+  #dispatch(): void {
+    while (this.#queue.length > 0) {
+      const slot = this.#slots.find((s) => s.job === null) ?? (this.#slots.length < this.size ? this.#start() : null);
+      if (!slot) return;
+      const job = this.#queue.shift()!;
+      try {
+        slot.worker.postMessage({ id: this.#nextId++, sql: job.sql, parameters: job.parameters });
+      } catch (error) {
+        job.reject(error as Error); // a parameter that cannot be copied to the thread
+        continue;
+      }
+      slot.job = job;
+      slot.worker.ref();
+    }
+  }
+
+  #start(): Slot {
+    const worker = new Worker(WORKER_URL, {
+      workerData: { file: this.file, busyTimeoutMs: this.busyTimeoutMs },
+      // Plain JavaScript: no TypeScript loader (tsx, vitest) needed in the thread.
+      execArgv: [],
+    });
+    const slot: Slot = { worker, job: null, failure: null };
+    worker.on('message', (reply: Reply) => {
+      const job = slot.job;
+      slot.job = null;
+      worker.unref();
+      if (job) settle(job, reply);
+      this.#dispatch();
+    });
+    worker.on('error', (error) => (slot.failure = error));
+    worker.on('exit', (code) => {
+      const index = this.#slots.indexOf(slot);
+      if (index >= 0) this.#slots.splice(index, 1);
+      const job = slot.job;
+      slot.job = null;
+      if (job) {
+        const why = slot.failure ? `: ${slot.failure.message}` : ` (exit code ${code})`;
+        job.reject(Object.assign(new Error(`The SQLite reader thread stopped before answering${why}`), { code: 'SQLITE_READER_EXITED' }));
+      }
+      if (!this.#closed) this.#dispatch(); // a replacement starts for what is waiting
+    });
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const job of this.#queue.splice(0)) job.reject(new Error('The database connection is closed'));
+    await Promise.all(
+      this.#slots.map(async (slot) => {
+        const { worker } = slot;
+        const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+        worker.postMessage({ type: 'close' });
+        // A thread inside a long SQLite call ends only when the call returns: it is not waited for.
+        const terminate = setTimeout(() => void worker.terminate(), CLOSE_WAIT_MS);
+        const given = new Promise<void>((resolve) => setTimeout(resolve, 2 * CLOSE_WAIT_MS).unref());
+        await Promise.race([exited, given]);
+        clearTimeout(terminate);
+        worker.unref();
+        const job = slot.job;
+        slot.job = null;
+        job?.reject(new Error('The database connection is closed'));
+      }),
+    );
+  }
+}
+
+function settle(job: Job, reply: Reply): void {
+  if (!reply.ok) {
+    const { name, message, code } = reply.error;
+    // The server reads `code` (SQLITE_CONSTRAINT_..., SQLITE_BUSY): rebuilt as better-sqlite3's own error.
+    const error = name === 'SqliteError' && code ? new SQLite.SqliteError(message, code) : Object.assign(new Error(message), code ? { code } : {});
+    job.reject(error);
+    return;
+  }
+  if (reply.changes !== undefined) {
+    job.resolve({
+      numAffectedRows: BigInt(reply.changes),
+      insertId: reply.lastInsertRowid !== undefined ? BigInt(reply.lastInsertRowid) : undefined,
+      rows: [],
+    });
+    return;
+  }
+  if (reply.buffers) for (const row of reply.rows) for (const key in row) row[key] = asBuffer(row[key]);
+  job.resolve({ rows: reply.rows });
+}
+
+// A Buffer comes back from the thread as a plain Uint8Array.
+const asBuffer = (value: unknown) =>
+  value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
