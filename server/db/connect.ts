@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect';
 import type { Database } from './schema';
+import { cacheStatements } from './statementCache';
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -47,6 +48,7 @@ export function connect(url: string = DEFAULT_DATABASE_URL, options: ConnectOpti
   // Statistics for the query planner (SQLite never gathers them by itself): analyse what needs it,
   // within a bounded effort, on open and again on close, as SQLite advises for long-lived connections.
   database.pragma('optimize = 0x10002');
+  cacheStatements(database);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   const close = async () => {
     if (database.open) database.pragma('optimize');
