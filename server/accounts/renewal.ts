@@ -5,7 +5,8 @@
  * matches the months sets the price and takes one of its uses. Recovering months gives the paid part
  * of them back to whoever paid for them (see recoverLocked).
  */
-import type { Transaction } from 'kysely';
+import { type Transaction, sql } from 'kysely';
+import { isPostgres } from '../db/dialect';
 import { ACCOUNTS, CREDITS, type RenewalQuote, type RenewalResult } from '../../src/contract';
 import type { AccountRow, Database, UserRow } from '../db/schema';
 import { fieldError } from '../http/errors';
@@ -26,6 +27,9 @@ export interface RenewOptions {
   auto?: boolean;
   settings?: SystemSettings;
 }
+
+/** Accounts per UPDATE of a bulk renewal: five bound values each, well under either database's limit. */
+const UPDATE_BATCH = 500;
 
 const insufficient = (needed: number, available: number) =>
   fieldError('credits', CREDITS.insufficientCredits(needed, available));
@@ -177,31 +181,39 @@ export async function renewMany(
     }
     const coverageStart = renewalStart(account.expiry_date, now).toISOString();
     const coverageEnd = addMonths(new Date(coverageStart), months).toISOString();
-    const updated = await trx
-      .updateTable('accounts')
-      .set({
-        expiry_date: coverageEnd,
-        validity_months: months,
-        is_promo: quote.is_promo ? 1 : 0,
-        bonus_months: quote.bonus_months,
-        is_trial: 0,
-        auto_renew_failed_at: null,
-        auto_renew_error: null,
-        updated_at: now.toISOString(),
-      })
-      .where('id', '=', account.id)
-      .where('deleted_at', 'is', null)
-      .where((eb) => (account.expiry_date === null ? eb('expiry_date', 'is', null) : eb('expiry_date', '=', account.expiry_date)))
-      .returningAll()
-      .executeTakeFirst();
-    if (!updated) throw new Error(`Account ${account.id} changed while being renewed`);
     done.push({
-      account: updated,
+      account,
       quote,
       coverageStart,
       coverageEnd,
       result: { account_id: account.id, months, credits: quote.credits, discount_id: quote.discount_id, coverage_start: coverageStart, coverage_end: coverageEnd, transaction_number: null },
     });
+  }
+  // The accounts in a few statements, not one each: a bulk renewal of a thousand made a thousand round trips.
+  const updated = new Map<number, AccountRow>();
+  for (let i = 0; i < done.length; i += UPDATE_BATCH) {
+    const batch = done.slice(i, i + UPDATE_BATCH);
+    const rows = sql.join(
+      batch.map((d) => sql`(${d.account.id}, ${d.account.expiry_date}, ${d.coverageEnd}, ${d.quote.is_promo ? 1 : 0}, ${d.quote.bonus_months})`),
+    );
+    // SQLite's RETURNING names no table (only the updated one takes part); PostgreSQL's would add the values' columns.
+    const returning = isPostgres(trx) ? sql`returning accounts.*` : sql`returning *`;
+    const result = await sql<AccountRow>`
+      update accounts set expiry_date = v.expiry_date, validity_months = ${months}, is_promo = v.is_promo, bonus_months = v.bonus_months,
+        is_trial = 0, auto_renew_failed_at = null, auto_renew_error = null, updated_at = ${now.toISOString()}
+      from (
+        select cast(column1 as integer) as id, column2 as old_expiry, column3 as expiry_date, cast(column4 as integer) as is_promo, cast(column5 as integer) as bonus_months
+        from (values ${rows}) as t
+      ) as v
+      where accounts.id = v.id and accounts.deleted_at is null and accounts.expiry_date is not distinct from v.old_expiry
+      ${returning}`.execute(trx);
+    for (const row of result.rows) updated.set(row.id, row);
+  }
+  for (const d of done) {
+    const row = updated.get(d.account.id);
+    // The rows are locked by the caller, so their expiries cannot have moved; this guards a caller that forgot.
+    if (!row) throw new Error(`Account ${d.account.id} changed while being renewed`);
+    d.account = row;
   }
 
   // A discount that ran out part way raised the price of the rest: the check above holds only for the quotes.

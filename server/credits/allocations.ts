@@ -36,10 +36,9 @@ export function allocationStates(db: Kysely<Database>, userId: number) {
       sql<string | null>`max(r.created_at)`.as('recovered_at'),
     ])
     .where('t.user_id', '=', userId)
-    .where('t.type', '=', 'PURCHASED')
-    .where('t.counterparty_id', 'is not', null)
-    .where('t.bonus_credits', '=', 0)
-    .where('t.credits', '>', 0)
+    // Literals, as in the partial index that serves this (migration 0011): a bound value hides from
+    // SQLite's planner that the index applies.
+    .where(sql<boolean>`t.type = 'PURCHASED' and t.counterparty_id is not null and t.bonus_credits = 0 and t.credits > 0`)
     .groupBy(['t.id', 't.transaction_number', 't.credits', 't.created_at', 't.remarks', 't.counterparty_id'])
     .orderBy('t.id', 'desc');
 }

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { DialectName } from './dialect';
 import type { Database } from './schema';
 import { SqliteReadersDialect } from './sqliteReaders';
+import { cacheStatements } from './statementCache';
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -58,6 +59,7 @@ export function connect(url: string = DEFAULT_DATABASE_URL, options: ConnectOpti
   // Statistics for the query planner (SQLite never gathers them by itself): analyse what needs it,
   // within a bounded effort, on open and again on close, as SQLite advises for long-lived connections.
   database.pragma('optimize = 0x10002');
+  cacheStatements(database);
   const readers = options.sqliteReaders ?? DEFAULT_SQLITE_READERS;
   const dialect =
     file === ':memory:' || readers < 1

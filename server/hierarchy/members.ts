@@ -22,6 +22,7 @@ export async function findMember(db: Kysely<Database>, actor: Actor, id: number,
 }
 
 export type MemberRow = UserRow & { total_children: number; total_accounts: number };
+export type MemberCounts = Pick<MemberRow, 'total_children' | 'total_accounts'>;
 
 /** FROM users u, live rows only, with the counts the lists show (select them with withCounts). */
 export const memberBase = (db: Kysely<Database>) => db.selectFrom('users as u').where('u.status', '!=', DELETED);
@@ -49,6 +50,17 @@ export function withCounts<QB extends SelectQueryBuilder<any, any, any>>(qb: QB)
 
 export async function loadMember(db: Kysely<Database>, id: number): Promise<MemberRow> {
   const row = await withCounts(memberBase(db).where('u.id', '=', id)).executeTakeFirst();
+  if (!row) throw notFound();
+  return row as MemberRow;
+}
+
+/**
+ * findMember with the counts its answer shows. A credit move reads them here, before its
+ * transaction: a move changes neither, and counting a big subtree while both balances are locked
+ * made every other move on them wait.
+ */
+export async function findMemberCounted(db: Kysely<Database>, actor: Actor, id: number, role: Role): Promise<MemberRow> {
+  const row = await withCounts(memberBase(db).where('u.id', '=', id).where('u.role', '=', role).where(below(actor, 'u.path'))).executeTakeFirst();
   if (!row) throw notFound();
   return row as MemberRow;
 }

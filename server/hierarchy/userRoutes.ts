@@ -43,7 +43,7 @@ import { giveCredits, lockUsers, recoverCredits } from '../credits/moves';
 import { postChanges } from '../ledger/post';
 import { runCreditOperation } from '../credits/operation';
 import { recoveryOptions } from '../credits/options';
-import { DELETED, type MemberRow, findMember, memberBase, present, presentOne, withCounts } from './members';
+import { DELETED, type MemberCounts, type MemberRow, findMember, findMemberCounted, memberBase, present, presentOne, withCounts } from './members';
 import { moveSubtree } from './paths';
 
 type Db = Kysely<Database>;
@@ -92,7 +92,8 @@ export interface LevelDef {
 export interface LevelTools {
   db: Db;
   audit: (db: Db, request: FastifyRequest, action: string, target: Pick<UserRow, 'id' | 'username'>, oldValues?: unknown, newValues?: unknown) => Promise<void>;
-  creditResponse: (trx: Db, result: Awaited<ReturnType<typeof giveCredits>>, message: string) => Promise<{ status: number; body: unknown }>;
+  /** The answer of a credit move; `counts` were read before its transaction (findMemberCounted). */
+  creditResponse: (trx: Db, result: Awaited<ReturnType<typeof giveCredits>>, message: string, counts: MemberCounts) => Promise<{ status: number; body: unknown }>;
 }
 
 /** A user of `role` that is not deleted, by id, or null. */
@@ -198,8 +199,8 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
     const audit: LevelTools['audit'] = (conn, request, action, target, oldValues, newValues) =>
       recordAudit(conn, request, { module: resource, action, entityId: target.id, targetUsername: target.username, oldValues, newValues });
 
-    const creditResponse: LevelTools['creditResponse'] = async (trx, result, message) => {
-      const [user] = await present(trx, [(await withCounts(memberBase(trx).where('u.id', '=', result.target.id)).executeTakeFirstOrThrow()) as MemberRow]);
+    const creditResponse: LevelTools['creditResponse'] = async (trx, result, message, counts) => {
+      const [user] = await present(trx, [{ ...result.target, total_children: counts.total_children, total_accounts: counts.total_accounts }]);
       return {
         status: 200,
         body: {
@@ -396,7 +397,7 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
         const actor = actorOf(request);
         const body = request.body;
         return runCreditOperation(app, request, reply, actor, {
-          prepare: () => findMember(db, actor, request.params.id, role),
+          prepare: () => findMemberCounted(db, actor, request.params.id, role),
           run: async (trx, target) => {
             const result =
               body.action === 'renew'
@@ -411,7 +412,7 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
               oldValues: { credits: result.entries.find((e) => e.user_id === target.id)?.balance_before ?? target.credits },
               newValues: { credits: result.target.credits, bonus_credits: result.target.bonus_credits, transactions: result.entries.map((e) => e.transaction_number) },
             });
-            return creditResponse(trx, result, body.action === 'renew' ? HIERARCHY.creditsAdded : HIERARCHY.creditsRecovered);
+            return creditResponse(trx, result, body.action === 'renew' ? HIERARCHY.creditsAdded : HIERARCHY.creditsRecovered, target);
           },
         });
       },

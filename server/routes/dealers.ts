@@ -25,7 +25,7 @@ import { fieldError } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { recoverFromHistory, recoveryHistory } from '../credits/history';
 import { runCreditOperation } from '../credits/operation';
-import { findMember, presentOne } from '../hierarchy/members';
+import { findMember, findMemberCounted, presentOne } from '../hierarchy/members';
 import { moveSubtree } from '../hierarchy/paths';
 import { liveUser, underManagerFilter, userRoutes } from '../hierarchy/userRoutes';
 
@@ -95,7 +95,7 @@ export default userRoutes({
         const actor = actorOf(request);
         return runCreditOperation(app, request, reply, actor, {
           prepare: async () => {
-            const dealer = await findMember(db, actor, request.params.id, 'dealer');
+            const dealer = await findMemberCounted(db, actor, request.params.id, 'dealer');
             if (actor.role !== 'admin' && dealer.parent_id !== actor.id) throw fieldError('recipient', CREDITS.recipient);
             return dealer;
           },
@@ -110,7 +110,7 @@ export default userRoutes({
               oldValues: { credits: result.entries.find((e) => e.user_id === dealer.id)?.balance_before ?? dealer.credits },
               newValues: { credits: result.target.credits, bonus_credits: result.target.bonus_credits, transactions: result.entries.map((e) => e.transaction_number) },
             });
-            return creditResponse(trx, result, HIERARCHY.creditsRecovered);
+            return creditResponse(trx, result, HIERARCHY.creditsRecovered, dealer);
           },
         });
       },

@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { ACCESS, CREDITS, HIERARCHY, MAX_BALANCE } from '../../src/contract';
+import { lockUsers } from '../../server/credits/moves';
 import * as allocationRecoveries from '../../server/db/migrations/0005_allocation_recoveries';
 import { putSetting, updateSystemSettings } from '../../server/settings';
 import { type TestContext, describeEachDatabase, userId } from './harness';
-import { uniqueMac } from './accountFixtures';
+import { createAccount, uniqueMac } from './accountFixtures';
 import { balance, createBranch, createDealer, createManager, createReseller, lastAudit, setBalanceByEntry, uniqueName } from './hierarchyFixtures';
 
 const entriesOf = (ctx: TestContext, id: number) =>
@@ -444,6 +446,25 @@ describeEachDatabase(
       await allocationRecoveries.down(db);
       await allocationRecoveries.up(db);
       expect(await links()).toEqual(live);
+    });
+
+    it("a move's answer counts the target's accounts, and an admin move leaves the admin's row unlocked (PostgreSQL)", async () => {
+      const branch = await createBranch(ctx, { manager: 50, reseller: 20 });
+      await createAccount(ctx, branch.dealer.username);
+      const res = await (await ctx.as('admin')).post(`/managers/${branch.manager.id}/credits`, add(5));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.user).toMatchObject({ id: branch.manager.id, total_children: 1, total_accounts: 1 });
+      if (ctx.kind !== 'postgres') return;
+      const db = ctx.db.kysely;
+      const adminId = await userId(ctx, 'admin');
+      // While a move holds its users, another transaction can still lock the admin's row (NOWAIT fails at once otherwise), not the manager's.
+      await db.transaction().execute(async (trx) => {
+        await lockUsers(trx, [adminId, branch.manager.id]);
+        const tryLock = (id: number) =>
+          db.transaction().execute((other) => sql`select id from users where id = ${id} for no key update nowait`.execute(other));
+        await expect(tryLock(adminId)).resolves.toBeTruthy();
+        await expect(tryLock(branch.manager.id)).rejects.toMatchObject({ code: '55P03' });
+      });
     });
   },
   { creditOpsPerMinute: 10_000 },

@@ -611,6 +611,20 @@ describeEachDatabase(
       expect(await ctx.db.kysely.selectFrom('accounts').select('expiry_date').where('id', 'in', ids).orderBy('id').execute()).toEqual(expiries);
       expect((await balanceOf(ctx, branch.dealer.id)).credits).toBe(price / 2);
 
+      // Paid for this time, but the last account is in its bonus period: not one of the others changes either.
+      await ctx.db.kysely.updateTable('accounts').set({ expiry_date: null }).where('id', 'in', ids).execute();
+      await inTransaction(ctx.db.kysely, (trx) =>
+        postChanges(trx, [{ userId: branch.dealer.id, type: 'PURCHASED', credits: price, remarks: 'Test: credits' }], { actorId: null }),
+      );
+      await setAccount(ctx, ids[BULK_MAX - 1], { is_promo: 1, expiry_date: inDays(300) });
+      const promo = await branch.dealer.client.post('/accounts/bulk-renew', { account_ids: ids, months: 1 });
+      expect(promo.status).toBe(422);
+      expect(promo.body.errors.months[0]).toContain(ACCOUNTS.bonusPeriod);
+      const unrenewed = await ctx.db.kysely.selectFrom('accounts').select('id').where('id', 'in', ids).where('expiry_date', 'is', null).execute();
+      expect(unrenewed).toHaveLength(BULK_MAX - 1);
+      expect((await balanceOf(ctx, branch.dealer.id)).credits).toBe(price / 2 + price);
+      await ledgerHolds(ctx, [branch.dealer.id]);
+
       const tooMany = await branch.dealer.client.post('/accounts/bulk-renew', { account_ids: [...ids, ids[0] + BULK_MAX * 10], months: 1 });
       expect(tooMany.status).toBe(422);
       expect(tooMany.body.errors.account_ids).toEqual([ACCOUNTS.bulkTooMany(BULK_MAX)]);

@@ -14,6 +14,7 @@ import { type Db, connect } from '../../server/db/connect';
 import { migrateToLatest } from '../../server/db/migrate';
 import { checkLedger } from '../../server/ledger/check';
 import { seedScale } from '../../server/seed/scale';
+import { benchMoves } from '../../bench/moves';
 import { benchScale } from '../../bench/scale';
 import { describeEachDatabase } from './harness';
 
@@ -69,6 +70,11 @@ describeEachDatabase('seed:scale', (ctx) => {
         expect(figures.length).toBeGreaterThan(25);
         expect(figures.filter((f) => f.status !== 200)).toEqual([]);
         for (const f of figures) expect(f.p95).toBeGreaterThan(0);
+        // And the credit moves: every move answered, the ledger whole after them.
+        const moves = await benchMoves(`sqlite:${db.file}`, 128);
+        expect(moves.figures[0].value).toBeGreaterThan(0);
+        expect(moves.figures[1]).toMatchObject({ value: 0, pass: true });
+        for (const f of moves.figures.filter((x) => x.figure.startsWith('bulk renew with'))) expect(f.pass).toBe(true);
       }
     } finally {
       await drop();

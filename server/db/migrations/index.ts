@@ -6,6 +6,7 @@ import * as ledgerGuards from './0006_ledger_guards';
 import * as communication from './0008_communication';
 import * as serverDrivers from './0009_server_drivers';
 import * as scopeRanges from './0010_scope_ranges';
+import * as allocationIndex from './0011_allocation_index';
 
 /** Every migration, in order. Add a file and list it here; names sort in apply order. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0008_communication': communication,
   '0009_server_drivers': serverDrivers,
   '0010_scope_ranges': scopeRanges,
+  '0011_allocation_index': allocationIndex,
 };
