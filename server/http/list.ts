@@ -4,7 +4,7 @@
  * a per-resource whitelist and answered as { data, meta: { total, current_page, per_page, last_page } }.
  */
 import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_RECORD_ID, type ListMeta, type Paginated } from '../../src/contract';
+import { DEFAULT_PAGE_SIZE, EXACT_TOTAL_LIMIT, MAX_PAGE_SIZE, MAX_RECORD_ID, type ListMeta, type Paginated } from '../../src/contract';
 import { z } from 'zod';
 import { badRequest, validationError } from './errors';
 
@@ -35,6 +35,8 @@ export interface ListSpec {
    * base (see paginate), the count and the page's ids are then read from that table alone.
    */
   mainAlias?: string;
+  /** Rows counted exactly before the total becomes a lower bound (EXACT_TOTAL_LIMIT unless stated). */
+  exactTotalUpTo?: number;
 }
 
 /**
@@ -206,15 +208,45 @@ export function applyFilters<Q extends AnyQuery>(qb: Q, params: ListParams, spec
   return q as Q;
 }
 
-export function listMeta(total: number, params: Pick<ListParams, 'page' | 'perPage'>): ListMeta {
-  const lastPage = Math.max(1, Math.ceil(total / params.perPage));
-  const from = total === 0 ? null : (params.page - 1) * params.perPage + 1;
-  const to = from === null ? null : Math.min(total, from + params.perPage - 1);
-  return { total, current_page: params.page, per_page: params.perPage, last_page: lastPage, from: from && from <= total ? from : null, to: from && from <= total ? to : null };
+export interface Counted {
+  total: number;
+  /** False when `total` is a lower bound. */
+  exact: boolean;
 }
 
-const countOf = async (q: AnyQuery) =>
-  Number(((await q.clearSelect().select(sql<number>`count(*)`.as('total')).executeTakeFirst()) as { total?: number } | undefined)?.total ?? 0);
+/**
+ * The meta block of a page. With an inexact total the last page is at least the one after a full
+ * page, so the next rows can always be reached.
+ */
+export function listMeta(counted: number | Counted, params: Pick<ListParams, 'page' | 'perPage'>, rowsOnPage = 0): ListMeta {
+  const { total, exact } = typeof counted === 'number' ? { total: counted, exact: true } : counted;
+  const firstOfPage = (params.page - 1) * params.perPage + 1;
+  if (!exact) {
+    const lastPage = Math.max(Math.ceil(total / params.perPage), params.page + (rowsOnPage === params.perPage ? 1 : 0));
+    const shown = rowsOnPage > 0;
+    return { total, current_page: params.page, per_page: params.perPage, last_page: lastPage, from: shown ? firstOfPage : null, to: shown ? firstOfPage + rowsOnPage - 1 : null, total_exact: false };
+  }
+  const lastPage = Math.max(1, Math.ceil(total / params.perPage));
+  const from = total === 0 ? null : firstOfPage;
+  const to = from === null ? null : Math.min(total, from + params.perPage - 1);
+  return { total, current_page: params.page, per_page: params.perPage, last_page: lastPage, from: from && from <= total ? from : null, to: from && from <= total ? to : null, total_exact: true };
+}
+
+/**
+ * Counts a list's rows up to `limit`, in one statement whose inner scan stops after limit + 1 rows:
+ * past the limit the answer is the limit, marked inexact.
+ */
+async function countUpTo(q: AnyQuery, limit: number): Promise<Counted> {
+  const unordered = q.clearSelect().clearOrderBy();
+  const capped = unordered.select(sql<number>`1`.as('one')).limit(limit + 1);
+  // The outer query only carries the subquery (it stops at its first row; no row: nothing to count).
+  const row = (await unordered
+    .select((eb) => eb.selectFrom(capped.as('capped')).select(sql<number>`count(*)`.as('n')).as('total'))
+    .limit(1)
+    .executeTakeFirst()) as { total?: number | string | null } | undefined;
+  const n = Number(row?.total ?? 0);
+  return n > limit ? { total: limit, exact: false } : { total: n, exact: true };
+}
 
 /**
  * Runs a list: `base` has the FROM, joins and scoping; `select` adds the columns. Filters, search,
@@ -243,20 +275,21 @@ export async function paginate<Row, Out = Row>(
       .limit(params.perPage)
       .offset((params.page - 1) * params.perPage);
 
+  const limit = spec.exactTotalUpTo ?? EXACT_TOTAL_LIMIT;
   if (!leanFits) {
     const filtered = applyFilters(base, params, spec);
-    const total = await countOf(filtered);
+    const counted = await countUpTo(filtered, limit);
     const rows = (await page(select(filtered)).execute()) as Row[];
-    return { data: rows.map(toApi), meta: listMeta(total, params) };
+    return { data: rows.map(toApi), meta: listMeta(counted, params, rows.length) };
   }
   const filtered = applyFilters(lean, params, spec);
-  const total = await countOf(filtered);
+  const counted = await countUpTo(filtered, limit);
   const ids = (await page(filtered.clearSelect().select(sql.ref(spec.idColumn).as('id'))).execute()).map((r) => Number((r as { id: number }).id));
-  if (ids.length === 0) return { data: [], meta: listMeta(total, params) };
+  if (ids.length === 0) return { data: [], meta: listMeta(counted, params) };
   const found = (await select(base).where(spec.idColumn, 'in', ids).execute()) as Array<Row & { id: number }>;
   const byId = new Map(found.map((row) => [row.id, row]));
   const rows = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
-  return { data: rows.map(toApi), meta: listMeta(total, params) };
+  return { data: rows.map(toApi), meta: listMeta(counted, params, rows.length) };
 }
 
 /** A query value as the query string parser gives it: text, or a list when the key repeats. */

@@ -26,6 +26,7 @@ import {
   htmlText,
   idParam,
   isExpiringSoon,
+  listMetaSchema,
   noContent,
   targetUserSchema,
   userAnnouncementSchema,
@@ -41,14 +42,6 @@ import { type ListSpec, listMeta, listQuerystring, paginate, parseListQuery } fr
 type Creator = { creator_id: number | null; creator_name: string | null; creator_username: string | null };
 type Row = AnnouncementRow & Creator;
 
-const metaSchema = z.object({
-  total: z.number(),
-  current_page: z.number(),
-  per_page: z.number(),
-  last_page: z.number(),
-  from: z.number().nullable(),
-  to: z.number().nullable(),
-});
 
 function toApi(row: Row, now = Date.now()): Announcement {
   const base = {
@@ -196,7 +189,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/announcements',
-    { config: { access: ['announcements', 'list'] }, schema: { querystring: listQuerystring(adminListSpec(new Date(0).toISOString())), response: { 200: z.object({ data: z.array(announcementSchema), meta: metaSchema }), '4xx': apiErrorBody }, tags: ['announcements'] } },
+    { config: { access: ['announcements', 'list'] }, schema: { querystring: listQuerystring(adminListSpec(new Date(0).toISOString())), response: { 200: z.object({ data: z.array(announcementSchema), meta: listMetaSchema }), '4xx': apiErrorBody }, tags: ['announcements'] } },
     async (request) => {
       const now = Date.now();
       return paginate<Row, Announcement>(db.selectFrom('announcements as a'), request.query, adminListSpec(new Date(now).toISOString()), withCreator, (row) => toApi(row, now));
@@ -365,7 +358,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     '/user/announcements',
     {
       config: { access: ['user-announcements', 'list'] },
-      schema: { querystring: listQuerystring(userListSpec), response: { 200: z.object({ data: z.array(userAnnouncementSchema), meta: metaSchema, unread_count: z.number() }), '4xx': apiErrorBody }, tags: ['announcements'] },
+      schema: { querystring: listQuerystring(userListSpec), response: { 200: z.object({ data: z.array(userAnnouncementSchema), meta: listMetaSchema, unread_count: z.number() }), '4xx': apiErrorBody }, tags: ['announcements'] },
     },
     async (request) => {
       const params = parseListQuery(request.query, userListSpec);

@@ -91,8 +91,7 @@ const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const page = await paginate<Row, AuditLog>(base(), request.query, listSpec, (qb) => qb.selectAll('l'), toApi);
-      const { current_page, last_page, per_page, total, from, to } = page.meta;
-      return { data: page.data, pagination: { current_page, last_page, per_page, total, from, to } };
+      return { data: page.data, pagination: page.meta };
     },
   );
 

@@ -202,8 +202,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
         (qb) => selectRow(qb, actor.id),
         toApi,
       );
-      const { total, current_page, per_page, last_page, from, to } = page.meta;
-      return { data: { data: page.data, total, current_page, per_page, last_page, from, to } };
+      return { data: { data: page.data, ...page.meta } };
     },
   );
 

@@ -6,6 +6,11 @@ export const CREDITS_PER_MONTH = 1;
 
 export const PAGE_SIZES = [10, 15, 25, 50] as const;
 export const DEFAULT_PAGE_SIZE = 10;
+/**
+ * Lists count their rows exactly up to this many; past it the total is this figure as a lower bound
+ * (meta.total_exact false: "more than"), since counting a million rows exactly costs more than the page.
+ */
+export const EXACT_TOTAL_LIMIT = 10_000;
 export const MAX_PAGE_SIZE = 100;
 export const AUDIT_PAGE_SIZES = [10, 15, 25, 50, 100] as const;
 export const AUDIT_DEFAULT_PAGE_SIZE = 15;

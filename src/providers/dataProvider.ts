@@ -58,26 +58,37 @@ export function sortParams(sorters: CrudSort[] | undefined, convention: ListConv
   }
 }
 
+/**
+ * A page of a list as the panel reads it: rows and the total, and whether that total is exact (past
+ * EXACT_TOTAL_LIMIT it is a lower bound, and `lastPage` is the furthest page known to exist).
+ */
+export interface ListPage {
+  data: any[];
+  total: number;
+  totalExact: boolean;
+  lastPage?: number;
+}
+
+const pageOf = (rows: any[], meta: any): ListPage => ({
+  data: rows,
+  total: meta?.total ?? rows.length,
+  totalExact: meta?.total_exact !== false,
+  ...(typeof meta?.last_page === 'number' ? { lastPage: meta.last_page } : {}),
+});
+
 /** Reads rows and the total from each of the API's list shapes. */
-export function readList(body: any, convention: ListConvention): { data: any[]; total: number } {
+export function readList(body: any, convention: ListConvention): ListPage {
   switch (convention.shape.kind) {
-    case 'key': {
-      const rows = body?.[convention.shape.key] ?? body?.data ?? [];
-      return { data: rows, total: body?.meta?.total ?? rows.length };
-    }
+    case 'key':
+      return pageOf(body?.[convention.shape.key] ?? body?.data ?? [], body?.meta);
     case 'nested': {
       const inner = body?.data ?? {};
-      const rows = Array.isArray(inner) ? inner : (inner.data ?? []);
-      return { data: rows, total: inner.total ?? rows.length };
+      return pageOf(Array.isArray(inner) ? inner : (inner.data ?? []), inner);
     }
-    case 'pagination': {
-      const rows = body?.data ?? [];
-      return { data: rows, total: body?.pagination?.total ?? rows.length };
-    }
-    default: {
-      const rows = Array.isArray(body) ? body : (body?.data ?? []);
-      return { data: rows, total: body?.meta?.total ?? rows.length };
-    }
+    case 'pagination':
+      return pageOf(body?.data ?? [], body?.pagination);
+    default:
+      return pageOf(Array.isArray(body) ? body : (body?.data ?? []), body?.meta);
   }
 }
 

@@ -234,31 +234,36 @@ describe('list responses', () => {
 
   it('reads {data, meta.total}', async () => {
     fake.on('GET', 'managers', { status: 200, body: { data: rows, meta: { total: 42, current_page: 1, per_page: 10, last_page: 5 } } });
-    expect(await provider.getList({ resource: 'managers' })).toEqual({ data: rows, total: 42 });
+    expect(await provider.getList({ resource: 'managers' })).toEqual({ data: rows, total: 42, totalExact: true, lastPage: 5 });
+  });
+
+  it('reads a total past the exact-count limit as a lower bound, with the last page known to exist', async () => {
+    fake.on('GET', 'accounts', { status: 200, body: { data: rows, meta: { total: 10000, current_page: 3, per_page: 2, last_page: 5000, from: 5, to: 6, total_exact: false } } });
+    expect(await provider.getList({ resource: 'accounts' })).toEqual({ data: rows, total: 10000, totalExact: false, lastPage: 5000 });
   });
 
   it('counts the rows when meta.total is missing, and reads a bare array', async () => {
     fake.on('GET', 'servers', { status: 200, body: { data: rows } });
-    expect(await provider.getList({ resource: 'servers' })).toEqual({ data: rows, total: 2 });
+    expect(await provider.getList({ resource: 'servers' })).toEqual({ data: rows, total: 2, totalExact: true });
     fake.on('GET', 'servers', { status: 200, body: rows });
-    expect(await provider.getList({ resource: 'servers' })).toEqual({ data: rows, total: 2 });
+    expect(await provider.getList({ resource: 'servers' })).toEqual({ data: rows, total: 2, totalExact: true });
   });
 
   it('reads themes from the themes key', async () => {
     fake.on('GET', 'themes', { status: 200, body: { themes: rows, meta: { total: 12 } } });
-    expect(await provider.getList({ resource: 'themes' })).toEqual({ data: rows, total: 12 });
+    expect(await provider.getList({ resource: 'themes' })).toEqual({ data: rows, total: 12, totalExact: true });
   });
 
   it('reads user promos from the promos key, under both resource names', async () => {
     fake.on('GET', 'user-promos', { status: 200, body: { promos: rows, meta: { total: 9 } } });
-    expect(await provider.getList({ resource: 'user-promos' })).toEqual({ data: rows, total: 9 });
-    expect(await provider.getList({ resource: 'promos' })).toEqual({ data: rows, total: 9 });
+    expect(await provider.getList({ resource: 'user-promos' })).toEqual({ data: rows, total: 9, totalExact: true });
+    expect(await provider.getList({ resource: 'promos' })).toEqual({ data: rows, total: 9, totalExact: true });
     expect(fake.requests.map((r) => r.path)).toEqual(['user-promos', 'user-promos']);
   });
 
   it('reads the nested ticket shape {data: {data, total, current_page, per_page}}', async () => {
     fake.on('GET', 'tickets', { status: 200, body: { data: { data: rows, total: 31, current_page: 2, per_page: 10 } } });
-    expect(await provider.getList({ resource: 'tickets', pagination: { currentPage: 2, pageSize: 10 } })).toEqual({ data: rows, total: 31 });
+    expect(await provider.getList({ resource: 'tickets', pagination: { currentPage: 2, pageSize: 10 } })).toEqual({ data: rows, total: 31, totalExact: true });
   });
 
   it('reads audit logs with pagination.total', async () => {
@@ -266,12 +271,12 @@ describe('list responses', () => {
       status: 200,
       body: { data: rows, pagination: { current_page: 1, last_page: 4, per_page: 15, total: 57, from: 1, to: 15 } },
     });
-    expect(await provider.getList({ resource: 'audit-logs' })).toEqual({ data: rows, total: 57 });
+    expect(await provider.getList({ resource: 'audit-logs' })).toEqual({ data: rows, total: 57, totalExact: true, lastPage: 4 });
   });
 
   it('reads an empty list', async () => {
     fake.on('GET', 'tickets', { status: 200, body: { data: { data: [], total: 0, current_page: 1, per_page: 10 } } });
-    expect(await provider.getList({ resource: 'tickets' })).toEqual({ data: [], total: 0 });
+    expect(await provider.getList({ resource: 'tickets' })).toEqual({ data: [], total: 0, totalExact: true });
   });
 });
 

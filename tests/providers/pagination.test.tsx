@@ -3,7 +3,7 @@
  * 'Page X of Y', and the page-size choices 10/15/25/50.
  */
 import './dom';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { Pagination, type PaginationProps, pageWindow } from '../../src/components/DataTable/Pagination';
 
@@ -73,6 +73,16 @@ function renderPagination(props: Partial<PaginationProps> = {}) {
 const isDisabled = (el: HTMLElement) => (el as HTMLButtonElement).disabled;
 
 describe('Pagination', () => {
+  it("shows the total, or 'More than N' when the API's total is a lower bound", () => {
+    const exact = renderPagination({ total: 100 });
+    expect(exact.bar.textContent).toContain('100 total');
+    cleanup();
+    const bound = renderPagination({ total: 10_000, totalExact: false, current: 1000, pageCount: 1001 });
+    expect(bound.bar.textContent).toContain('More than 10,000');
+    expect(bound.bar.textContent).not.toContain('total');
+    expect(isDisabled(bound.button('Next page'))).toBe(false);
+  });
+
   it("shows 'Page X of Y' and the page buttons around the current page", () => {
     const { bar, pageButtons } = renderPagination({ current: 4, pageCount: 9 });
     expect(bar.textContent).toContain('Page 4 of 9');

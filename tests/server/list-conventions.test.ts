@@ -4,6 +4,7 @@
  */
 import { expect, it } from 'vitest';
 import { ACCESS, DEFAULT_PAGE_SIZE, ENTITY_FORM, MAX_PAGE_SIZE, ROLES } from '../../src/contract';
+import { type ListSpec, paginate } from '../../server/http/list';
 import { type TestContext, describeEachDatabase } from './harness';
 
 const SEEDED = ['Billing', 'General', 'Technical Support'];
@@ -45,6 +46,28 @@ describeEachDatabase('list conventions (ticket categories)', (ctx) => {
     const seen: string[] = [];
     for (let page = 1; page <= Math.ceil(total / 4); page++) seen.push(...names(await admin.get(`/ticket-categories?page=${page}&per_page=4`)));
     expect(seen).toEqual([...SEEDED, ...EXTRA].sort());
+  });
+
+  it('counts exactly up to the limit and past it answers the limit as a lower bound, marked total_exact false', async () => {
+    const counted = Array.from({ length: 15 }, (_, i) => `Counted ${String(i + 1).padStart(2, '0')}`);
+    await addCategories(ctx, counted);
+    const spec: ListSpec = { search: ['tc.name'], sorts: { name: 'tc.name' }, defaultSort: 'name', idColumn: 'tc.id', exactTotalUpTo: 10 };
+    const list = (query: Record<string, string>) =>
+      paginate<{ name: string }>(ctx.db.kysely.selectFrom('ticket_categories as tc').where('tc.name', 'like', 'Counted%'), query, spec, (q) => q.select(['tc.id', 'tc.name']));
+
+    const first = await list({ per_page: '4' });
+    expect(first.meta).toEqual({ total: 10, total_exact: false, current_page: 1, per_page: 4, last_page: 3, from: 1, to: 4 });
+    // A full page past the counted rows: the page after it exists as far as anyone knows.
+    const third = await list({ page: '3', per_page: '4' });
+    expect(third.meta).toMatchObject({ total: 10, total_exact: false, last_page: 4, from: 9, to: 12 });
+    // The rows past the limit are served as usual; the last, short page ends the list.
+    const fourth = await list({ page: '4', per_page: '4' });
+    expect(fourth.data.map((r) => r.name)).toEqual(counted.slice(12));
+    expect(fourth.meta).toMatchObject({ total: 10, total_exact: false, last_page: 4, from: 13, to: 15 });
+    // Within the limit the count is exact: a filter that leaves 9, and exactly the limit.
+    expect((await list({ 'filter[search]': 'Counted 0' })).meta).toMatchObject({ total: 9, total_exact: true, last_page: 1 });
+    await ctx.db.kysely.deleteFrom('ticket_categories').where('name', 'in', counted.slice(10)).execute();
+    expect((await list({})).meta).toMatchObject({ total: 10, total_exact: true, last_page: 1 });
   });
 
   it('caps per_page and refuses non-numeric paging with 422', async () => {

@@ -13,6 +13,7 @@ import { Alert, Button, Card, Grid, Input, Select, Space, Table, Typography } fr
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../contract';
+import type { ListPage } from '../../providers/dataProvider';
 import { titled } from '../feedback/notify';
 import { usePageHeading } from '../layout/PageHeading';
 import { PhoneList } from './PhoneList';
@@ -244,6 +245,11 @@ export function DataTable<T extends BaseRecord>({
   const currentSort = sorters[0] ? `${sorters[0].field}:${sorters[0].order}` : undefined;
 
   const total = result.total ?? 0;
+  // Past EXACT_TOTAL_LIMIT the API counts no further: the total is a lower bound and the pages run
+  // at least to the one after the current full page.
+  const page = tableQuery.data as Partial<ListPage> | undefined;
+  const totalExact = page?.totalExact !== false;
+  const pages = totalExact ? pageCount : Math.max(pageCount, page?.lastPage ?? pageCount);
   const error = tableQuery.error;
 
   const heading = title ? (
@@ -392,9 +398,10 @@ export function DataTable<T extends BaseRecord>({
       </div>
       <Pagination
         current={currentPage}
-        pageCount={pageCount}
+        pageCount={pages}
         pageSize={pageSize}
         total={total}
+        totalExact={totalExact}
         pageSizes={pageSizes}
         onChange={setCurrentPage}
         onPageSizeChange={(size) => {

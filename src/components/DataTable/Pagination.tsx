@@ -16,12 +16,14 @@ export interface PaginationProps {
   pageCount: number;
   pageSize: number;
   total: number;
+  /** False when `total` is a lower bound (the list has more rows). */
+  totalExact?: boolean;
   pageSizes?: readonly number[];
   onChange: (page: number) => void;
   onPageSizeChange: (size: number) => void;
 }
 
-export function Pagination({ current, pageCount, pageSize, total, pageSizes = PAGE_SIZES, onChange, onPageSizeChange }: PaginationProps) {
+export function Pagination({ current, pageCount, pageSize, total, totalExact = true, pageSizes = PAGE_SIZES, onChange, onPageSizeChange }: PaginationProps) {
   const last = Math.max(1, pageCount);
   return (
     <Space wrap style={{ width: '100%', justifyContent: 'space-between', marginTop: 16 }} data-testid="pagination">
@@ -35,7 +37,7 @@ export function Pagination({ current, pageCount, pageSize, total, pageSizes = PA
           onChange={onPageSizeChange}
           style={{ width: 72 }}
         />
-        <Typography.Text type="secondary">{total} total</Typography.Text>
+        <Typography.Text type="secondary">{totalExact ? `${total} total` : `More than ${total.toLocaleString('en-US')}`}</Typography.Text>
       </Space>
       <Space size={4} wrap>
         <Button size="small" aria-label="First page" icon={<DoubleLeftOutlined />} disabled={current <= 1} onClick={() => onChange(1)} />

@@ -1,5 +1,6 @@
 /** The audit log as the admin reads it (spec 3 and 7): entries, the list's pagination, the stats. */
 import { z } from 'zod';
+import { listMetaSchema } from './common';
 
 export const auditLogSchema = z.object({
   id: z.number(),
@@ -20,14 +21,7 @@ export const auditLogSchema = z.object({
 export type AuditLog = z.infer<typeof auditLogSchema>;
 
 /** GET /audit-logs answers { data, pagination } (spec 7). */
-export const auditPaginationSchema = z.object({
-  current_page: z.number(),
-  last_page: z.number(),
-  per_page: z.number(),
-  total: z.number(),
-  from: z.number().nullable(),
-  to: z.number().nullable(),
-});
+export const auditPaginationSchema = listMetaSchema;
 
 export const auditStatsSchema = z.object({
   total_logs: z.number(),

@@ -117,6 +117,8 @@ export const listMetaSchema = z.object({
   last_page: z.number(),
   from: z.number().nullable(),
   to: z.number().nullable(),
+  /** False when `total` is a lower bound: the list has more rows than that (EXACT_TOTAL_LIMIT). */
+  total_exact: z.boolean(),
 });
 
 /** Every 4xx answer: a message and, for 422, the messages of each field. */

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ROLES } from '../roles';
 import { TICKETS } from '../messages';
 import { boundedInt } from './configFields';
-import { requiredText } from './common';
+import { listMetaSchema, requiredText } from './common';
 
 export const TICKET_STATUSES = ['open', 'closed'] as const;
 export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
@@ -94,12 +94,7 @@ export type TicketWithReplies = z.infer<typeof ticketWithRepliesSchema>;
 export const ticketPageSchema = z.object({
   data: z.object({
     data: z.array(ticketSchema),
-    total: z.number(),
-    current_page: z.number(),
-    per_page: z.number(),
-    last_page: z.number(),
-    from: z.number().nullable(),
-    to: z.number().nullable(),
+    ...listMetaSchema.shape,
   }),
 });
 
