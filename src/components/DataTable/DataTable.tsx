@@ -13,12 +13,11 @@ import { Alert, Button, Card, Grid, Input, Select, Space, Table, Typography } fr
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../contract';
-import type { ListPage } from '../../providers/dataProvider';
 import { titled } from '../feedback/notify';
 import { usePageHeading } from '../layout/PageHeading';
 import { PhoneList } from './PhoneList';
 import { ListEmpty } from './ListEmpty';
-import { Pagination } from './Pagination';
+import { Pagination, pagingOf } from './Pagination';
 import { RowActionsMenu, RowDetails, rowName } from './cells';
 import { useKeyboardScrollable } from './scrollRegion';
 import { ACTIONS_WIDTH, type ColumnPriority, EXPAND_WIDTH, NUMBER_WIDTH, SELECTION_WIDTH, columnWidth, fitColumns, keyColumns } from './fit';
@@ -148,7 +147,7 @@ export function DataTable<T extends BaseRecord>({
   const [bodyRef, bodyWidth] = useWidth<HTMLDivElement>();
   const isPageTitle = usePageHeading(Boolean(title));
   useKeyboardScrollable(bodyRef, typeof title === 'string' ? title : resource);
-  const { tableQuery, result, currentPage, setCurrentPage, pageSize, setPageSize, pageCount, sorters, setSorters, filters, setFilters } =
+  const { tableQuery, result, currentPage, setCurrentPage, pageSize, setPageSize, sorters, setSorters, filters, setFilters } =
     useTable<T, HttpError>({
       resource,
       pagination: { currentPage: 1, pageSize: defaultPageSize, mode: 'server' },
@@ -244,12 +243,6 @@ export function DataTable<T extends BaseRecord>({
   const sortableColumns = columns.filter((c) => c.sortable);
   const currentSort = sorters[0] ? `${sorters[0].field}:${sorters[0].order}` : undefined;
 
-  const total = result.total ?? 0;
-  // Past EXACT_TOTAL_LIMIT the API counts no further: the total is a lower bound and the pages run
-  // at least to the one after the current full page.
-  const page = tableQuery.data as Partial<ListPage> | undefined;
-  const totalExact = page?.totalExact !== false;
-  const pages = totalExact ? pageCount : Math.max(pageCount, page?.lastPage ?? pageCount);
   const error = tableQuery.error;
 
   const heading = title ? (
@@ -398,10 +391,8 @@ export function DataTable<T extends BaseRecord>({
       </div>
       <Pagination
         current={currentPage}
-        pageCount={pages}
+        {...pagingOf(tableQuery.data, pageSize)}
         pageSize={pageSize}
-        total={total}
-        totalExact={totalExact}
         pageSizes={pageSizes}
         onChange={setCurrentPage}
         onPageSizeChange={(size) => {

@@ -2,6 +2,7 @@
 import { DoubleLeftOutlined, DoubleRightOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { Button, Select, Space, Typography } from 'antd';
 import { MAX_PAGE_BUTTONS, PAGE_SIZES } from '../../contract';
+import type { ListPage } from '../../providers/dataProvider';
 
 /** The window of page numbers around the current page, at most MAX_PAGE_BUTTONS wide. */
 export function pageWindow(current: number, pageCount: number, width: number = MAX_PAGE_BUTTONS): number[] {
@@ -9,6 +10,17 @@ export function pageWindow(current: number, pageCount: number, width: number = M
   const size = Math.min(width, count);
   const start = Math.min(Math.max(1, current - Math.floor(size / 2)), count - size + 1);
   return Array.from({ length: size }, (_, i) => start + i);
+}
+
+/**
+ * The total and the page count of a list page as the data provider reads it. Past the API's exact
+ * count the total is a lower bound, and the pages run at least to the last page the API named.
+ */
+export function pagingOf(page: Partial<ListPage> | undefined, pageSize: number): Pick<PaginationProps, 'total' | 'totalExact' | 'pageCount'> {
+  const total = page?.total ?? 0;
+  const totalExact = page?.totalExact !== false;
+  const counted = Math.max(1, Math.ceil(total / pageSize));
+  return { total, totalExact, pageCount: totalExact ? counted : Math.max(counted, page?.lastPage ?? counted) };
 }
 
 export interface PaginationProps {

@@ -23,7 +23,7 @@ import {
   previewText,
 } from '../../contract';
 import { AnnouncementPriorityTag, AnnouncementTypeTag, ExpiringSoonTag, priorityOptions, typeOptions } from '../../components/announcements';
-import { ListEmpty, Pagination } from '../../components/DataTable';
+import { ListEmpty, Pagination, pagingOf } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { titled, useConfirm, useNotify } from '../../components/feedback';
 import { ModalForm, useSchemaModalForm } from '../../components/form';
@@ -149,7 +149,6 @@ function AnnouncementManagement() {
     );
 
   const rows = query.isError ? [] : result.data;
-  const total = query.isError ? 0 : (result.total ?? 0);
   const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
 
   return (
@@ -241,9 +240,8 @@ function AnnouncementManagement() {
         />
         <Pagination
           current={page}
-          pageCount={Math.max(1, Math.ceil(total / pageSize))}
+          {...pagingOf(query.isError ? undefined : query.data, pageSize)}
           pageSize={pageSize}
-          total={total}
           pageSizes={[ANNOUNCEMENT_PAGE_SIZE.admin]}
           onChange={setPage}
           onPageSizeChange={(size) => {

@@ -20,7 +20,7 @@ import {
   GENERAL,
   SEARCH_DEBOUNCE_MS,
 } from '../../contract';
-import { Pagination } from '../../components/DataTable';
+import { Pagination, pagingOf } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { PageAccess } from '../../components/routing';
 import { ValuesSideBySide } from './ValuesSideBySide';
@@ -126,7 +126,6 @@ function AuditLogViewer() {
     [AUDIT_LABELS.recentActivity, s?.today],
   ];
   const rows = query.isError ? [] : result.data;
-  const total = query.isError ? 0 : (result.total ?? 0);
   const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
   const reload = () => {
     query.refetch();
@@ -207,9 +206,8 @@ function AuditLogViewer() {
         />
         <Pagination
           current={page}
-          pageCount={Math.max(1, Math.ceil(total / pageSize))}
+          {...pagingOf(query.isError ? undefined : query.data, pageSize)}
           pageSize={pageSize}
-          total={total}
           pageSizes={AUDIT_PAGE_SIZES}
           onChange={setPage}
           onPageSizeChange={(size) => {

@@ -21,7 +21,7 @@ import {
   previewText,
 } from '../../contract';
 import { AnnouncementContent, AnnouncementPriorityTag, AnnouncementTypeTag, ExpiringSoonTag, NewTag } from '../../components/announcements';
-import { Pagination } from '../../components/DataTable';
+import { Pagination, pagingOf } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { titled } from '../../components/feedback';
 
@@ -88,7 +88,6 @@ export function UserAnnouncementsPage() {
     unread.query.refetch();
   };
   const rows = query.isError ? [] : result.data;
-  const total = query.isError ? 0 : (result.total ?? 0);
   const unreadCount = unread.query.isError ? 0 : (unread.result?.data?.unread_count ?? 0);
 
   return (
@@ -153,9 +152,8 @@ export function UserAnnouncementsPage() {
       })}
       <Pagination
         current={page}
-        pageCount={Math.max(1, Math.ceil(total / pageSize))}
+        {...pagingOf(query.isError ? undefined : query.data, pageSize)}
         pageSize={pageSize}
-        total={total}
         pageSizes={[ANNOUNCEMENT_PAGE_SIZE.user]}
         onChange={setPage}
         onPageSizeChange={(size) => {
