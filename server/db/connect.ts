@@ -45,6 +45,9 @@ export function connect(url: string = DEFAULT_DATABASE_URL, options: ConnectOpti
       max: options.poolSize ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
+    // An idle connection the server ends (a restart, a failover, an administrator's command) is
+    // dropped by the pool and the next query opens a new one; unheard, its error would end the process.
+    pool.on('error', () => undefined);
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }

@@ -40,7 +40,7 @@ async function postgresUrl(): Promise<string | null> {
     await client.end().catch(() => {});
   }
 }
-const pgUrl = await postgresUrl();
+export const pgUrl = await postgresUrl();
 
 export interface Response<T = any> {
   status: number;
