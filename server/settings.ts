@@ -33,9 +33,13 @@ export async function putSetting(db: Kysely<Database>, key: string, value: unkno
     .execute();
 }
 
+/** The system settings from the stored JSON text of their row (null: no row yet), defaults merged. */
+export const systemSettingsOf = (stored: string | null | undefined): SystemSettings =>
+  ({ ...SYSTEM_SETTING_DEFAULTS, ...parseJson<Partial<SystemSettings>>(stored, {}) }) as SystemSettings;
+
 export async function getSystemSettings(db: Kysely<Database>): Promise<SystemSettings> {
-  const stored = await getSetting<Partial<SystemSettings>>(db, SYSTEM_KEY, {});
-  return { ...SYSTEM_SETTING_DEFAULTS, ...stored } as SystemSettings;
+  const row = await db.selectFrom('settings').select('value').where('key', '=', SYSTEM_KEY).executeTakeFirst();
+  return systemSettingsOf(row?.value);
 }
 
 export async function updateSystemSettings(db: Kysely<Database>, patch: Partial<SystemSettings>): Promise<SystemSettings> {

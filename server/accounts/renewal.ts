@@ -10,7 +10,7 @@ import { isPostgres } from '../db/dialect';
 import { ACCOUNTS, CREDITS, type RenewalQuote, type RenewalResult } from '../../src/contract';
 import type { AccountRow, Database, UserRow } from '../db/schema';
 import { fieldError } from '../http/errors';
-import { type BalanceChange, InsufficientBalance, postChanges } from '../ledger/post';
+import { type BalanceChange, InsufficientBalance, type PostedEntry, postChanges } from '../ledger/post';
 import { lockUsers } from '../credits/moves';
 import { DELETED } from '../hierarchy/members';
 import { type SystemSettings, getSystemSettings } from '../settings';
@@ -34,8 +34,23 @@ const UPDATE_BATCH = 500;
 const insufficient = (needed: number, available: number) =>
   fieldError('credits', CREDITS.insufficientCredits(needed, available));
 
-async function balanceOf(trx: Transaction<Database>, userId: number) {
-  return trx.selectFrom('users').select(['credits', 'bonus_credits']).where('id', '=', userId).executeTakeFirstOrThrow();
+/**
+ * Locks the payer's row before its balance is read, and answers that balance: a concurrent renewal
+ * by the same payer then waits here instead of spending the bonus credits this one saw (and failing
+ * its debit). The admin pays nothing and holds nothing.
+ */
+async function lockPayer(trx: Transaction<Database>, payer: Payer): Promise<Pick<UserRow, 'credits' | 'bonus_credits'>> {
+  if (payer.role === 'admin') return { credits: 0, bonus_credits: 0 };
+  const row = (await lockUsers(trx, [payer.id])).get(payer.id);
+  if (!row) throw new Error(`Payer ${payer.id} is gone`);
+  return row;
+}
+
+/** What a renewal or a recovery did: the account row after it, its result, and the entries it posted. */
+export interface AccountCreditResult {
+  account: AccountRow;
+  result: RenewalResult;
+  entries: PostedEntry[];
 }
 
 /** What renewing would cost `payer` now (admin pays nothing and takes no discount). */
@@ -61,19 +76,14 @@ export async function renewLocked(
   months: number,
   payer: Payer,
   options: RenewOptions,
-): Promise<{ account: AccountRow; result: RenewalResult }> {
+): Promise<AccountCreditResult> {
   const now = options.now ?? new Date();
   if (!options.auto && inBonusPeriod(account, now)) throw fieldError('months', ACCOUNTS.bonusPeriod);
   const settings = options.settings ?? (await getSystemSettings(trx));
 
-  // The payer's row is locked before its balance is read: a concurrent renewal by the same payer
-  // then waits here instead of spending the bonus credits this one saw (and failing its debit).
-  if (payer.role !== 'admin') await lockUsers(trx, [payer.id]);
+  const balance = await lockPayer(trx, payer);
   let quote = await priceFor(trx, account, months, payer, now, settings);
-  if (quote.credits > 0) {
-    const { credits } = await balanceOf(trx, payer.id);
-    if (credits < quote.credits) throw insufficient(quote.credits, credits);
-  }
+  if (quote.credits > 0 && balance.credits < quote.credits) throw insufficient(quote.credits, balance.credits);
   if (quote.discount_id !== null && !(await consumeDiscount(trx, quote.discount_id, now))) {
     // Another renewal took the discount's last use in the meantime: the regular price applies.
     quote = regularQuote(account.server_id, months, settings);
@@ -104,18 +114,17 @@ export async function renewLocked(
   // The row is locked by the caller, so its expiry cannot have moved; this guards a caller that forgot.
   if (!updated) throw new Error(`Account ${account.id} changed while being renewed`);
 
-  let transactionNumber: string | null = null;
+  let entries: PostedEntry[] = [];
   if (quote.credits > 0) {
-    const { bonus_credits: bonus } = await balanceOf(trx, payer.id);
     try {
-      const [entry] = await postChanges(
+      entries = await postChanges(
         trx,
         [
           {
             userId: payer.id,
             type: 'USED',
             credits: -quote.credits,
-            bonusCredits: -Math.min(bonus, quote.credits),
+            bonusCredits: -Math.min(balance.bonus_credits, quote.credits),
             accountId: account.id,
             coverageStart,
             coverageEnd,
@@ -124,7 +133,6 @@ export async function renewLocked(
         ],
         { actorId: options.actorId },
       );
-      transactionNumber = entry.transaction_number;
     } catch (error) {
       if (error instanceof InsufficientBalance) throw insufficient(quote.credits, error.available);
       throw error;
@@ -132,6 +140,7 @@ export async function renewLocked(
   }
   return {
     account: updated,
+    entries,
     result: {
       account_id: account.id,
       months,
@@ -139,7 +148,7 @@ export async function renewLocked(
       discount_id: quote.discount_id,
       coverage_start: coverageStart,
       coverage_end: coverageEnd,
-      transaction_number: transactionNumber,
+      transaction_number: entries[0]?.transaction_number ?? null,
     },
   };
 }
@@ -157,19 +166,18 @@ export async function renewMany(
   months: number,
   payer: Payer,
   options: RenewOptions & { onRefused?: (account: AccountRow, message: string) => Error },
-): Promise<Array<{ account: AccountRow; result: RenewalResult }>> {
+): Promise<{ renewed: Array<{ account: AccountRow; result: RenewalResult }>; entries: PostedEntry[] }> {
   const now = options.now ?? new Date();
   const refused = (account: AccountRow, message: string) => options.onRefused?.(account, message) ?? fieldError('months', message);
   for (const account of accounts) if (inBonusPeriod(account, now)) throw refused(account, ACCOUNTS.bonusPeriod);
   const settings = options.settings ?? (await getSystemSettings(trx));
 
-  if (payer.role !== 'admin') await lockUsers(trx, [payer.id]);
+  let { credits: balance, bonus_credits: bonus } = await lockPayer(trx, payer);
   const quotes = new Map<number | null, RenewalQuote>();
   for (const account of accounts) {
     if (!quotes.has(account.server_id)) quotes.set(account.server_id, await priceFor(trx, account, months, payer, now, settings));
   }
   const total = accounts.reduce((sum, account) => sum + quotes.get(account.server_id)!.credits, 0);
-  let { credits: balance, bonus_credits: bonus } = await balanceOf(trx, payer.id);
   if (total > 0 && balance < total) throw insufficient(total, balance);
 
   const done: Array<{ account: AccountRow; result: RenewalResult; quote: RenewalQuote; coverageStart: string; coverageEnd: string }> = [];
@@ -236,14 +244,15 @@ export async function renewMany(
       remarks: `Renewal of ${account.login} for ${months} month(s)`,
     });
   }
+  let entries: PostedEntry[] = [];
   try {
-    const entries = changes.length > 0 ? await postChanges(trx, changes, { actorId: options.actorId }) : [];
+    entries = changes.length > 0 ? await postChanges(trx, changes, { actorId: options.actorId }) : [];
     entries.forEach((entry, i) => (paidRenewals[i].result.transaction_number = entry.transaction_number));
   } catch (error) {
     if (error instanceof InsufficientBalance) throw insufficient(charged, error.available);
     throw error;
   }
-  return done.map(({ account, result }) => ({ account, result }));
+  return { renewed: done.map(({ account, result }) => ({ account, result })), entries };
 }
 
 /** A paid renewal of the account, as the ledger recorded it (USED entry). */
@@ -311,7 +320,7 @@ export async function recoverLocked(
   months: number,
   _actor: Payer,
   options: RenewOptions,
-): Promise<{ account: AccountRow; result: RenewalResult }> {
+): Promise<AccountCreditResult> {
   const now = options.now ?? new Date();
   const expiry = account.expiry_date ? new Date(account.expiry_date) : null;
   const unused = expiry && !Number.isNaN(expiry.getTime()) ? wholeMonthsBetween(now, expiry) : 0;
@@ -358,6 +367,7 @@ export async function recoverLocked(
   const refunded = entries.reduce((sum, e) => sum + e.credits, 0);
   return {
     account: updated,
+    entries,
     result: {
       account_id: account.id,
       months,

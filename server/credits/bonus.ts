@@ -8,8 +8,8 @@
 import type { Kysely } from 'kysely';
 import { levelOption } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
-import { pathIds } from '../http/scope';
-import { getCreditLevels, getSystemSettings } from '../settings';
+import { branchServerId } from '../accounts/store';
+import { type SystemSettings, getCreditLevels, getSystemSettings } from '../settings';
 
 export interface Bonus {
   bonus: number;
@@ -18,20 +18,6 @@ export interface Bonus {
 }
 
 const NONE: Bonus = { bonus: 0, remarks: null };
-
-/** The server a user's branch works on: a manager's own, a reseller's or dealer's manager's. */
-export async function branchServerId(db: Kysely<Database>, user: Pick<UserRow, 'role' | 'path' | 'server_id'>): Promise<number | null> {
-  if (user.role === 'manager') return user.server_id;
-  const managerId = pathIds(user.path)[1];
-  if (!managerId) return null;
-  const manager = await db
-    .selectFrom('users')
-    .select('server_id')
-    .where('id', '=', managerId)
-    .where('role', '=', 'manager')
-    .executeTakeFirst();
-  return manager?.server_id ?? null;
-}
 
 export type BonusCalculator = (amount: number) => Bonus;
 
@@ -44,8 +30,9 @@ export async function bonusCalculator(
   giverRole: string,
   recipientRole: string | null,
   serverId: number | null,
+  settings?: SystemSettings,
 ): Promise<BonusCalculator> {
-  const system = await getSystemSettings(db);
+  const system = settings ?? (await getSystemSettings(db));
   if (!system.enable_promos) return () => NONE;
   if (giverRole === 'admin' && recipientRole === 'manager') {
     const levels = await getCreditLevels(db);
@@ -75,8 +62,11 @@ export async function bonusFor(
   giver: Pick<UserRow, 'role'>,
   recipient: Pick<UserRow, 'role' | 'path' | 'server_id'>,
   amount: number,
+  settings?: SystemSettings,
+  /** The recipient's branch server when the caller already knows it. */
+  serverId?: number | null,
 ): Promise<Bonus> {
-  const serverId = await branchServerId(db, recipient);
-  const calc = await bonusCalculator(db, giver.role, recipient.role, serverId);
+  const server = serverId !== undefined ? serverId : await branchServerId(db, recipient);
+  const calc = await bonusCalculator(db, giver.role, recipient.role, server, settings);
   return calc(amount);
 }

@@ -14,9 +14,10 @@ import { isPostgres } from '../db/dialect';
 import type { Database, UserRow } from '../db/schema';
 import { fieldError, notFound } from '../http/errors';
 import { type BalanceChange, InsufficientBalance, type PostedEntry, postChanges } from '../ledger/post';
-import { getSystemSettings } from '../settings';
+import type { SystemSettings } from '../settings';
+import { nowIso } from '../db/values';
 import { linkRecovery } from './allocations';
-import { bonusFor } from './bonus';
+import { type Bonus, bonusFor } from './bonus';
 import { DELETED } from '../hierarchy/members';
 
 type Trx = Transaction<Database>;
@@ -48,17 +49,26 @@ export interface MoveResult {
   actor: UserRow;
 }
 
-async function post(trx: Trx, changes: BalanceChange[], actorId: number, onShort: (e: InsufficientBalance) => Error) {
+/**
+ * Posts the changes and answers both rows as the entries left them: the rows were read locked, and
+ * the entries are the only change a balance gets (migration 0006 sets updated_at to the entry's time),
+ * so reading them again would only repeat what the entries say.
+ */
+async function post(trx: Trx, changes: BalanceChange[], actor: UserRow, target: UserRow, onShort: (e: InsufficientBalance) => Error) {
+  const createdAt = nowIso();
+  let entries: PostedEntry[];
   try {
-    return await postChanges(trx, changes, { actorId });
+    entries = await postChanges(trx, changes, { actorId: actor.id, createdAt });
   } catch (error) {
     if (error instanceof InsufficientBalance) throw onShort(error);
     throw error;
   }
-}
-
-async function reload(trx: Trx, id: number): Promise<UserRow> {
-  return trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const after = (row: UserRow): UserRow => {
+    const own = entries.filter((e) => e.user_id === row.id);
+    if (own.length === 0) return row;
+    return { ...row, credits: own[own.length - 1].balance_after, bonus_credits: row.bonus_credits + own.reduce((sum, e) => sum + e.bonus_credits, 0), updated_at: createdAt };
+  };
+  return { entries, actor: after(actor), target: after(target) };
 }
 
 export interface GiveOptions {
@@ -66,6 +76,10 @@ export interface GiveOptions {
   purpose: 'add' | 'create';
   /** The bonus the client showed; a different server bonus is refused. */
   bonusClaim?: number | null;
+  /** The system settings the request found (minimum credit limit, promo switches). */
+  settings: SystemSettings;
+  /** The bonus, when the caller worked it out before the transaction (it reads no locked state). */
+  bonus?: Bonus;
 }
 
 /** Adds `amount` paid credits (plus any bonus) to `targetId`: minted by admin, else moved from the actor. */
@@ -85,14 +99,12 @@ export async function giveCredits(trx: Trx, actorId: number, targetId: number, a
   if (admin && target.role === 'manager' && amount > MANAGER_ALLOCATION_MAX) {
     throw fieldError('credits', CREDITS.adminAllocationCap);
   }
-  if (!admin) {
-    const { minimum_credit_limit } = await getSystemSettings(trx);
-    if (minimum_credit_limit > 0 && amount < minimum_credit_limit) {
-      throw fieldError('credits', HIERARCHY.minimumCreditLimit(minimum_credit_limit));
-    }
+  const { minimum_credit_limit } = options.settings;
+  if (!admin && minimum_credit_limit > 0 && amount < minimum_credit_limit) {
+    throw fieldError('credits', HIERARCHY.minimumCreditLimit(minimum_credit_limit));
   }
 
-  const bonus = await bonusFor(trx, actor, target, amount);
+  const bonus = options.bonus ?? (await bonusFor(trx, actor, target, amount, options.settings));
   if (options.bonusClaim !== undefined && options.bonusClaim !== null && options.bonusClaim !== bonus.bonus) {
     throw fieldError('promo_credits', CREDITS.promoCredits);
   }
@@ -111,8 +123,8 @@ export async function giveCredits(trx: Trx, actorId: number, targetId: number, a
   if (bonus.bonus > 0) {
     changes.push({ userId: target.id, type: 'PURCHASED', credits: bonus.bonus, bonusCredits: bonus.bonus, counterpartyId: null, remarks: bonus.remarks });
   }
-  const entries = await post(trx, changes, actor.id, (e) => short(e.available));
-  return { entries, credits: amount, bonus: bonus.bonus, target: await reload(trx, target.id), actor: await reload(trx, actor.id) };
+  const posted = await post(trx, changes, actor, target, (e) => short(e.available));
+  return { ...posted, credits: amount, bonus: bonus.bonus };
 }
 
 export interface RecoverOptions {
@@ -159,8 +171,8 @@ export async function recoverCredits(trx: Trx, actorId: number, targetId: number
       remarks: 'Bonus credits removed: no paid credits left',
     });
   }
-  const entries = await post(trx, changes, actor.id, (e) => short(e.available));
-  const taken = entries.find((e) => e.user_id === target.id && e.type === 'RECOVERED' && e.bonus_credits === 0);
+  const posted = await post(trx, changes, actor, target, (e) => short(e.available));
+  const taken = posted.entries.find((e) => e.user_id === target.id && e.type === 'RECOVERED' && e.bonus_credits === 0);
   if (taken) await linkRecovery(trx, target.id, taken.id, amount, options.allocationId);
-  return { entries, credits: amount, bonus: bonusToZero, target: await reload(trx, target.id), actor: await reload(trx, actor.id) };
+  return { ...posted, credits: amount, bonus: bonusToZero };
 }

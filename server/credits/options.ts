@@ -22,7 +22,8 @@ import {
 } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
 import { getCreditLevels, getCreditOptionsSettings, getSystemSettings } from '../settings';
-import { type BonusCalculator, bonusCalculator, branchServerId } from './bonus';
+import { branchServerId } from '../accounts/store';
+import { type BonusCalculator, bonusCalculator } from './bonus';
 import { paidOf } from './moves';
 
 const option = ({ value, share }: CreditChoice, bonus: number): CreditOption => ({

@@ -68,24 +68,20 @@ export async function findMemberCounted(db: Kysely<Database>, actor: Actor, id: 
 const ref = (u: { id: number; name: string } | undefined): NamedRef | null => (u ? { id: u.id, name: u.name } : null);
 
 /**
- * Turns rows into API objects: parent, manager and reseller references and the branch's server,
- * read in two queries for the whole page.
+ * Reads what rows under these paths are shown with (parent, manager and reseller references and the
+ * branch's server: two queries for the whole page) and answers the function that shows such a row.
+ * A credit move reads them before its transaction and shows the row its entries leave.
  */
-export async function present(db: Kysely<Database>, rows: MemberRow[]): Promise<HierarchyUser[]> {
-  if (rows.length === 0) return [];
+export async function presenter(db: Kysely<Database>, rows: Pick<MemberRow, 'path' | 'server_id'>[]): Promise<(row: MemberRow) => HierarchyUser> {
   const ancestorIds = [...new Set(rows.flatMap((r) => pathIds(r.path)))];
-  const ancestors = await db
-    .selectFrom('users')
-    .select(['id', 'name', 'role', 'server_id'])
-    .where('id', 'in', ancestorIds)
-    .execute();
+  const ancestors = ancestorIds.length ? await db.selectFrom('users').select(['id', 'name', 'role', 'server_id']).where('id', 'in', ancestorIds).execute() : [];
   const byId = new Map(ancestors.map((a) => [a.id, a]));
   const serverIds = [...new Set(ancestors.map((a) => a.server_id).concat(rows.map((r) => r.server_id)).filter((v): v is number => v !== null))];
   const servers = serverIds.length
     ? await db.selectFrom('servers').select(['id', 'name']).where('id', 'in', serverIds).execute()
     : [];
   const serverById = new Map(servers.map((s) => [s.id, s]));
-  return rows.map((row) => {
+  return (row) => {
     const chain = pathIds(row.path).map((id) => byId.get(id)).filter((u) => u !== undefined);
     const manager = row.role === 'manager' ? undefined : chain.find((u) => u.role === 'manager');
     const reseller = row.role === 'dealer' ? chain.find((u) => u.role === 'reseller') : undefined;
@@ -113,7 +109,13 @@ export async function present(db: Kysely<Database>, rows: MemberRow[]): Promise<
       created_at: row.created_at,
       updated_at: row.updated_at,
     };
-  });
+  };
+}
+
+/** Turns rows into API objects. */
+export async function present(db: Kysely<Database>, rows: MemberRow[]): Promise<HierarchyUser[]> {
+  if (rows.length === 0) return [];
+  return rows.map(await presenter(db, rows));
 }
 
 export async function presentOne(db: Kysely<Database>, id: number): Promise<HierarchyUser> {

@@ -12,6 +12,7 @@ import {
   ENTITY_FORM,
   GENERAL,
   HIERARCHY,
+  type HierarchyUser,
   type Role,
   USER_STATUSES,
   type UserStatus,
@@ -34,16 +35,17 @@ import type { Database, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { conflict, fieldError, notFound } from '../http/errors';
-import { actorOf } from '../http/guard';
+import { actorOf, settingsOf } from '../http/guard';
 import { type FilterDef, type ListSpec, listQuerystring, paginate } from '../http/list';
 import { below, pathEndSql } from '../http/scope';
 import { type SystemSettings, getSystemSettings } from '../settings';
 import { insertUser } from '../users';
-import { giveCredits, lockUsers, recoverCredits } from '../credits/moves';
+import { type MoveResult, giveCredits, lockUsers, recoverCredits } from '../credits/moves';
+import { bonusFor } from '../credits/bonus';
 import { postChanges } from '../ledger/post';
-import { runCreditOperation } from '../credits/operation';
+import { type OperationResult, runCreditOperation } from '../credits/operation';
 import { recoveryOptions } from '../credits/options';
-import { DELETED, type MemberCounts, type MemberRow, findMember, findMemberCounted, memberBase, present, presentOne, withCounts } from './members';
+import { DELETED, type MemberRow, findMember, findMemberCounted, memberBase, present, presentOne, presenter, withCounts } from './members';
 import { moveSubtree } from './paths';
 
 type Db = Kysely<Database>;
@@ -92,8 +94,23 @@ export interface LevelDef {
 export interface LevelTools {
   db: Db;
   audit: (db: Db, request: FastifyRequest, action: string, target: Pick<UserRow, 'id' | 'username'>, oldValues?: unknown, newValues?: unknown) => Promise<void>;
-  /** The answer of a credit move; `counts` were read before its transaction (findMemberCounted). */
-  creditResponse: (trx: Db, result: Awaited<ReturnType<typeof giveCredits>>, message: string, counts: MemberCounts) => Promise<{ status: number; body: unknown }>;
+  /** The answer of a credit move on a target read before its transaction (creditTarget). */
+  creditResponse: (result: MoveResult, message: string, target: CreditTarget) => OperationResult;
+}
+
+/**
+ * The target of a credit move as read before its transaction: its row with the counts the answer
+ * shows, and how to show it (names and server). A move changes none of these but the balance, so
+ * reading them while both balances are locked would only make other moves on them wait.
+ */
+export interface CreditTarget {
+  row: MemberRow;
+  show: (row: MemberRow) => HierarchyUser;
+}
+
+export async function creditTarget(db: Db, actor: UserRow, id: number, role: Role): Promise<CreditTarget> {
+  const row = await findMemberCounted(db, actor, id, role);
+  return { row, show: await presenter(db, [row]) };
 }
 
 /** A user of `role` that is not deleted, by id, or null. */
@@ -199,8 +216,8 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
     const audit: LevelTools['audit'] = (conn, request, action, target, oldValues, newValues) =>
       recordAudit(conn, request, { module: resource, action, entityId: target.id, targetUsername: target.username, oldValues, newValues });
 
-    const creditResponse: LevelTools['creditResponse'] = async (trx, result, message, counts) => {
-      const [user] = await present(trx, [{ ...result.target, total_children: counts.total_children, total_accounts: counts.total_accounts }]);
+    const creditResponse: LevelTools['creditResponse'] = (result, message, { row, show }) => {
+      const user = show({ ...result.target, total_children: row.total_children, total_accounts: row.total_accounts });
       return {
         status: 200,
         body: {
@@ -267,7 +284,7 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
           server_id: role === 'manager' ? (body.server_id ?? null) : null,
         });
         let moved: { credits: number; bonus: number } | null = null;
-        if (body.credits > 0) moved = await giveCredits(trx, actor.id, user.id, body.credits, { purpose: 'create' });
+        if (body.credits > 0) moved = await giveCredits(trx, actor.id, user.id, body.credits, { purpose: 'create', settings: await settingsOf(app, request) });
         const shown = await presentOne(trx, user.id);
         await audit(trx, request, 'create', user, null, {
           ...snapshot({ ...user, credits: shown.credits, bonus_credits: shown.bonus_credits }),
@@ -396,12 +413,20 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
       async (request, reply) => {
         const actor = actorOf(request);
         const body = request.body;
+        const settings = await settingsOf(app, request);
         return runCreditOperation(app, request, reply, actor, {
-          prepare: () => findMemberCounted(db, actor, request.params.id, role),
-          run: async (trx, target) => {
+          prepare: async () => {
+            const prepared = await creditTarget(db, actor, request.params.id, role);
+            // The bonus depends on the settings, the promos and the branch's server, not on balances.
+            const branchServer = prepared.show(prepared.row).server_id;
+            const bonus = body.action === 'renew' ? await bonusFor(db, actor, prepared.row, body.credits, settings, branchServer) : undefined;
+            return { ...prepared, bonus };
+          },
+          run: async (trx, prepared) => {
+            const target = prepared.row;
             const result =
               body.action === 'renew'
-                ? await giveCredits(trx, actor.id, target.id, body.credits, { purpose: 'add', bonusClaim: body.bonus_credits })
+                ? await giveCredits(trx, actor.id, target.id, body.credits, { purpose: 'add', bonusClaim: body.bonus_credits, settings, bonus: prepared.bonus })
                 : await recoverCredits(trx, actor.id, target.id, body.credits);
             await recordAudit(trx, request, {
               module: 'credits',
@@ -412,7 +437,7 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
               oldValues: { credits: result.entries.find((e) => e.user_id === target.id)?.balance_before ?? target.credits },
               newValues: { credits: result.target.credits, bonus_credits: result.target.bonus_credits, transactions: result.entries.map((e) => e.transaction_number) },
             });
-            return creditResponse(trx, result, body.action === 'renew' ? HIERARCHY.creditsAdded : HIERARCHY.creditsRecovered, target);
+            return creditResponse(result, body.action === 'renew' ? HIERARCHY.creditsAdded : HIERARCHY.creditsRecovered, prepared);
           },
         });
       },

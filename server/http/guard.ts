@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
 import { ACCESS, can } from '../../src/contract';
 import { resolveToken } from '../auth/tokens';
 import type { UserRow } from '../db/schema';
-import { getSystemSettings } from '../settings';
+import { type SystemSettings, getSystemSettings } from '../settings';
 import { ApiError, forbidden, unauthenticated } from './errors';
 
 declare module 'fastify' {
@@ -21,8 +21,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: UserRow | null;
     tokenHash: string | null;
+    /** The system settings read with the session; null on public routes. */
+    settings: SystemSettings | null;
   }
 }
+
+/** The system settings as the request found them: read with the session, else now. */
+export const settingsOf = (app: FastifyInstance, request: FastifyRequest): Promise<SystemSettings> | SystemSettings =>
+  request.settings ?? getSystemSettings(app.db.kysely);
 
 /** The signed-in user of a route that is not public (the guard has already checked it). */
 export function actorOf(request: FastifyRequest): UserRow {
@@ -40,6 +46,7 @@ export function bearerToken(request: FastifyRequest): string | null {
 export const guard = fp(async (app: FastifyInstance) => {
   app.decorateRequest('user', null);
   app.decorateRequest('tokenHash', null);
+  app.decorateRequest('settings', null);
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) return;
@@ -59,11 +66,11 @@ export const guard = fp(async (app: FastifyInstance) => {
     if (!session || session.user.status !== 'active') throw unauthenticated();
     request.user = session.user;
     request.tokenHash = session.tokenHash;
+    request.settings = session.settings;
     const [resource, action] = config.access;
     if (!can(session.user.role, resource, action)) throw forbidden();
-    if (session.user.role !== 'admin' && !config.duringMaintenance) {
-      const settings = await getSystemSettings(app.db.kysely);
-      if (settings.maintenance_mode) throw new ApiError(503, ACCESS.maintenance);
+    if (session.user.role !== 'admin' && !config.duringMaintenance && session.settings.maintenance_mode) {
+      throw new ApiError(503, ACCESS.maintenance);
     }
   });
 });

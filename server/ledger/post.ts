@@ -71,10 +71,10 @@ export const newTransactionNumber = (): string =>
 export async function postChanges(
   trx: Transaction<Database>,
   changes: BalanceChange[],
-  meta: { actorId: number | null; operationId?: string },
+  meta: { actorId: number | null; operationId?: string; createdAt?: string },
 ): Promise<PostedEntry[]> {
   const operationId = meta.operationId ?? randomUUID();
-  const createdAt = nowIso();
+  const createdAt = meta.createdAt ?? nowIso();
   const posted: PostedEntry[] = [];
   const ordered = [...changes].sort((a, b) => a.userId - b.userId);
   const postgres = isPostgres(trx);

@@ -58,12 +58,11 @@ import type { AccountRow, Database, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso, parseJson } from '../db/values';
 import { fieldError, notFound, validationError } from '../http/errors';
-import { actorOf } from '../http/guard';
+import { actorOf, settingsOf } from '../http/guard';
 import { type ListSpec, listQuerystring, paginate } from '../http/list';
-import { postChanges } from '../ledger/post';
+import { type PostedEntry, postChanges } from '../ledger/post';
 import type { Provisioners } from '../provisioning';
 import { deleteAccountEverywhere, mirrorAccounts, unmirrorAccount } from '../provisioning/accounts';
-import { getSystemSettings } from '../settings';
 
 const tags = ['accounts'];
 
@@ -137,8 +136,11 @@ async function resolveServer(db: Kysely<Database>, actor: UserRow, requested: nu
 const statusFrom = (body: { status?: string; is_active?: boolean }): string | undefined =>
   body.status ?? (body.is_active === undefined ? undefined : body.is_active ? 'active' : 'inactive');
 
-async function currentCredits(db: Kysely<Database>, actor: UserRow): Promise<number | null> {
+/** The caller's balance now: from the entries just posted when one is the caller's, else read. */
+async function currentCredits(db: Kysely<Database>, actor: UserRow, posted: PostedEntry[] = []): Promise<number | null> {
   if (actor.role === 'admin') return null;
+  const mine = posted.filter((e) => e.user_id === actor.id).at(-1);
+  if (mine) return mine.balance_after;
   const row = await db.selectFrom('users').select('credits').where('id', '=', actor.id).executeTakeFirstOrThrow();
   return row.credits;
 }
@@ -171,7 +173,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const precheck = async () => {
         if (body.expiry_date && actor.role !== 'admin') throw fieldError('expiry_date', ACCOUNTS.expiryAdminOnly);
         const serverId = await resolveServer(db, actor, body.server_id);
-        const settings = await getSystemSettings(db);
+        const settings = await settingsOf(app, request);
         if (body.is_trial) {
           if (!settings.enable_trials) throw fieldError('is_trial', ACCOUNTS.trialsDisabled);
           const minimum = Number(settings.minimum_credits_trial_user_creation) || 0;
@@ -206,6 +208,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           .executeTakeFirstOrThrow();
 
         let renewal: RenewalResult | null = null;
+        let posted: PostedEntry[] = [];
         if (body.is_trial) {
           await postChanges(
             trx,
@@ -214,7 +217,9 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           );
         } else if (body.months) {
           const locked = await lockAccount(trx, actor, id);
-          renewal = (await renewLocked(trx, locked, body.months, actor, { actorId: actor.id, now, settings })).result;
+          const renewed = await renewLocked(trx, locked, body.months, actor, { actorId: actor.id, now, settings });
+          renewal = renewed.result;
+          posted = renewed.entries;
         }
         await mirrorAccounts(provisioners, trx, [id], undo);
         const created = await loadAccount(trx, id);
@@ -228,7 +233,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         return {
           status: 201,
-          body: { message: ACCOUNTS.created, data: toAccount(created, actor.role), renewal, user_credits: await currentCredits(trx, actor) },
+          body: { message: ACCOUNTS.created, data: toAccount(created, actor.role), renewal, user_credits: await currentCredits(trx, actor, posted) },
         };
       };
       try {
@@ -410,13 +415,12 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       const { action, months } = request.body;
       return provisioners.mirrored((undo) => runCreditOperation(app, request, reply, actor, {
-        prepare: async () => {
-          await findAccount(db, actor, request.params.id);
-        },
-        run: async (trx) => {
+        prepare: () => findAccount(db, actor, request.params.id),
+        run: async (trx, found) => {
           const locked = await lockAccount(trx, actor, request.params.id);
-          const options = { actorId: actor.id };
-          const { result } = action === 'renew' ? await renewLocked(trx, locked, months, actor, options) : await recoverLocked(trx, locked, months, actor, options);
+          const options = { actorId: actor.id, settings: await settingsOf(app, request) };
+          const done = action === 'renew' ? await renewLocked(trx, locked, months, actor, options) : await recoverLocked(trx, locked, months, actor, options);
+          const { result } = done;
           await mirrorAccounts(provisioners, trx, [locked.id], undo);
           await recordAudit(trx, request, {
             module: 'accounts',
@@ -434,9 +438,13 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
             status: 200,
             body: {
               message: action === 'renew' ? ACCOUNTS.renewed : ACCOUNTS.recovered,
-              data: await show(trx, locked.id, actor),
+              // The owner's and the server's names as read before the transaction, unless either moved meanwhile.
+              data:
+                found.owner_id === done.account.owner_id && found.server_id === done.account.server_id
+                  ? toAccount({ ...found, ...done.account }, actor.role)
+                  : await show(trx, locked.id, actor),
               renewal: result,
-              user_credits: await currentCredits(trx, actor),
+              user_credits: await currentCredits(trx, actor, done.entries),
             },
           };
         },
@@ -513,7 +521,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         run: async (trx) => {
           const locked = await lockAccounts(trx, actor, account_ids);
-          const renewed = await renewMany(trx, locked, months, actor, {
+          const { renewed, entries } = await renewMany(trx, locked, months, actor, {
             actorId: actor.id,
             // Name the account whose renewal was refused.
             onRefused: (account, message) => fieldError('months', `${account.login}: ${message}`),
@@ -538,7 +546,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
             status: 200,
             body: {
               message: ACCOUNTS.bulkDone(renewals.length, 'renewed'),
-              data: { accounts, renewals, credits: renewals.reduce((sum, r) => sum + r.credits, 0), user_credits: await currentCredits(trx, actor) },
+              data: { accounts, renewals, credits: renewals.reduce((sum, r) => sum + r.credits, 0), user_credits: await currentCredits(trx, actor, entries) },
             },
           };
         },

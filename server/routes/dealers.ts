@@ -25,9 +25,9 @@ import { fieldError } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { recoverFromHistory, recoveryHistory } from '../credits/history';
 import { runCreditOperation } from '../credits/operation';
-import { findMember, findMemberCounted, presentOne } from '../hierarchy/members';
+import { findMember, presentOne } from '../hierarchy/members';
 import { moveSubtree } from '../hierarchy/paths';
-import { liveUser, underManagerFilter, userRoutes } from '../hierarchy/userRoutes';
+import { creditTarget, liveUser, underManagerFilter, userRoutes } from '../hierarchy/userRoutes';
 
 export default userRoutes({
   role: 'dealer',
@@ -95,11 +95,12 @@ export default userRoutes({
         const actor = actorOf(request);
         return runCreditOperation(app, request, reply, actor, {
           prepare: async () => {
-            const dealer = await findMemberCounted(db, actor, request.params.id, 'dealer');
-            if (actor.role !== 'admin' && dealer.parent_id !== actor.id) throw fieldError('recipient', CREDITS.recipient);
-            return dealer;
+            const target = await creditTarget(db, actor, request.params.id, 'dealer');
+            if (actor.role !== 'admin' && target.row.parent_id !== actor.id) throw fieldError('recipient', CREDITS.recipient);
+            return target;
           },
-          run: async (trx, dealer) => {
+          run: async (trx, target) => {
+            const dealer = target.row;
             const result = await recoverFromHistory(trx, actor.id, dealer.id, request.body.transaction_id);
             await recordAudit(trx, request, {
               module: 'credits',
@@ -110,7 +111,7 @@ export default userRoutes({
               oldValues: { credits: result.entries.find((e) => e.user_id === dealer.id)?.balance_before ?? dealer.credits },
               newValues: { credits: result.target.credits, bonus_credits: result.target.bonus_credits, transactions: result.entries.map((e) => e.transaction_number) },
             });
-            return creditResponse(trx, result, HIERARCHY.creditsRecovered, dealer);
+            return creditResponse(result, HIERARCHY.creditsRecovered, target);
           },
         });
       },
