@@ -6,6 +6,9 @@
  * Everything else (writes, pragmas, and every statement of a transaction, reads included, so that
  * they see the transaction's own writes) runs on the main connection under one mutex, as Kysely's
  * own SqliteDriver does.
+ * A read that cannot be slow (its plan finds each row by a unique key, such as a sign-in's token or
+ * a user by id) runs on the main connection when no one holds it: handing it to a thread costs more
+ * than running it.
  */
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
@@ -44,6 +47,11 @@ export class SqliteReadersDialect implements Dialect {
   readerThreads(): readonly Worker[] {
     return this.#driver?.readerThreads() ?? [];
   }
+  /** Where a statement runs (for diagnostics and tests). */
+  routeOf(query: CompiledQuery): Route {
+    if (!this.#driver) throw new Error('the dialect has no driver yet');
+    return this.#driver.routeOf(query);
+  }
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();
   }
@@ -61,6 +69,9 @@ class Mutex {
   async lock(): Promise<void> {
     while (this.#promise) await this.#promise;
     this.#promise = new Promise((resolve) => (this.#resolve = resolve));
+  }
+  get held(): boolean {
+    return this.#promise !== undefined;
   }
   unlock(): void {
     const resolve = this.#resolve;
@@ -85,12 +96,41 @@ function runOn(db: SQLite.Database, { sql, parameters }: CompiledQuery): QueryRe
 const READ_TEXT = /^\s*(select|with)\b/i;
 const DECISIONS_KEPT = 1000;
 
+/** How a statement text is run: on the main connection only, on a reader, or where it is quickest. */
+type Route = 'main' | 'reader' | 'point';
+
+/** Plan lines that name no table access of their own. */
+const PLAN_FRAME = /^(CORRELATED )?(SCALAR|LIST) SUBQUERY \d+$|^USE TEMP B-TREE FOR (ORDER BY|GROUP BY|DISTINCT)$|^COMPOUND QUERY$|^(LEFT-MOST|UNION ALL) SUBQUERY$/;
+const PLAN_ROWID = /^SEARCH \S+(?: AS \S+)? USING INTEGER PRIMARY KEY \(rowid=\?\)$/;
+const PLAN_INDEX = /^SEARCH (\S+)(?: AS \S+)? USING (?:COVERING )?INDEX (\S+) \(([^)]*)\)$/;
+
+/**
+ * Whether every row the statement reads is found by equality on a unique key (the rowid, or every
+ * column of a unique index), as SQLite's own plan says: such a read returns at most one row per key
+ * it is given and cannot be slow. Anything else (a scan, a range, a non-unique index) is not.
+ */
+function readsByUniqueKeys(db: SQLite.Database, { sql, parameters }: CompiledQuery): boolean {
+  const plan = db.prepare(`explain query plan ${sql}`).all(parameters as unknown[]) as Array<{ detail: string }>;
+  return plan.every(({ detail }) => {
+    if (PLAN_FRAME.test(detail) || PLAN_ROWID.test(detail)) return true;
+    const search = PLAN_INDEX.exec(detail);
+    if (!search) return false;
+    const [, table, index, terms] = search;
+    const equal = terms.split(' AND ').map((term) => /^(\w+)=\?$/.exec(term)?.[1]);
+    if (equal.some((column) => !column)) return false;
+    const unique = (db.pragma(`index_list(${quoteName(table)})`) as Array<{ name: string; unique: number; partial: number }>).find((i) => i.name === index);
+    if (!unique?.unique) return false;
+    const columns = (db.pragma(`index_info(${quoteName(index)})`) as Array<{ name: string }>).map((c) => c.name);
+    return columns.every((column) => equal.includes(column));
+  });
+}
+
 export class SqliteReadersDriver implements Driver {
   readonly #db: SQLite.Database;
   readonly #mutex = new Mutex();
   readonly #pool: ReaderPool;
-  /** Whether a statement text only reads, as SQLite itself says; texts repeat, so this is kept. */
-  readonly #readOnly = new Map<string, boolean>();
+  /** Where each statement text runs, as SQLite itself says; texts repeat, so this is kept. */
+  readonly #routes = new Map<string, Route>();
 
   constructor(config: SqliteReadersConfig) {
     this.#db = config.database;
@@ -163,21 +203,29 @@ export class SqliteReadersDriver implements Driver {
     return this.#pool.run(query.sql, query.parameters);
   }
 
-  /** @internal A statement that reads and nothing else (not BEGIN, not a pragma, not a write with RETURNING). */
-  isRead({ sql }: CompiledQuery): boolean {
-    const known = this.#readOnly.get(sql);
+  /** @internal Whether the main connection is held (by a write or a transaction). */
+  mainHeld(): boolean {
+    return this.#mutex.held;
+  }
+
+  /**
+   * @internal Where a statement runs: 'reader' for one that reads and nothing else (not BEGIN, not a
+   * pragma, not a write with RETURNING), 'point' for such a read by unique keys, else 'main'.
+   */
+  routeOf(query: CompiledQuery): Route {
+    const known = this.#routes.get(query.sql);
     if (known !== undefined) return known;
-    if (!READ_TEXT.test(sql)) return false;
-    let read: boolean;
+    if (!READ_TEXT.test(query.sql)) return 'main';
+    let route: Route;
     try {
-      const stmt = this.#db.prepare(sql);
-      read = stmt.reader && stmt.readonly;
+      const stmt = this.#db.prepare(query.sql);
+      route = !(stmt.reader && stmt.readonly) ? 'main' : readsByUniqueKeys(this.#db, query) ? 'point' : 'reader';
     } catch {
-      return false; // the main connection runs it and reports the error as before
+      return 'main'; // the main connection runs it and reports the error as before
     }
-    if (this.#readOnly.size >= DECISIONS_KEPT) this.#readOnly.clear();
-    this.#readOnly.set(sql, read);
-    return read;
+    if (this.#routes.size >= DECISIONS_KEPT) this.#routes.clear();
+    this.#routes.set(query.sql, route);
+    return route;
   }
 }
 
@@ -200,7 +248,13 @@ class RoutedConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (!this.#holdsMain && this.driver.isRead(query)) return this.driver.runOnReader(query);
+    if (!this.#holdsMain) {
+      const route = this.driver.routeOf(query);
+      // A point read runs at once on the free main connection; one held by a transaction would show
+      // that transaction's uncommitted writes, so then it goes to a reader like any other read.
+      if (route === 'point' && !this.driver.mainHeld()) return this.driver.runOnMain(query);
+      if (route !== 'main') return this.driver.runOnReader(query);
+    }
     await this.holdMain();
     return this.driver.runOnMain(query);
   }

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
-import { Kysely, sql } from 'kysely';
+import { type CompiledQuery, Kysely, sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSqliteReaders } from '../../server/config';
 import { connect } from '../../server/db/connect';
@@ -112,6 +112,31 @@ describe('SQLite reader threads', () => {
       expect(await db.selectFrom('t').select('name').orderBy('id').execute()).toEqual([{ name: 'before' }]);
     });
     expect(await db.selectFrom('t').select('name').orderBy('id').execute()).toEqual([{ name: 'inside' }, { name: 'new' }]);
+  });
+
+  it('runs a read by unique keys on the free main connection, any other read on a reader', () => {
+    const route = (q: { compile(): CompiledQuery }) => dialect.routeOf(q.compile());
+    const t = db.selectFrom('t').selectAll();
+    expect(route(t.where('id', '=', 1))).toBe('point');
+    expect(route(t.where('id', 'in', [1, 2, 3]))).toBe('point');
+    expect(route(t.where('name', '=', 'x'))).toBe('point'); // the unique constraint's index
+    expect(route(db.selectFrom('t as a').innerJoin('t as b', 'b.id', 'a.big').selectAll('a').where('a.id', '=', 1))).toBe('point');
+    expect(route(t.where('big', '=', 1))).toBe('reader'); // no index: a scan
+    expect(route(t.where('id', '>', 1))).toBe('reader'); // a range
+    expect(route(t.where('name', '>=', 'a'))).toBe('reader');
+    expect(route(db.selectFrom('t').select(sql<number>`count(*)`.as('n')))).toBe('reader');
+    expect(route(db.insertInto('t').values({ id: 9, name: 'w' }).returning('id'))).toBe('main');
+  });
+
+  it('sends a point read to a reader while a transaction holds the main connection, so it sees only committed rows', async () => {
+    await db.insertInto('t').values({ id: 1, name: 'before' }).execute();
+    const byId = () => db.selectFrom('t').select('name').where('id', '=', 1).executeTakeFirst();
+    expect(await byId()).toEqual({ name: 'before' });
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('t').set({ name: 'inside' }).where('id', '=', 1).execute();
+      expect(await byId()).toEqual({ name: 'before' });
+    });
+    expect(await byId()).toEqual({ name: 'inside' });
   });
 
   it('rolls back, and keeps savepoints on the main connection', async () => {
