@@ -17,7 +17,7 @@ import { useCan, useCustomMutation, useDelete, useInvalidate, useUpdate } from '
 import { useState } from 'react';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, EXPIRY_FILTERS, GENERAL, HIERARCHY, RENEWAL, STATUS, USER_STATUSES } from '../../contract';
 import type { RowAction } from '../DataTable';
-import { useConfirm, useNotify } from '../feedback';
+import { MountWhenOpened, useConfirm, useNotify } from '../feedback';
 import { QuickRenewDialog } from '../renewals';
 import { AccountFormDialog } from './AccountFormDialog';
 import { AutoRenewDialog, StbInfoDrawer, TransactionsDrawer } from './dialogs';
@@ -128,11 +128,21 @@ export function useAccountActions() {
 
   const dialogs = (
     <>
-      <QuickRenewDialog account={renewing} onClose={() => setRenewing(null)} />
-      <AccountFormDialog target={editing} onClose={() => setEditing(null)} />
-      <StbInfoDrawer account={stb} onClose={() => setStb(null)} />
-      <TransactionsDrawer account={ledger} onClose={() => setLedger(null)} />
-      <AutoRenewDialog account={autoRenew} onClose={() => setAutoRenew(null)} />
+      <MountWhenOpened open={renewing !== null}>
+        <QuickRenewDialog account={renewing} onClose={() => setRenewing(null)} />
+      </MountWhenOpened>
+      <MountWhenOpened open={editing !== null}>
+        <AccountFormDialog target={editing} onClose={() => setEditing(null)} />
+      </MountWhenOpened>
+      <MountWhenOpened open={stb !== null}>
+        <StbInfoDrawer account={stb} onClose={() => setStb(null)} />
+      </MountWhenOpened>
+      <MountWhenOpened open={ledger !== null}>
+        <TransactionsDrawer account={ledger} onClose={() => setLedger(null)} />
+      </MountWhenOpened>
+      <MountWhenOpened open={autoRenew !== null}>
+        <AutoRenewDialog account={autoRenew} onClose={() => setAutoRenew(null)} />
+      </MountWhenOpened>
     </>
   );
 

@@ -4,6 +4,7 @@ import { AddCreditsDialog } from './AddCreditsDialog';
 import type { CreditEntity } from './creditCall';
 import type { CreditTarget } from './creditDialog';
 import { RecoverCreditsDialog } from './RecoverCreditsDialog';
+import { MountWhenOpened } from '../feedback';
 
 export function useCreditDialogs(entity: CreditEntity) {
   const [adding, setAdding] = useState<CreditTarget | null>(null);
@@ -13,8 +14,12 @@ export function useCreditDialogs(entity: CreditEntity) {
     openRecover: (target: CreditTarget) => setRecovering(target),
     dialogs: (
       <>
-        <AddCreditsDialog entity={entity} target={adding} onClose={() => setAdding(null)} />
-        <RecoverCreditsDialog entity={entity} target={recovering} onClose={() => setRecovering(null)} />
+        <MountWhenOpened open={adding !== null}>
+          <AddCreditsDialog entity={entity} target={adding} onClose={() => setAdding(null)} />
+        </MountWhenOpened>
+        <MountWhenOpened open={recovering !== null}>
+          <RecoverCreditsDialog entity={entity} target={recovering} onClose={() => setRecovering(null)} />
+        </MountWhenOpened>
       </>
     ),
   };

@@ -1,3 +1,4 @@
 export * from './StatusPopup';
 export * from './notify';
 export * from './confirm';
+export * from './MountWhenOpened';

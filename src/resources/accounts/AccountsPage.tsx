@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, DATA_TABLE, RENEWAL, STATUS } from '../../contract';
 import { BulkMessageDialog, accountColumns, accountListProps, useAccountActions, useAccountServers } from '../../components/accounts';
 import { DataTable } from '../../components/DataTable';
-import { useConfirm } from '../../components/feedback';
+import { MountWhenOpened, useConfirm } from '../../components/feedback';
 import { BulkRenewDialog } from '../../components/renewals';
 
 export function AccountsPage() {
@@ -100,8 +100,12 @@ export function AccountsPage() {
         ]}
       />
       {dialogs}
-      <BulkRenewDialog accounts={bulkRenew} onClose={() => setBulkRenew(null)} onRenewed={() => clearSelection()} />
-      <BulkMessageDialog ids={messageIds} onClose={() => setMessageIds(null)} onSent={() => clearSelection()} />
+      <MountWhenOpened open={bulkRenew !== null}>
+        <BulkRenewDialog accounts={bulkRenew} onClose={() => setBulkRenew(null)} onRenewed={() => clearSelection()} />
+      </MountWhenOpened>
+      <MountWhenOpened open={messageIds !== null}>
+        <BulkMessageDialog ids={messageIds} onClose={() => setMessageIds(null)} onSent={() => clearSelection()} />
+      </MountWhenOpened>
     </>
   );
 }

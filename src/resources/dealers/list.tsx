@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router';
 import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, dealerCreateBody, dealerUpdateBody } from '../../contract';
 import { type DataColumn, DataTable } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
-import { useConfirm } from '../../components/feedback';
+import { MountWhenOpened, useConfirm } from '../../components/feedback';
 import { type UserLevelConfig, UserFormDialog, statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../components/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
 import { PromoteDialog } from './PromoteDialog';
@@ -84,9 +84,15 @@ export function DealersList() {
         extra={addButton}
         empty={addButton ? { hint: DATA_TABLE.addFirst('dealer'), action: addButton } : undefined}
       />
-      <UserFormDialog config={dealerLevel} mode="create" open={creating} onClose={() => setCreating(false)} />
-      <PromoteDialog dealer={promoting} onClose={() => setPromoting(null)} />
-      <RecoveryHistoryDialog dealer={history} onClose={() => setHistory(null)} />
+      <MountWhenOpened open={creating}>
+        <UserFormDialog config={dealerLevel} mode="create" open={creating} onClose={() => setCreating(false)} />
+      </MountWhenOpened>
+      <MountWhenOpened open={promoting !== null}>
+        <PromoteDialog dealer={promoting} onClose={() => setPromoting(null)} />
+      </MountWhenOpened>
+      <MountWhenOpened open={history !== null}>
+        <RecoveryHistoryDialog dealer={history} onClose={() => setHistory(null)} />
+      </MountWhenOpened>
       {dialogs}
     </>
   );

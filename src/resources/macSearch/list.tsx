@@ -12,7 +12,7 @@ import { type Account, ACCOUNTS, ACCOUNT_SCREEN, type MacSearchQuery, type MacSe
 import { useAccountServers } from '../../components/accounts';
 import { StatusTag } from '../../components/display';
 import { ExpiryCell } from '../../components/display/ExpiryCell';
-import { useConfirm, useNotify } from '../../components/feedback';
+import { MountWhenOpened, useConfirm, useNotify } from '../../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
 import { QuickRenewDialog } from '../../components/renewals';
 
@@ -163,7 +163,9 @@ export function MacSearchPage() {
           )}
         </Card>
       )}
-      <QuickRenewDialog account={renewing} onClose={() => setRenewing(null)} onRenewed={() => void searchAgain()} />
+      <MountWhenOpened open={renewing !== null}>
+        <QuickRenewDialog account={renewing} onClose={() => setRenewing(null)} onRenewed={() => void searchAgain()} />
+      </MountWhenOpened>
     </Space>
   );
 }

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS, resellerCreateBody, resellerUpdateBody } from '../../contract';
 import { type DataColumn, DataTable } from '../../components/DataTable';
 import { StatusTag, activeOptions, dateTime } from '../../components/display';
-import { useConfirm, useNotify, useStatusPopup } from '../../components/feedback';
+import { MountWhenOpened, useConfirm, useNotify, useStatusPopup } from '../../components/feedback';
 import { type UserLevelConfig, UserDetailsDrawer, UserFormDialog, useBulkRunner, useUserRowActions } from '../../components/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
 
@@ -109,7 +109,9 @@ export function ResellersList() {
         extra={addButton}
         empty={addButton ? { hint: DATA_TABLE.addFirst('reseller'), action: addButton } : undefined}
       />
-      <UserFormDialog config={resellerLevel} mode={editing?.mode ?? 'create'} record={editing?.record} open={editing !== null} onClose={() => setEditing(null)} />
+      <MountWhenOpened open={editing !== null}>
+        <UserFormDialog config={resellerLevel} mode={editing?.mode ?? 'create'} record={editing?.record} open={editing !== null} onClose={() => setEditing(null)} />
+      </MountWhenOpened>
       <UserDetailsDrawer user={details} onClose={() => setDetails(null)} childrenLabel="Total Dealers" />
       {dialogs}
     </>
