@@ -20,6 +20,7 @@ import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
 import { useCurrentUser } from './providers/identity';
 import { useNotificationProvider } from './providers/notificationProvider';
+import { createQueryClient } from './providers/queryClient';
 import { isDarkTheme, themeConfig } from './theme';
 
 function Themed({ children }: { children: React.ReactNode }) {
@@ -53,6 +54,8 @@ function PublicFrame() {
   );
 }
 
+const queryClient = createQueryClient();
+
 function PanelRoutes() {
   return (
     <Refine
@@ -62,7 +65,7 @@ function PanelRoutes() {
       routerProvider={routerProvider}
       notificationProvider={useNotificationProvider}
       resources={refineResources}
-      options={{ syncWithLocation: false, warnWhenUnsavedChanges: false, disableTelemetry: true }}
+      options={{ syncWithLocation: false, warnWhenUnsavedChanges: false, disableTelemetry: true, reactQuery: { clientConfig: queryClient } }}
     >
       <StatusPopupProvider>
         <Suspense fallback={<PageLoading />}>

@@ -5,12 +5,15 @@ import { ACCESS, can } from '../contract';
 import { http as defaultHttp } from './http';
 import { identity } from './identity';
 
+/** The access-control answer for a role: the contract's matrix. */
+export const accessAnswer = (role: string | null, resource: string, action: string) =>
+  can(role, resource, action) ? { can: true } : { can: false, reason: ACCESS.forbidden };
+
 export function createAccessControlProvider(http: AxiosInstance = defaultHttp): AccessControlProvider {
   return {
     async can({ resource, action }) {
       const user = await identity.load(http).catch(() => null);
-      const allowed = can(user?.role ?? null, resource ?? '', action);
-      return allowed ? { can: true } : { can: false, reason: ACCESS.forbidden };
+      return accessAnswer(user?.role ?? null, resource ?? '', action);
     },
     options: {
       buttons: { enableAccessControl: true, hideIfUnauthorized: true },

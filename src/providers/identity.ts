@@ -8,7 +8,7 @@ import { useCallback } from 'react';
 import type { CurrentUser } from '../contract';
 import { session } from './session';
 
-let cached: { token: string; user: Promise<CurrentUser> } | null = null;
+let cached: { token: string; user: Promise<CurrentUser>; value?: CurrentUser } | null = null;
 
 export const identity = {
   /**
@@ -24,12 +24,19 @@ export const identity = {
       session.setRole(data.role);
       return data;
     });
-    const entry = { token, user };
+    const entry: NonNullable<typeof cached> = { token, user };
     cached = entry;
-    user.catch(() => {
-      if (cached === entry) cached = null;
-    });
+    user.then(
+      (value) => (entry.value = value),
+      () => {
+        if (cached === entry) cached = null;
+      },
+    );
     return user;
+  },
+  /** The user `load` has answered for the current token, if it has: what can be known without waiting. */
+  known(): CurrentUser | undefined {
+    return cached && cached.token === session.token() ? cached.value : undefined;
   },
   clear() {
     cached = null;

@@ -4,9 +4,10 @@
  */
 import type { AuthProvider, HttpError } from '@refinedev/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { CurrentUser } from '../../src/contract';
+import { ACCESS, type CurrentUser } from '../../src/contract';
 import { createAuthProvider, loginErrorMessage } from '../../src/providers/authProvider';
 import { identity } from '../../src/providers/identity';
+import { createQueryClient } from '../../src/providers/queryClient';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
 
 const user = (role: CurrentUser['role']): CurrentUser => ({
@@ -258,5 +259,39 @@ describe('getPermissions', () => {
     const [after] = await Promise.all([auth.getIdentity!(), auth.check()]);
     expect(after).toMatchObject({ credits: 5 });
     expect(fake.calls('GET', 'user')).toHaveLength(2);
+  });
+});
+
+describe('the query client: checks answered on their first render once the identity is known', () => {
+  const initial = (client: ReturnType<typeof createQueryClient>, key: unknown[]) => {
+    const initialData = client.getQueryDefaults(key).initialData;
+    return typeof initialData === 'function' ? (initialData as () => unknown)() : initialData;
+  };
+
+  it('answers nothing before /user has answered, then the session, the identity, the role and the role matrix', async () => {
+    const client = createQueryClient();
+    signedIn('tok', 'dealer');
+    fake.on('GET', 'user', { status: 200, body: user('dealer') });
+    expect(initial(client, ['auth', 'check'])).toBeUndefined();
+    expect(initial(client, ['access', 'accounts', 'create', { params: {} }])).toBeUndefined();
+    await auth.check();
+    expect(initial(client, ['auth', 'check'])).toEqual({ authenticated: true });
+    expect(initial(client, ['auth', 'identity'])).toMatchObject({ role: 'dealer', credits: 100 });
+    expect(initial(client, ['auth', 'permissions'])).toBe('dealer');
+    expect(initial(client, ['access', 'accounts', 'create', { params: {} }])).toEqual({ can: true });
+    expect(initial(client, ['access', 'managers', 'list', { params: {} }])).toEqual({ can: false, reason: ACCESS.forbidden });
+  });
+
+  it('forgets the answers with the identity (a credit move, a sign-out)', async () => {
+    const client = createQueryClient();
+    signedIn('tok', 'admin');
+    fake.on('GET', 'user', { status: 200, body: user('admin') });
+    await auth.check();
+    expect(initial(client, ['access', 'managers', 'list'])).toEqual({ can: true });
+    identity.clear();
+    expect(initial(client, ['access', 'managers', 'list'])).toBeUndefined();
+    await auth.check();
+    localStorage.clear();
+    expect(initial(client, ['auth', 'check'])).toBeUndefined();
   });
 });

@@ -164,7 +164,12 @@ export function DataTable<T extends BaseRecord>({
 
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebounced(search, SEARCH_DEBOUNCE_MS);
+  // Only a change of the search: applying the empty one on mount would change the list's query key
+  // after its first request was made, and the rows would wait for a second one.
+  const appliedSearch = useRef(debouncedSearch);
   useEffect(() => {
+    if (appliedSearch.current === debouncedSearch) return;
+    appliedSearch.current = debouncedSearch;
     setFilters([{ field: 'search', operator: 'contains', value: debouncedSearch || undefined }], 'merge');
     setCurrentPage(1);
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -14,9 +14,18 @@ export type LazyPage = LazyExoticComponent<ComponentType<any>> & { preload: () =
  */
 export function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): LazyPage {
   let loading: Promise<M> | undefined;
-  const preload = () => (loading ??= load());
+  let loaded: M | undefined;
+  const preload = () =>
+    (loading ??= load().then((module) => {
+      loaded = module;
+      return module;
+    }));
+  const page = (module: M) => ({ default: module[name] as ComponentType<any> });
   return Object.assign(
-    lazy(() => preload().then((module) => ({ default: module[name] as ComponentType<any> }))),
+    // A module that has already arrived is handed over at once: React's lazy reads a thenable that
+    // calls back synchronously as resolved, where a resolved promise would still suspend the page for
+    // one more render behind its fallback.
+    lazy(() => (loaded ? ({ then: (resolve: (value: ReturnType<typeof page>) => void) => resolve(page(loaded!)) } as unknown as Promise<ReturnType<typeof page>>) : preload().then(page))),
     { preload },
   );
 }
