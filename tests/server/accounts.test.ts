@@ -244,9 +244,9 @@ describeEachDatabase(
       // The search finds the account by its new name and MAC only (the search index follows the row).
       const found = async (term: string) => (await dealer.get(`/accounts?per_page=100&filter[search]=${encodeURIComponent(term)}`)).body.data.map((a: { id: number }) => a.id);
       expect(await found('RENAMED')).toContain(account.id);
-      expect(await found(account.full_name)).not.toContain(account.id);
+      expect(await found(String(account.full_name))).not.toContain(account.id);
       expect(await found(formatMac(newMac))).toEqual([account.id]);
-      expect(await found(account.mac_address)).not.toContain(account.id);
+      expect(await found(String(account.mac_address))).not.toContain(account.id);
       const pw = await dealer.put(`/accounts/${account.id}`, { password: 'changed' });
       expect(pw.body.data.pwd_txt).toBe('changed');
       const expiryByDealer = await dealer.put(`/accounts/${account.id}`, { expiry_date: inDays(400) });
