@@ -14,8 +14,8 @@ import { isPostgres } from '../dialect';
  *   FTS5 on SQLite (accounts_search, see server/accounts/list.ts) and pg_trgm on PostgreSQL.
  * PostgreSQL takes partial indexes on live rows with the extra columns as INCLUDE. SQLite counts an
  * index as covering only when it holds every column the query names, the partial condition's
- * column included, so there the indexes lead with deleted_at (`deleted_at is null` is then an
- * equality on it).
+ * column included, and prefers a covering one, so there the indexes lead with deleted_at
+ * (`deleted_at is null` is then an equality on it).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const raw = (text: string) => sql.raw(text).execute(db);
@@ -28,6 +28,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     await raw('create index accounts_live_created_idx on accounts (deleted_at, created_at, id, expiry_date)');
     await raw('create index accounts_live_expiry_idx on accounts (deleted_at, expiry_date, id, created_at)');
     await raw('create index accounts_live_owner_created_idx on accounts (deleted_at, owner_path, created_at, id, expiry_date, login, full_name, mac_address)');
+    // A subtree's account count (hierarchy/members.ts) then reads the wide index above, being
+    // covering; the owner-path index of migration 0010 is rebuilt the same way to stay the narrow one.
+    await raw('drop index accounts_live_owner_path_idx');
+    await raw('create index accounts_live_owner_path_idx on accounts (deleted_at, owner_path)');
   }
   await raw('create index credit_transactions_user_created_idx on credit_transactions (user_id, created_at, id)');
   if (isPostgres(db)) await postgresSearch(db);
@@ -35,7 +39,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Statistics for the new indexes (and, on PostgreSQL, the indexed expressions) before the first list.
   await raw(isPostgres(db) ? 'analyze accounts' : 'analyze accounts_live_created_idx');
   if (!isPostgres(db)) {
-    for (const name of ['accounts_live_expiry_idx', 'accounts_live_owner_created_idx', 'credit_transactions_user_created_idx']) await raw(`analyze ${name}`);
+    for (const name of ['accounts_live_expiry_idx', 'accounts_live_owner_created_idx', 'accounts_live_owner_path_idx', 'credit_transactions_user_created_idx']) await raw(`analyze ${name}`);
   }
 }
 
@@ -45,6 +49,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   } else {
     for (const trigger of SEARCH_TRIGGERS) await sql.raw(`drop trigger if exists ${trigger}`).execute(db);
     await sql`drop table if exists accounts_search`.execute(db);
+    await db.schema.dropIndex('accounts_live_owner_path_idx').execute();
+    await db.schema.createIndex('accounts_live_owner_path_idx').on('accounts').column('owner_path').where(sql.ref('deleted_at'), 'is', null).execute();
   }
   for (const name of ['credit_transactions_user_created_idx', 'accounts_live_owner_created_idx', 'accounts_live_expiry_idx', 'accounts_live_created_idx']) {
     await db.schema.dropIndex(name).execute();
