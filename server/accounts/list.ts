@@ -98,7 +98,8 @@ export function accountSearch(term: string) {
  */
 async function searchCandidates(db: Kysely<Database>, term: string) {
   if (isPostgres(db)) return null;
-  const parts = [term.toLowerCase(), macDigits(term)].filter((part): part is string => part !== null);
+  // The index folds case: a MAC term such as '001a79' is one phrase, not two.
+  const parts = [...new Set([term, macDigits(term)].filter((part): part is string => part !== null).map((part) => part.toLowerCase()))];
   if (parts.some((part) => [...part].length < 3)) return null;
   const match = parts.map((part) => `"${part.replace(/"/g, '""')}"`).join(' OR ');
   const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from accounts_search where accounts_search match ${match} limit ${EXACT_TOTAL_LIMIT + 1})`.execute(db);
