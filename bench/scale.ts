@@ -15,12 +15,13 @@ const LIST_BUDGET_MS = 50;
 const DASHBOARD_BUDGET_MS = 150;
 const HEALTH_BUDGET_MS = 100;
 
-const p95 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)];
+const quantile = (times: number[], q: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.max(0, Math.ceil(times.length * q) - 1))];
 
 export interface ScaleFigure {
   caller: string;
   call: string;
   status: number;
+  median: number;
   p95: number;
   budget: number;
 }
@@ -51,6 +52,7 @@ export async function benchScale(url: string, runs = Number(process.env.BENCH_SC
       ['/accounts', LIST_BUDGET_MS],
       ['/accounts?page=2000', LIST_BUDGET_MS],
       ['/accounts?sort=expiry_date', LIST_BUDGET_MS],
+      ['/accounts?sort=expiry_date&page=2000', LIST_BUDGET_MS],
       ['/accounts?filter[search]=smith', LIST_BUDGET_MS],
       ['/accounts?filter[search]=001A79', LIST_BUDGET_MS],
       [`/accounts?filter[expiry_date_before]=${week}`, LIST_BUDGET_MS],
@@ -71,7 +73,7 @@ export async function benchScale(url: string, runs = Number(process.env.BENCH_SC
       }
     })();
     console.log(`\nlists at scale (${url}${db.dialect === 'sqlite' ? `, ${config.sqliteReaders} reader threads` : ''}), p95 of ${runs} calls`);
-    console.log(`  ${'caller'.padEnd(10)} ${'call'.padEnd(48)} ${'p95 ms'.padStart(8)} ${'budget'.padStart(7)}  result`);
+    console.log(`  ${'caller'.padEnd(10)} ${'call'.padEnd(48)} ${'median'.padStart(8)} ${'p95 ms'.padStart(8)} ${'budget'.padStart(7)}  result`);
     for (const username of ['admin', 'reseller1', 'dealer1']) {
       const auth = { authorization: `Bearer ${await token(username)}` };
       for (const [call, budget] of calls) {
@@ -85,11 +87,12 @@ export async function benchScale(url: string, runs = Number(process.env.BENCH_SC
           times.push(performance.now() - started);
         }
         if (status === 403) continue; // not this role's list
-        const value = p95(times);
-        figures.push({ caller: username, call, status, p95: value, budget });
+        const value = quantile(times, 0.95);
+        const median = quantile(times, 0.5);
+        figures.push({ caller: username, call, status, median, p95: value, budget });
         const ok = status === 200 && value <= budget;
         pass &&= ok;
-        console.log(`  ${username.padEnd(10)} ${call.padEnd(48)} ${value.toFixed(0).padStart(8)} ${String(budget).padStart(7)}  ${status !== 200 ? `HTTP ${status}` : ok ? 'pass' : 'FAIL'}`);
+        console.log(`  ${username.padEnd(10)} ${call.padEnd(48)} ${median.toFixed(0).padStart(8)} ${value.toFixed(0).padStart(8)} ${String(budget).padStart(7)}  ${status !== 200 ? `HTTP ${status}` : ok ? 'pass' : 'FAIL'}`);
       }
     }
     listing = false;

@@ -1,6 +1,7 @@
 /** The accounts list (GET /accounts, GET /user-search): filters, search on login, name and MAC, sorts. */
 import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
-import { ACCOUNT_STATES, type Account, EXPIRY_FILTERS, type Paginated, USER_STATUSES } from '../../src/contract';
+import { ACCOUNT_STATES, type Account, EXACT_TOTAL_LIMIT, EXPIRY_FILTERS, type Paginated, USER_STATUSES } from '../../src/contract';
+import { isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
 import { type ListSpec, listQuerystring, paginate, searchAny } from '../http/list';
 import { within } from '../http/scope';
@@ -69,14 +70,41 @@ const single = (v: unknown): string | undefined => {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 };
 
+/** The term's hex digits when it can be (part of) a MAC address in any notation, else null. */
+const macDigits = (term: string) => {
+  const hex = term.replace(/[\s:.\-]/g, '').toUpperCase();
+  return hex.length >= 2 && /^[0-9A-F]+$/.test(hex) ? hex : null;
+};
+
 /** Login or full name containing the term, or a MAC containing its hex digits in any notation. */
 export function accountSearch(term: string) {
-  const hex = term.replace(/[\s:.\-]/g, '').toUpperCase();
+  const hex = macDigits(term);
   return (eb: ExpressionBuilder<any, any>) => {
     const byText = searchAny(eb, ['a.login', 'a.full_name'], term);
-    if (hex.length < 2 || !/^[0-9A-F]+$/.test(hex)) return byText;
+    if (hex === null) return byText;
     return eb.or([byText, sql<SqlBool>`a.mac_address like ${`%${hex}%`}`]);
   };
+}
+
+/**
+ * On SQLite, the accounts whose login, full name or MAC may hold the term, by the trigram index
+ * (accounts_search, migration 0012), when it names few enough of them: reading those few beats
+ * reading the rows in list order, where a rare term is found only after a million rows. A frequent
+ * term is found within a page's worth of rows in any order, so it keeps the plain scan. The
+ * candidates are a superset (the index folds every letter's case, SQLite's lower() only ASCII), and
+ * accountSearch still decides, so the results are the same either way. Null when the index cannot
+ * tell: on PostgreSQL (pg_trgm indexes answer the LIKE itself), for a part shorter than a trigram,
+ * or with more candidates than a list counts exactly.
+ */
+async function searchCandidates(db: Kysely<Database>, term: string) {
+  if (isPostgres(db)) return null;
+  // The index folds case: a MAC term such as '001a79' is one phrase, not two.
+  const parts = [...new Set([term, macDigits(term)].filter((part): part is string => part !== null).map((part) => part.toLowerCase()))];
+  if (parts.some((part) => [...part].length < 3)) return null;
+  const match = parts.map((part) => `"${part.replace(/"/g, '""')}"`).join(' OR ');
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from accounts_search where accounts_search match ${match} limit ${EXACT_TOTAL_LIMIT + 1})`.execute(db);
+  if (Number(rows[0]?.n ?? 0) > EXACT_TOTAL_LIMIT) return null;
+  return (eb: ExpressionBuilder<any, any>) => eb('a.id', 'in', sql<number>`(select rowid from accounts_search where accounts_search match ${match})`);
 }
 
 /**
@@ -97,6 +125,11 @@ export async function listAccounts(
   if (term) {
     base = base.where(accountSearch(term));
     lean = lean.where(accountSearch(term));
+    const candidates = await searchCandidates(db, term);
+    if (candidates) {
+      base = base.where(candidates);
+      lean = lean.where(candidates);
+    }
   }
   return paginate<AccountJoined, Account>(base, rest, spec, (qb) => selectAccount(qb as typeof base), (row) => toAccount(row, actor.role), lean);
 }

@@ -241,6 +241,12 @@ describeEachDatabase(
       const put = await dealer.put(`/accounts/${account.id}`, { full_name: 'Renamed', mac_address: newMac.toLowerCase(), password: '' });
       expect(put.status, JSON.stringify(put.body)).toBe(200);
       expect(put.body.data).toMatchObject({ full_name: 'Renamed', mac_address: formatMac(newMac), pwd_txt: 'stbpass1' });
+      // The search finds the account by its new name and MAC only (the search index follows the row).
+      const found = async (term: string) => (await dealer.get(`/accounts?per_page=100&filter[search]=${encodeURIComponent(term)}`)).body.data.map((a: { id: number }) => a.id);
+      expect(await found('RENAMED')).toContain(account.id);
+      expect(await found(String(account.full_name))).not.toContain(account.id);
+      expect(await found(formatMac(newMac))).toEqual([account.id]);
+      expect(await found(String(account.mac_address))).not.toContain(account.id);
       const pw = await dealer.put(`/accounts/${account.id}`, { password: 'changed' });
       expect(pw.body.data.pwd_txt).toBe('changed');
       const expiryByDealer = await dealer.put(`/accounts/${account.id}`, { expiry_date: inDays(400) });
@@ -267,6 +273,7 @@ describeEachDatabase(
       expect(del.status).toBe(204);
       expect((await dealer.get(`/accounts/${account.id}`)).status).toBe(404);
       expect((await dealer.get('/accounts?per_page=100')).body.data.map((a: { id: number }) => a.id)).not.toContain(account.id);
+      expect(await found('RENAMED')).not.toContain(account.id);
       // Its MAC address is free again on the server.
       const reuse = await dealer.post('/accounts', { login: account.login, full_name: 'Again', password: 'x', mac_address: newMac });
       expect(reuse.status, JSON.stringify(reuse.body)).toBe(201);

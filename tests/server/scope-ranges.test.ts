@@ -60,7 +60,7 @@ describeEachDatabase('scope ranges', (ctx) => {
     const plan = await sql<Record<string, string>>`${explain}${sql.raw(inlined)}`.execute(db);
     if (ctx.kind === 'postgres') await sql`reset enable_seqscan`.execute(db);
     const text = plan.rows.map((r) => Object.values(r).join(' ')).join('\n');
-    expect(text).toMatch(/accounts_live_owner_path_idx|accounts_owner_path_idx/);
+    expect(text).toMatch(/accounts_live_owner_path_idx|accounts_owner_path_idx|accounts_live_owner_created_idx/);
   });
 });
 
