@@ -37,13 +37,15 @@ export function withCounts<QB extends SelectQueryBuilder<any, any, any>>(qb: QB)
         .whereRef('c.parent_id', '=', 'u.id')
         .where('c.status', '!=', DELETED)
         .as('total_children'),
+      // The live accounts of the user's subtree: the kept count of each of its users (migration
+      // 0013), found by the path range on users.
       eb
-        .selectFrom('accounts as a')
-        .select(sql<number>`count(*)`.as('n'))
-        // The user's subtree as an index range over the live accounts (migration 0010).
-        .whereRef('a.owner_path', '>=', 'u.path')
-        .where('a.owner_path', '<', pathEndSql('u.path'))
-        .where('a.deleted_at', 'is', null)
+        .selectFrom('account_tallies as t')
+        .select(sql<number>`coalesce(sum(t.n), 0)`.as('n'))
+        .where('t.kind', '=', 'all')
+        .where('t.owner_id', 'in', (sub: ExpressionBuilder<any, any>) =>
+          sub.selectFrom('users as s').select('s.id').whereRef('s.path', '>=', 'u.path').where('s.path', '<', pathEndSql('u.path')),
+        )
         .as('total_accounts'),
     ]);
 }

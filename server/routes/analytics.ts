@@ -19,6 +19,7 @@ import {
   renewalsSchema,
   topUserSchema,
 } from '../../src/contract';
+import { bucketsIn, monthOf, rowsIn, spansOf } from '../db/tallies';
 import { validationError } from '../http/errors';
 
 const DAY = 86_400_000;
@@ -52,19 +53,37 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: access, schema: { querystring: rangeQuery, response: { 200: z.object({ data: creditsFlowSchema }), '4xx': apiErrorBody }, tags } },
     async (request) => {
       const { from, to } = rangeOf(request.query);
-      const rows = await db
-        .selectFrom('credit_transactions as t')
-        .innerJoin('users as u', 'u.id', 't.user_id')
-        .where('t.type', '=', 'PURCHASED')
-        .where('t.created_at', '>=', from)
-        .where('t.created_at', '<=', to)
-        .where('t.credits', '>', 0)
-        .where('u.role', 'in', [...ANALYTICS_ROLES])
-        .select([month('t.created_at').as('period'), 'u.role', sql<number>`sum(t.credits)`.as('credits'), sql<number>`count(*)`.as('entries')])
-        .groupBy([month('t.created_at'), 'u.role'])
-        .orderBy(month('t.created_at'))
-        .orderBy('u.role')
-        .execute();
+      const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
+      const [kept, edges] = await Promise.all([
+        db
+          .selectFrom('ledger_tallies as t')
+          .innerJoin('users as u', 'u.id', 't.user_id')
+          .where(bucketsIn(spans))
+          .where('t.purchased_entries', '>', 0)
+          .where('u.role', 'in', [...ANALYTICS_ROLES])
+          .select([monthOf('t.bucket').as('period'), 'u.role', sql<number>`sum(t.purchased)`.as('credits'), sql<number>`sum(t.purchased_entries)`.as('entries')])
+          .groupBy([monthOf('t.bucket'), 'u.role'])
+          .execute(),
+        db
+          .selectFrom('credit_transactions as t')
+          .innerJoin('users as u', 'u.id', 't.user_id')
+          .where('t.type', '=', 'PURCHASED')
+          .where(rowsIn('t.created_at', spans))
+          .where('t.credits', '>', 0)
+          .where('u.role', 'in', [...ANALYTICS_ROLES])
+          .select([monthOf('t.created_at').as('period'), 'u.role', sql<number>`sum(t.credits)`.as('credits'), sql<number>`count(*)`.as('entries')])
+          .groupBy([monthOf('t.created_at'), 'u.role'])
+          .execute(),
+      ]);
+      const byKey = new Map<string, { period: string; role: string; credits: number; entries: number }>();
+      for (const r of [...kept, ...edges]) {
+        const key = `${r.period} ${r.role}`;
+        const sum = byKey.get(key) ?? { period: r.period, role: r.role, credits: 0, entries: 0 };
+        sum.credits += n(r.credits);
+        sum.entries += n(r.entries);
+        byKey.set(key, sum);
+      }
+      const rows = [...byKey.values()].sort((x, y) => (x.period === y.period ? (x.role < y.role ? -1 : x.role > y.role ? 1 : 0) : x.period < y.period ? -1 : 1));
       return { data: rows.map((r) => ({ period: r.period, role: r.role as (typeof ANALYTICS_ROLES)[number], credits: n(r.credits), entries: n(r.entries) })) };
     },
   );
@@ -74,24 +93,37 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: access, schema: { querystring: rangeQuery, response: { 200: z.object({ data: renewalsSchema }), '4xx': apiErrorBody }, tags } },
     async (request) => {
       const { from, to } = rangeOf(request.query);
-      const [renewals, created] = await Promise.all([
+      const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
+      const [keptRenewals, edgeRenewals, keptCreated, edgeCreated] = await Promise.all([
+        db
+          .selectFrom('ledger_tallies as t')
+          .where(bucketsIn(spans))
+          .select([monthOf('t.bucket').as('period'), sql<number>`sum(t.renewals)`.as('renewals'), sql<number>`sum(t.renewal_credits)`.as('credits')])
+          .groupBy(monthOf('t.bucket'))
+          .execute(),
         db
           .selectFrom('credit_transactions as t')
           .where('t.type', '=', 'USED')
-          .where('t.created_at', '>=', from)
-          .where('t.created_at', '<=', to)
+          .where(rowsIn('t.created_at', spans))
           .where('t.account_id', 'is not', null)
           .select([month('t.created_at').as('period'), sql<number>`count(*)`.as('renewals'), sql<number>`coalesce(sum(-t.credits), 0)`.as('credits')])
           .groupBy(month('t.created_at'))
           .execute(),
         db
+          .selectFrom('account_tallies as t')
+          .where(bucketsIn(spans, 'created_'))
+          .select([monthOf('t.bucket').as('period'), sql<number>`sum(t.n)`.as('n')])
+          .groupBy(monthOf('t.bucket'))
+          .execute(),
+        db
           .selectFrom('accounts as a')
-          .where('a.created_at', '>=', from)
-          .where('a.created_at', '<=', to)
+          .where(rowsIn('a.created_at', spans))
           .select([month('a.created_at').as('period'), sql<number>`count(*)`.as('n')])
           .groupBy(month('a.created_at'))
           .execute(),
       ]);
+      const sum = <K extends string>(rows: Array<{ period: string } & Record<K, unknown>>, period: string, key: K) =>
+        rows.filter((r) => r.period === period).reduce((total, r) => total + n(r[key]), 0);
       // Every month of the range, so the chart has no gaps.
       const periods: string[] = [];
       const cursor = new Date(`${from.slice(0, 7)}-01T00:00:00.000Z`);
@@ -101,8 +133,8 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       return {
         data: periods.map((period) => {
-          const r = renewals.find((x) => x.period === period);
-          return { period, renewals: n(r?.renewals), credits: n(r?.credits), new_accounts: n(created.find((x) => x.period === period)?.n) };
+          const renewals = [...keptRenewals, ...edgeRenewals];
+          return { period, renewals: sum(renewals, period, 'renewals'), credits: sum(renewals, period, 'credits'), new_accounts: sum([...keptCreated, ...edgeCreated], period, 'n') };
         }),
       };
     },
@@ -125,14 +157,18 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       const now = new Date().toISOString();
       const until = (days: number) => new Date(Date.now() + days * DAY).toISOString();
       const live = () => db.selectFrom('accounts as a').where('a.deleted_at', 'is', null).where('a.expiry_date', '>', now);
-      const counts = await live()
-        .where('a.expiry_date', '<=', until(90))
-        .select([
-          sql<number>`coalesce(sum(case when a.expiry_date <= ${until(7)} then 1 else 0 end), 0)`.as('d7'),
-          sql<number>`coalesce(sum(case when a.expiry_date <= ${until(30)} then 1 else 0 end), 0)`.as('d30'),
-          sql<number>`count(*)`.as('d90'),
-        ])
-        .executeTakeFirstOrThrow();
+      // Each window from the kept counts per expiry day and month, its partial first and last days
+      // from the rows.
+      const windowCount = async (days: number) => {
+        const spans = spansOf({ at: now, inclusive: false }, { at: until(days), inclusive: true });
+        const [kept, edges] = await Promise.all([
+          db.selectFrom('account_tallies as t').where(bucketsIn(spans)).select(sql<number>`coalesce(sum(t.n), 0)`.as('n')).executeTakeFirstOrThrow(),
+          db.selectFrom('accounts as a').where('a.deleted_at', 'is', null).where(rowsIn('a.expiry_date', spans)).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+        ]);
+        return n(kept.n) + n(edges.n);
+      };
+      const [d7, d30, d90] = await Promise.all(EXPIRY_WINDOWS.map(windowCount));
+      const counts = { d7, d30, d90 };
       const accounts = await live()
         .innerJoin('users as u', 'u.id', 'a.owner_id')
         .where('a.expiry_date', '<=', until(request.query.days))

@@ -7,6 +7,7 @@ import * as communication from './0008_communication';
 import * as serverDrivers from './0009_server_drivers';
 import * as scopeRanges from './0010_scope_ranges';
 import * as allocationIndex from './0011_allocation_index';
+import * as keptFigures from './0013_kept_figures';
 
 /** Every migration, in order. Add a file and list it here; names sort in apply order. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0009_server_drivers': serverDrivers,
   '0010_scope_ranges': scopeRanges,
   '0011_allocation_index': allocationIndex,
+  '0013_kept_figures': keptFigures,
 };
