@@ -5,7 +5,8 @@
  * index range of at most two days). Timestamps compare as text, as everywhere (ISO-8601 UTC), and a
  * row's day and month are the first 10 and 7 characters of its timestamp, as the triggers take them.
  */
-import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import type { Database } from './schema';
 
 export interface Bound {
   at: string;
@@ -102,3 +103,75 @@ export function bucketsIn(spans: Spans, prefix = '') {
 
 /** A tally bucket's or a timestamp's month, 'YYYY-MM'. */
 export const monthOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 7)`;
+
+type Counted = Record<string, unknown> & { key: number; bucket: string };
+
+/**
+ * Where the kept tallies differ from a recount of the rows they count (empty when they agree): for
+ * tests and for seed:scale's check. Tally rows whose figures are all 0 count as absent.
+ */
+export async function tallyProblems(db: Kysely<Database>): Promise<string[]> {
+  const problems: string[] = [];
+  const compare = (table: string, kind: string, figures: string[], kept: Counted[], counted: Counted[]) => {
+    const line = (r: Counted) => figures.map((f) => Number(r[f] ?? 0)).join(',');
+    const want = new Map(counted.map((r) => [`${r.key} ${r.bucket}`, line(r)]));
+    for (const r of kept) {
+      const key = `${r.key} ${r.bucket}`;
+      const have = line(r);
+      const expected = want.get(key) ?? figures.map(() => 0).join(',');
+      if (have !== expected) problems.push(`${table} ${kind} ${key}: kept ${have}, counted ${expected}`);
+      want.delete(key);
+    }
+    for (const [key, expected] of want) problems.push(`${table} ${kind} ${key}: kept nothing, counted ${expected}`);
+  };
+
+  const accounts = () => db.selectFrom('accounts');
+  const live = () => accounts().where('deleted_at', 'is', null);
+  const activeSum = sql<number>`sum(case when status = 'active' then 1 else 0 end)`;
+  const accountKinds: Array<[string, () => Promise<Counted[]>]> = [
+    ['all', () => live().select(['owner_id as key', sql<string>`''`.as('bucket'), sql<number>`count(*)`.as('n'), activeSum.as('active')]).groupBy('owner_id').execute()],
+    ['none', () => live().where('expiry_date', 'is', null).select(['owner_id as key', sql<string>`''`.as('bucket'), sql<number>`count(*)`.as('n'), activeSum.as('active')]).groupBy('owner_id').execute()],
+    ...(['month', 'day'] as const).map((kind): [string, () => Promise<Counted[]>] => {
+      const bucket = sql<string>`substr(expiry_date, 1, ${sql.lit(kind === 'month' ? 7 : 10)})`;
+      return [kind, () => live().where('expiry_date', 'is not', null).select(['owner_id as key', bucket.as('bucket'), sql<number>`count(*)`.as('n'), activeSum.as('active')]).groupBy(['owner_id', bucket]).execute()];
+    }),
+    ...(['created_month', 'created_day'] as const).map((kind): [string, () => Promise<Counted[]>] => {
+      const bucket = sql<string>`substr(created_at, 1, ${sql.lit(kind === 'created_month' ? 7 : 10)})`;
+      return [kind, () => accounts().select(['owner_id as key', bucket.as('bucket'), sql<number>`count(*)`.as('n'), sql<number>`0`.as('active')]).groupBy(['owner_id', bucket]).execute()];
+    }),
+  ];
+  for (const [kind, recount] of accountKinds) {
+    const kept = await db.selectFrom('account_tallies').select(['owner_id as key', 'bucket', 'n', 'active']).where('kind', '=', kind).where((eb) => eb.or([eb('n', '!=', 0), eb('active', '!=', 0)])).execute();
+    compare('account_tallies', kind, ['n', 'active'], kept, await recount());
+  }
+
+  const figures = ['purchased', 'purchased_entries', 'purchased_other', 'spent', 'renewals', 'renewal_credits'] as const;
+  for (const kind of ['month', 'day'] as const) {
+    const bucket = sql<string>`substr(created_at, 1, ${sql.lit(kind === 'month' ? 7 : 10)})`;
+    const counted = await db
+      .selectFrom('credit_transactions')
+      .where('type', 'in', ['PURCHASED', 'USED'])
+      .select([
+        'user_id as key',
+        bucket.as('bucket'),
+        sql<number>`sum(case when type = 'PURCHASED' and credits > 0 then credits else 0 end)`.as('purchased'),
+        sql<number>`sum(case when type = 'PURCHASED' and credits > 0 then 1 else 0 end)`.as('purchased_entries'),
+        sql<number>`sum(case when type = 'PURCHASED' and credits <= 0 then credits else 0 end)`.as('purchased_other'),
+        sql<number>`sum(case when type = 'USED' then -credits else 0 end)`.as('spent'),
+        sql<number>`sum(case when type = 'USED' and account_id is not null then 1 else 0 end)`.as('renewals'),
+        sql<number>`sum(case when type = 'USED' and account_id is not null then -credits else 0 end)`.as('renewal_credits'),
+      ])
+      .groupBy(['user_id', bucket])
+      .execute();
+    const kept = await db
+      .selectFrom('ledger_tallies')
+      .select(['user_id as key', 'bucket', ...figures])
+      .where('kind', '=', kind)
+      .where((eb) => eb.or(figures.map((f) => eb(f, '!=', 0))))
+      .execute();
+    // An entry of 0 credits adds a group of zeros to the recount and nothing to the kept rows.
+    const nonZero = counted.filter((r) => figures.some((f) => Number(r[f]) !== 0));
+    compare('ledger_tallies', kind, [...figures], kept, nonZero);
+  }
+  return problems;
+}
