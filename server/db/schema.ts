@@ -304,8 +304,9 @@ export interface LedgerTalliesTable {
   purchased: number;
   purchased_entries: number;
   purchased_other: number;
-  /** -credits of every USED entry. */
+  /** USED entries: the sum of their -credits and their count. */
   spent: number;
+  spent_entries: number;
   /** USED entries naming an account (renewals): their count and -credits. */
   renewals: number;
   renewal_credits: number;

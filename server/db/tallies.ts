@@ -145,7 +145,7 @@ export async function tallyProblems(db: Kysely<Database>): Promise<string[]> {
     compare('account_tallies', kind, ['n', 'active'], kept, await recount());
   }
 
-  const figures = ['purchased', 'purchased_entries', 'purchased_other', 'spent', 'renewals', 'renewal_credits'] as const;
+  const figures = ['purchased', 'purchased_entries', 'purchased_other', 'spent', 'spent_entries', 'renewals', 'renewal_credits'] as const;
   for (const kind of ['month', 'day'] as const) {
     const bucket = sql<string>`substr(created_at, 1, ${sql.lit(kind === 'month' ? 7 : 10)})`;
     const counted = await db
@@ -158,6 +158,7 @@ export async function tallyProblems(db: Kysely<Database>): Promise<string[]> {
         sql<number>`sum(case when type = 'PURCHASED' and credits > 0 then 1 else 0 end)`.as('purchased_entries'),
         sql<number>`sum(case when type = 'PURCHASED' and credits <= 0 then credits else 0 end)`.as('purchased_other'),
         sql<number>`sum(case when type = 'USED' then -credits else 0 end)`.as('spent'),
+        sql<number>`sum(case when type = 'USED' then 1 else 0 end)`.as('spent_entries'),
         sql<number>`sum(case when type = 'USED' and account_id is not null then 1 else 0 end)`.as('renewals'),
         sql<number>`sum(case when type = 'USED' and account_id is not null then -credits else 0 end)`.as('renewal_credits'),
       ])

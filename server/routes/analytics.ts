@@ -204,26 +204,47 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { from, to } = rangeOf(request.query);
-      const rows = await db
-        .selectFrom('credit_transactions as t')
-        .innerJoin('users as u', 'u.id', 't.user_id')
-        .where('t.type', '=', 'USED')
-        .where('t.created_at', '>=', from)
-        .where('t.created_at', '<=', to)
-        .where('u.role', '=', request.query.role)
-        .select([
-          'u.id',
-          'u.name',
-          'u.username',
-          'u.role',
-          sql<number>`coalesce(sum(-t.credits), 0)`.as('credits_spent'),
-          sql<number>`coalesce(sum(case when t.account_id is not null then 1 else 0 end), 0)`.as('renewals'),
-        ])
-        .groupBy(['u.id', 'u.name', 'u.username', 'u.role'])
-        .orderBy(sql`coalesce(sum(-t.credits), 0)`, 'desc')
-        .orderBy('u.id')
-        .limit(request.query.limit)
-        .execute();
+      const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
+      // Each user's spending of the range: the kept sums plus the entries of the partial days.
+      const [kept, edges] = await Promise.all([
+        db
+          .selectFrom('ledger_tallies as t')
+          .innerJoin('users as u', 'u.id', 't.user_id')
+          .where(bucketsIn(spans))
+          .where('u.role', '=', request.query.role)
+          .select(['t.user_id', sql<number>`sum(t.spent)`.as('spent'), sql<number>`sum(t.renewals)`.as('renewals'), sql<number>`sum(t.spent_entries)`.as('entries')])
+          .groupBy('t.user_id')
+          .execute(),
+        db
+          .selectFrom('credit_transactions as t')
+          .innerJoin('users as u', 'u.id', 't.user_id')
+          .where('t.type', '=', 'USED')
+          .where(rowsIn('t.created_at', spans))
+          .where('u.role', '=', request.query.role)
+          .select([
+            't.user_id',
+            sql<number>`coalesce(sum(-t.credits), 0)`.as('spent'),
+            sql<number>`coalesce(sum(case when t.account_id is not null then 1 else 0 end), 0)`.as('renewals'),
+            sql<number>`count(*)`.as('entries'),
+          ])
+          .groupBy('t.user_id')
+          .execute(),
+      ]);
+      const byUser = new Map<number, { spent: number; renewals: number; entries: number }>();
+      for (const r of [...kept, ...edges]) {
+        const sum = byUser.get(r.user_id) ?? { spent: 0, renewals: 0, entries: 0 };
+        sum.spent += n(r.spent);
+        sum.renewals += n(r.renewals);
+        sum.entries += n(r.entries);
+        byUser.set(r.user_id, sum);
+      }
+      // Users with USED entries in the range, most spent first.
+      const top = [...byUser.entries()]
+        .filter(([, sum]) => sum.entries > 0)
+        .sort(([idA, a], [idB, b]) => b.spent - a.spent || idA - idB)
+        .slice(0, request.query.limit);
+      const users = top.length ? await db.selectFrom('users').select(['id', 'name', 'username', 'role']).where('id', 'in', top.map(([id]) => id)).execute() : [];
+      const rows = top.map(([id, sum]) => ({ ...users.find((u) => u.id === id)!, credits_spent: sum.spent, renewals: sum.renewals }));
       return { data: rows.map((r) => ({ id: r.id, name: r.name, username: r.username, role: r.role, credits_spent: n(r.credits_spent), renewals: n(r.renewals) })) };
     },
   );

@@ -195,4 +195,68 @@ describeEachDatabase('kept figures', (ctx) => {
       .executeTakeFirstOrThrow();
     expect(renewals.reduce((sum, p) => sum + p.new_accounts, 0)).toBe(Number(created.n));
   });
+
+  it('give the analytics the rows give', async () => {
+    const admin = await ctx.as('admin');
+    const from = new Date(Date.now() - 365 * DAY).toISOString();
+    const to = new Date().toISOString();
+    const month = (c: string) => sql<string>`substr(${sql.ref(c)}, 1, 7)`;
+    const used = () =>
+      db().selectFrom('credit_transactions as t').where('t.type', '=', 'USED').where('t.created_at', '>=', from).where('t.created_at', '<=', to);
+
+    const flow = await db()
+      .selectFrom('credit_transactions as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .where('t.type', '=', 'PURCHASED')
+      .where('t.created_at', '>=', from)
+      .where('t.created_at', '<=', to)
+      .where('t.credits', '>', 0)
+      .where('u.role', 'in', ['manager', 'reseller', 'dealer'])
+      .select([month('t.created_at').as('period'), 'u.role', sql<number>`sum(t.credits)`.as('credits'), sql<number>`count(*)`.as('entries')])
+      .groupBy([month('t.created_at'), 'u.role'])
+      .orderBy(month('t.created_at'))
+      .orderBy('u.role')
+      .execute();
+    expect((await admin.get('/analytics/credits-flow')).body.data).toEqual(flow.map((r) => ({ ...r, credits: Number(r.credits), entries: Number(r.entries) })));
+
+    const renewals = await used()
+      .where('t.account_id', 'is not', null)
+      .select([month('t.created_at').as('period'), sql<number>`count(*)`.as('renewals'), sql<number>`sum(-t.credits)`.as('credits')])
+      .groupBy(month('t.created_at'))
+      .execute();
+    const created = await db()
+      .selectFrom('accounts as a')
+      .where('a.created_at', '>=', from)
+      .where('a.created_at', '<=', to)
+      .select([month('a.created_at').as('period'), sql<number>`count(*)`.as('n')])
+      .groupBy(month('a.created_at'))
+      .execute();
+    const answered = (await admin.get('/analytics/renewals')).body.data as Array<{ period: string; renewals: number; credits: number; new_accounts: number }>;
+    for (const p of answered) {
+      const r = renewals.find((x) => x.period === p.period);
+      expect(p, p.period).toEqual({ period: p.period, renewals: Number(r?.renewals ?? 0), credits: Number(r?.credits ?? 0), new_accounts: Number(created.find((x) => x.period === p.period)?.n ?? 0) });
+    }
+
+    for (const role of ['dealer', 'reseller'] as const) {
+      const top = await used()
+        .innerJoin('users as u', 'u.id', 't.user_id')
+        .where('u.role', '=', role)
+        .select([
+          'u.id',
+          'u.name',
+          'u.username',
+          'u.role',
+          sql<number>`sum(-t.credits)`.as('credits_spent'),
+          sql<number>`sum(case when t.account_id is not null then 1 else 0 end)`.as('renewals'),
+        ])
+        .groupBy(['u.id', 'u.name', 'u.username', 'u.role'])
+        .orderBy(sql`sum(-t.credits)`, 'desc')
+        .orderBy('u.id')
+        .limit(10)
+        .execute();
+      expect((await admin.get(`/analytics/top-users?role=${role}`)).body.data, role).toEqual(
+        top.map((r) => ({ ...r, credits_spent: Number(r.credits_spent), renewals: Number(r.renewals) })),
+      );
+    }
+  });
 });

@@ -45,6 +45,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('purchased_entries', 'integer', (c) => c.notNull())
     .addColumn('purchased_other', 'integer', (c) => c.notNull())
     .addColumn('spent', 'integer', (c) => c.notNull())
+    .addColumn('spent_entries', 'integer', (c) => c.notNull())
     .addColumn('renewals', 'integer', (c) => c.notNull())
     .addColumn('renewal_credits', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('ledger_tallies_pk', ['user_id', 'kind', 'bucket'])
@@ -89,7 +90,7 @@ const upsertAccounts = (deltas: string) => `
   on conflict (owner_id, kind, bucket) do update
     set n = account_tallies.n + excluded.n, active = account_tallies.active + excluded.active`;
 
-const LEDGER_FIGURES = ['purchased', 'purchased_entries', 'purchased_other', 'spent', 'renewals', 'renewal_credits'] as const;
+const LEDGER_FIGURES = ['purchased', 'purchased_entries', 'purchased_other', 'spent', 'spent_entries', 'renewals', 'renewal_credits'] as const;
 
 /** What one ledger entry adds to its user's day and month (PURCHASED and USED entries only). */
 function ledgerDeltas(p: string, from = ''): string {
@@ -98,6 +99,7 @@ function ledgerDeltas(p: string, from = ''): string {
     purchased_entries: `case when ${e}type = 'PURCHASED' and ${e}credits > 0 then 1 else 0 end`,
     purchased_other: `case when ${e}type = 'PURCHASED' and ${e}credits <= 0 then ${e}credits else 0 end`,
     spent: `case when ${e}type = 'USED' then -${e}credits else 0 end`,
+    spent_entries: `case when ${e}type = 'USED' then 1 else 0 end`,
     renewals: `case when ${e}type = 'USED' and ${e}account_id is not null then 1 else 0 end`,
     renewal_credits: `case when ${e}type = 'USED' and ${e}account_id is not null then -${e}credits else 0 end`,
   });
