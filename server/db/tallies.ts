@@ -5,7 +5,7 @@
  * index range of at most two days). Timestamps compare as text, as everywhere (ISO-8601 UTC), and a
  * row's day and month are the first 10 and 7 characters of its timestamp, as the triggers take them.
  */
-import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from './schema';
 
 export interface Bound {
@@ -85,20 +85,30 @@ export function rowsIn(column: string, spans: Spans) {
         );
 }
 
+type Part = (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>;
+
 /**
- * The tally rows (alias `t`) of the spans' whole days and months; `prefix` names the kinds
- * ('' for 'day'/'month', 'created_' for 'created_day'/'created_month').
+ * The tally rows (alias `t`) of the spans' whole days and months, one condition per index range;
+ * `prefix` names the kinds ('' for 'day'/'month', 'created_' for 'created_day'/'created_month').
  */
-export function bucketsIn(spans: Spans, prefix = '') {
-  return (eb: ExpressionBuilder<any, any>) => {
-    const parts = [
-      ...spans.days.map(([a, b]) => eb.and([eb('t.kind', '=', `${prefix}day`), eb('t.bucket', '>=', a), eb('t.bucket', '<=', b)])),
-      ...spans.months.map(([a, b]) =>
-        eb.and([eb('t.kind', '=', `${prefix}month`), eb('t.bucket', '>=', a), ...(b === null ? [] : [eb('t.bucket', '<=', b)])]),
-      ),
-    ];
-    return parts.length === 0 ? never : eb.or(parts);
-  };
+export function bucketParts(spans: Spans, prefix = ''): Part[] {
+  return [
+    ...spans.days.map(([a, b]): Part => (eb) => eb.and([eb('t.kind', '=', `${prefix}day`), eb('t.bucket', '>=', a), eb('t.bucket', '<=', b)])),
+    ...spans.months.map(
+      ([a, b]): Part =>
+        (eb) => eb.and([eb('t.kind', '=', `${prefix}month`), eb('t.bucket', '>=', a), ...(b === null ? [] : [eb('t.bucket', '<=', b)])]),
+    ),
+  ];
+}
+
+/**
+ * One select per part, as a UNION ALL to aggregate over: each part is one range of an index (by
+ * bucket for everyone's rows, by user for a subtree's), where an OR of the parts made SQLite read
+ * all of each user's tally rows.
+ */
+export function eachPart<O>(parts: Part[], select: (part: Part) => SelectQueryBuilder<any, any, O>): SelectQueryBuilder<any, any, O> {
+  const queries = (parts.length ? parts : [() => never]).map(select);
+  return queries.slice(1).reduce((all, q) => all.unionAll(q), queries[0]);
 }
 
 /** A tally bucket's or a timestamp's month, 'YYYY-MM'. */

@@ -43,6 +43,7 @@ export function withCounts<QB extends SelectQueryBuilder<any, any, any>>(qb: QB)
         .selectFrom('account_tallies as t')
         .select(sql<number>`coalesce(sum(t.n), 0)`.as('n'))
         .where('t.kind', '=', 'all')
+        .where('t.bucket', '=', '')
         .where('t.owner_id', 'in', (sub: ExpressionBuilder<any, any>) =>
           sub.selectFrom('users as s').select('s.id').whereRef('s.path', '>=', 'u.path').where('s.path', '<', pathEndSql('u.path')),
         )

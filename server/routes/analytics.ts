@@ -19,7 +19,7 @@ import {
   renewalsSchema,
   topUserSchema,
 } from '../../src/contract';
-import { bucketsIn, monthOf, rowsIn, spansOf } from '../db/tallies';
+import { bucketParts, eachPart, monthOf, rowsIn, spansOf } from '../db/tallies';
 import { validationError } from '../http/errors';
 
 const DAY = 86_400_000;
@@ -56,13 +56,19 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
       const [kept, edges] = await Promise.all([
         db
-          .selectFrom('ledger_tallies as t')
-          .innerJoin('users as u', 'u.id', 't.user_id')
-          .where(bucketsIn(spans))
-          .where('t.purchased_entries', '>', 0)
-          .where('u.role', 'in', [...ANALYTICS_ROLES])
-          .select([monthOf('t.bucket').as('period'), 'u.role', sql<number>`sum(t.purchased)`.as('credits'), sql<number>`sum(t.purchased_entries)`.as('entries')])
-          .groupBy([monthOf('t.bucket'), 'u.role'])
+          .selectFrom(
+            eachPart(bucketParts(spans), (part) =>
+              db
+                .selectFrom('ledger_tallies as t')
+                .innerJoin('users as u', 'u.id', 't.user_id')
+                .where(part)
+                .where('t.purchased_entries', '>', 0)
+                .where('u.role', 'in', [...ANALYTICS_ROLES])
+                .select([monthOf('t.bucket').as('period'), 'u.role', 't.purchased', 't.purchased_entries']),
+            ).as('p'),
+          )
+          .select(['p.period', 'p.role', sql<number>`sum(p.purchased)`.as('credits'), sql<number>`sum(p.purchased_entries)`.as('entries')])
+          .groupBy(['p.period', 'p.role'])
           .execute(),
         db
           .selectFrom('credit_transactions as t')
@@ -96,10 +102,9 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
       const [keptRenewals, edgeRenewals, keptCreated, edgeCreated] = await Promise.all([
         db
-          .selectFrom('ledger_tallies as t')
-          .where(bucketsIn(spans))
-          .select([monthOf('t.bucket').as('period'), sql<number>`sum(t.renewals)`.as('renewals'), sql<number>`sum(t.renewal_credits)`.as('credits')])
-          .groupBy(monthOf('t.bucket'))
+          .selectFrom(eachPart(bucketParts(spans), (part) => db.selectFrom('ledger_tallies as t').where(part).select([monthOf('t.bucket').as('period'), 't.renewals', 't.renewal_credits'])).as('p'))
+          .select(['p.period', sql<number>`sum(p.renewals)`.as('renewals'), sql<number>`sum(p.renewal_credits)`.as('credits')])
+          .groupBy('p.period')
           .execute(),
         db
           .selectFrom('credit_transactions as t')
@@ -110,10 +115,9 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
           .groupBy(month('t.created_at'))
           .execute(),
         db
-          .selectFrom('account_tallies as t')
-          .where(bucketsIn(spans, 'created_'))
-          .select([monthOf('t.bucket').as('period'), sql<number>`sum(t.n)`.as('n')])
-          .groupBy(monthOf('t.bucket'))
+          .selectFrom(eachPart(bucketParts(spans, 'created_'), (part) => db.selectFrom('account_tallies as t').where(part).select([monthOf('t.bucket').as('period'), 't.n'])).as('p'))
+          .select(['p.period', sql<number>`sum(p.n)`.as('n')])
+          .groupBy('p.period')
           .execute(),
         db
           .selectFrom('accounts as a')
@@ -162,7 +166,10 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       const windowCount = async (days: number) => {
         const spans = spansOf({ at: now, inclusive: false }, { at: until(days), inclusive: true });
         const [kept, edges] = await Promise.all([
-          db.selectFrom('account_tallies as t').where(bucketsIn(spans)).select(sql<number>`coalesce(sum(t.n), 0)`.as('n')).executeTakeFirstOrThrow(),
+          db
+            .selectFrom(eachPart(bucketParts(spans), (part) => db.selectFrom('account_tallies as t').where(part).select('t.n')).as('p'))
+            .select(sql<number>`coalesce(sum(p.n), 0)`.as('n'))
+            .executeTakeFirstOrThrow(),
           db.selectFrom('accounts as a').where('a.deleted_at', 'is', null).where(rowsIn('a.expiry_date', spans)).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
         ]);
         return n(kept.n) + n(edges.n);
@@ -208,12 +215,19 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       // Each user's spending of the range: the kept sums plus the entries of the partial days.
       const [kept, edges] = await Promise.all([
         db
-          .selectFrom('ledger_tallies as t')
-          .innerJoin('users as u', 'u.id', 't.user_id')
-          .where(bucketsIn(spans))
-          .where('u.role', '=', request.query.role)
-          .select(['t.user_id', sql<number>`sum(t.spent)`.as('spent'), sql<number>`sum(t.renewals)`.as('renewals'), sql<number>`sum(t.spent_entries)`.as('entries')])
-          .groupBy('t.user_id')
+          .selectFrom(
+            eachPart(bucketParts(spans), (part) =>
+              db
+                .selectFrom('ledger_tallies as t')
+                .innerJoin('users as u', 'u.id', 't.user_id')
+                .where(part)
+                .where('t.spent_entries', '>', 0)
+                .where('u.role', '=', request.query.role)
+                .select(['t.user_id', 't.spent', 't.renewals', 't.spent_entries']),
+            ).as('p'),
+          )
+          .select(['p.user_id', sql<number>`sum(p.spent)`.as('spent'), sql<number>`sum(p.renewals)`.as('renewals'), sql<number>`sum(p.spent_entries)`.as('entries')])
+          .groupBy('p.user_id')
           .execute(),
         db
           .selectFrom('credit_transactions as t')

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { type DashboardStats, apiErrorBody, dataOf, dashboardStatsEntity } from '../../src/contract';
-import { bucketsIn, rowsIn, spansOf } from '../db/tallies';
+import { bucketParts, eachPart, rowsIn, spansOf } from '../db/tallies';
 import { nowIso } from '../db/values';
 import { actorOf } from '../http/guard';
 import { below, ownedWithin, within } from '../http/scope';
@@ -30,8 +30,11 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     const spans = spansOf({ at: now, inclusive: false }, null);
     const tallies = () => db.selectFrom('account_tallies as t').where(ownedWithin(actor, 't.owner_id'));
     const [kinds, laterDays, today] = await Promise.all([
-      tallies().where('t.kind', 'in', ['all', 'none']).select(['t.kind', sql<number>`sum(t.n)`.as('n')]).groupBy('t.kind').execute(),
-      tallies().where(bucketsIn(spans)).select([sql<number>`coalesce(sum(t.n), 0)`.as('n'), sql<number>`coalesce(sum(t.active), 0)`.as('active')]).executeTakeFirstOrThrow(),
+      tallies().where('t.kind', 'in', ['all', 'none']).where('t.bucket', '=', '').select(['t.kind', sql<number>`sum(t.n)`.as('n')]).groupBy('t.kind').execute(),
+      db
+        .selectFrom(eachPart(bucketParts(spans), (part) => tallies().where(part).select(['t.n', 't.active'])).as('p'))
+        .select([sql<number>`coalesce(sum(p.n), 0)`.as('n'), sql<number>`coalesce(sum(p.active), 0)`.as('active')])
+        .executeTakeFirstOrThrow(),
       db
         .selectFrom('accounts')
         .where(within(actor, 'owner_path'))
@@ -56,11 +59,11 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     const entries = () => db.selectFrom('credit_transactions as t').where(ownedWithin(actor, 't.user_id'));
     const yearStart = `${new Date().getUTCFullYear()}-01`;
     const [keptRange, edges, monthly] = await Promise.all([
-      ledgerTallies()
-        .where(bucketsIn(range))
+      db
+        .selectFrom(eachPart(bucketParts(range), (part) => ledgerTallies().where(part).select(['t.user_id', 't.purchased', 't.purchased_other', 't.renewal_credits'])).as('p'))
         .select([
-          sql<number>`coalesce(sum(case when t.user_id != ${actor.id} then t.purchased + t.purchased_other else 0 end), 0)`.as('sold'),
-          sql<number>`coalesce(sum(t.renewal_credits), 0)`.as('spent'),
+          sql<number>`coalesce(sum(case when p.user_id != ${actor.id} then p.purchased + p.purchased_other else 0 end), 0)`.as('sold'),
+          sql<number>`coalesce(sum(p.renewal_credits), 0)`.as('spent'),
         ])
         .executeTakeFirstOrThrow(),
       entries()

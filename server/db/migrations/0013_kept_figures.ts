@@ -24,23 +24,27 @@ export async function up(db: Kysely<any>): Promise<void> {
   // transaction already holds the one write lock).
   if (pg) await sql`lock table accounts, credit_transactions in share mode`.execute(db);
 
+  // Keyed by bucket first: the admin's figures read every owner's rows of a bucket range, which on
+  // SQLite (WITHOUT ROWID: the table is its key's b-tree) lie side by side. A subtree's figures
+  // read its users' rows by the second index.
+  const clustered = pg ? sql`` : sql`without rowid`;
   await db.schema
     .createTable('account_tallies')
-    .addColumn('owner_id', 'integer', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('bucket', 'text', (c) => c.notNull())
+    .addColumn('owner_id', 'integer', (c) => c.notNull())
     .addColumn('n', 'integer', (c) => c.notNull())
     .addColumn('active', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('account_tallies_pk', ['owner_id', 'kind', 'bucket'])
+    .addPrimaryKeyConstraint('account_tallies_pk', ['kind', 'bucket', 'owner_id'])
+    .modifyEnd(clustered)
     .execute();
-  // The admin's figures read every owner's rows of a bucket range.
-  await db.schema.createIndex('account_tallies_bucket_idx').on('account_tallies').columns(['kind', 'bucket']).execute();
+  await db.schema.createIndex('account_tallies_owner_idx').on('account_tallies').columns(['owner_id', 'kind', 'bucket']).execute();
 
   await db.schema
     .createTable('ledger_tallies')
-    .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('bucket', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('purchased', 'integer', (c) => c.notNull())
     .addColumn('purchased_entries', 'integer', (c) => c.notNull())
     .addColumn('purchased_other', 'integer', (c) => c.notNull())
@@ -48,9 +52,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('spent_entries', 'integer', (c) => c.notNull())
     .addColumn('renewals', 'integer', (c) => c.notNull())
     .addColumn('renewal_credits', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('ledger_tallies_pk', ['user_id', 'kind', 'bucket'])
+    .addPrimaryKeyConstraint('ledger_tallies_pk', ['kind', 'bucket', 'user_id'])
+    .modifyEnd(clustered)
     .execute();
-  await db.schema.createIndex('ledger_tallies_bucket_idx').on('ledger_tallies').columns(['kind', 'bucket']).execute();
+  await db.schema.createIndex('ledger_tallies_user_idx').on('ledger_tallies').columns(['user_id', 'kind', 'bucket']).execute();
 
   // Backfill: the same deltas the triggers apply, over every existing row at once.
   await sql.raw(upsertAccounts(accountDeltas('a.', '+1', 'from accounts a'))).execute(db);
@@ -84,10 +89,10 @@ const upsertAccounts = (deltas: string) => `
   insert into account_tallies (owner_id, kind, bucket, n, active)
   select owner_id, kind, bucket, sum(n), sum(active) from (${deltas}) d
   where true
-  group by owner_id, kind, bucket
+  group by kind, bucket, owner_id
   having sum(n) <> 0 or sum(active) <> 0
-  order by owner_id, kind, bucket
-  on conflict (owner_id, kind, bucket) do update
+  order by kind, bucket, owner_id
+  on conflict (kind, bucket, owner_id) do update
     set n = account_tallies.n + excluded.n, active = account_tallies.active + excluded.active`;
 
 const LEDGER_FIGURES = ['purchased', 'purchased_entries', 'purchased_other', 'spent', 'spent_entries', 'renewals', 'renewal_credits'] as const;
@@ -114,9 +119,9 @@ const upsertLedger = (deltas: string) => `
   insert into ledger_tallies (user_id, kind, bucket, ${LEDGER_FIGURES.join(', ')})
   select user_id, kind, bucket, ${LEDGER_FIGURES.map((f) => `sum(${f})`).join(', ')} from (${deltas}) d
   where true
-  group by user_id, kind, bucket
-  order by user_id, kind, bucket
-  on conflict (user_id, kind, bucket) do update
+  group by kind, bucket, user_id
+  order by kind, bucket, user_id
+  on conflict (kind, bucket, user_id) do update
     set ${LEDGER_FIGURES.map((f) => `${f} = ledger_tallies.${f} + excluded.${f}`).join(', ')}`;
 
 /** The account columns the tallies depend on. */
