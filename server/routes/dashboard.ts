@@ -6,7 +6,7 @@ import { type DashboardStats, apiErrorBody, dataOf, dashboardStatsEntity } from 
 import { bucketParts, eachPart, rowsIn, spansOf } from '../db/tallies';
 import { nowIso } from '../db/values';
 import { actorOf } from '../http/guard';
-import { below, ownedWithin, within } from '../http/scope';
+import { below, ownedWithin, ownedWithinByDate } from '../http/scope';
 
 const query = z.object({
   date_from: z.iso.datetime({ offset: true }).optional(),
@@ -37,7 +37,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         .executeTakeFirstOrThrow(),
       db
         .selectFrom('accounts')
-        .where(within(actor, 'owner_path'))
+        .where(ownedWithinByDate(actor, 'owner_id'))
         .where('deleted_at', 'is', null)
         .where(rowsIn('expiry_date', spans))
         .select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(case when status = 'active' then 1 else 0 end), 0)`.as('active')])
@@ -66,7 +66,9 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
           sql<number>`coalesce(sum(p.renewal_credits), 0)`.as('spent'),
         ])
         .executeTakeFirstOrThrow(),
-      entries()
+      db
+        .selectFrom('credit_transactions as t')
+        .where(ownedWithinByDate(actor, 't.user_id'))
         .where(rowsIn('t.created_at', range))
         .select([
           sql<number>`coalesce(sum(case when t.type = 'PURCHASED' and t.user_id != ${actor.id} then t.credits else 0 end), 0)`.as('sold'),
