@@ -63,6 +63,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   if (pg) await postgres(db);
   else await sqlite(db);
+  // Statistics for the planner, which otherwise guesses at two new tables of a million rows each.
+  await sql`analyze account_tallies`.execute(db);
+  await sql`analyze ledger_tallies`.execute(db);
 }
 
 /**
