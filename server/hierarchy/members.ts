@@ -38,15 +38,20 @@ export function withCounts<QB extends SelectQueryBuilder<any, any, any>>(qb: QB)
         .where('c.status', '!=', DELETED)
         .as('total_children'),
       // The live accounts of the user's subtree: the kept count of each of its users (migration
-      // 0013), found by the path range on users.
+      // 0013), its users found by the path range, each count by its key (a join let PostgreSQL read
+      // every owner's count for each listed user).
       eb
-        .selectFrom('account_tallies as t')
-        .select(sql<number>`coalesce(sum(t.n), 0)`.as('n'))
-        .where('t.kind', '=', 'all')
-        .where('t.bucket', '=', '')
-        .where('t.owner_id', 'in', (sub: ExpressionBuilder<any, any>) =>
-          sub.selectFrom('users as s').select('s.id').whereRef('s.path', '>=', 'u.path').where('s.path', '<', pathEndSql('u.path')),
+        .selectFrom('users as s')
+        .select((sub: ExpressionBuilder<any, any>) =>
+          sql<number>`coalesce(sum(${sub
+            .selectFrom('account_tallies as t')
+            .select('t.n')
+            .where('t.kind', '=', 'all')
+            .where('t.bucket', '=', '')
+            .whereRef('t.owner_id', '=', 's.id')}), 0)`.as('n'),
         )
+        .whereRef('s.path', '>=', 'u.path')
+        .where('s.path', '<', pathEndSql('u.path'))
         .as('total_accounts'),
     ]);
 }
