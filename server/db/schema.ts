@@ -295,7 +295,10 @@ export interface AccountTalliesTable {
   active: number;
 }
 
-/** PURCHASED and USED ledger entries per user and creation 'month'/'day', kept by trigger (0013). */
+/**
+ * PURCHASED and USED ledger entries per user and creation month or day, kept by trigger (0013): kind
+ * 'purchased_month', 'purchased_day', 'used_month' or 'used_day'.
+ */
 export interface LedgerTalliesTable {
   user_id: number;
   kind: string;

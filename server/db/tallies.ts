@@ -89,7 +89,8 @@ type Part = (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>;
 
 /**
  * The tally rows (alias `t`) of the spans' whole days and months, one condition per index range;
- * `prefix` names the kinds ('' for 'day'/'month', 'created_' for 'created_day'/'created_month').
+ * `prefix` names the kinds: '' for 'day'/'month', 'created_' for 'created_day'/'created_month' and so
+ * on.
  */
 export function bucketParts(spans: Spans, prefix = ''): Part[] {
   return [
@@ -156,11 +157,11 @@ export async function tallyProblems(db: Kysely<Database>): Promise<string[]> {
   }
 
   const figures = ['purchased', 'purchased_entries', 'purchased_other', 'spent', 'spent_entries', 'renewals', 'renewal_credits'] as const;
-  for (const kind of ['month', 'day'] as const) {
-    const bucket = sql<string>`substr(created_at, 1, ${sql.lit(kind === 'month' ? 7 : 10)})`;
+  for (const kind of ['purchased_month', 'purchased_day', 'used_month', 'used_day'] as const) {
+    const bucket = sql<string>`substr(created_at, 1, ${sql.lit(kind.endsWith('month') ? 7 : 10)})`;
     const counted = await db
       .selectFrom('credit_transactions')
-      .where('type', 'in', ['PURCHASED', 'USED'])
+      .where('type', '=', kind.startsWith('purchased') ? 'PURCHASED' : 'USED')
       .select([
         'user_id as key',
         bucket.as('bucket'),

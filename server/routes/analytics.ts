@@ -57,7 +57,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       const [kept, edges] = await Promise.all([
         db
           .selectFrom(
-            eachPart(bucketParts(spans), (part) =>
+            eachPart(bucketParts(spans, 'purchased_'), (part) =>
               db
                 .selectFrom('ledger_tallies as t')
                 .innerJoin('users as u', 'u.id', 't.user_id')
@@ -102,7 +102,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
       const [keptRenewals, edgeRenewals, keptCreated, edgeCreated] = await Promise.all([
         db
-          .selectFrom(eachPart(bucketParts(spans), (part) => db.selectFrom('ledger_tallies as t').where(part).select([monthOf('t.bucket').as('period'), 't.renewals', 't.renewal_credits'])).as('p'))
+          .selectFrom(eachPart(bucketParts(spans, 'used_'), (part) => db.selectFrom('ledger_tallies as t').where(part).select([monthOf('t.bucket').as('period'), 't.renewals', 't.renewal_credits'])).as('p'))
           .select(['p.period', sql<number>`sum(p.renewals)`.as('renewals'), sql<number>`sum(p.renewal_credits)`.as('credits')])
           .groupBy('p.period')
           .execute(),
@@ -216,7 +216,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       const [kept, edges] = await Promise.all([
         db
           .selectFrom(
-            eachPart(bucketParts(spans), (part) =>
+            eachPart(bucketParts(spans, 'used_'), (part) =>
               db
                 .selectFrom('ledger_tallies as t')
                 .innerJoin('users as u', 'u.id', 't.user_id')

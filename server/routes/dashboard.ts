@@ -60,7 +60,11 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     const yearStart = `${new Date().getUTCFullYear()}-01`;
     const [keptRange, edges, monthly] = await Promise.all([
       db
-        .selectFrom(eachPart(bucketParts(range), (part) => ledgerTallies().where(part).select(['t.user_id', 't.purchased', 't.purchased_other', 't.renewal_credits'])).as('p'))
+        .selectFrom(
+          eachPart([...bucketParts(range, 'purchased_'), ...bucketParts(range, 'used_')], (part) =>
+            ledgerTallies().where(part).select(['t.user_id', 't.purchased', 't.purchased_other', 't.renewal_credits']),
+          ).as('p'),
+        )
         .select([
           sql<number>`coalesce(sum(case when p.user_id != ${actor.id} then p.purchased + p.purchased_other else 0 end), 0)`.as('sold'),
           sql<number>`coalesce(sum(p.renewal_credits), 0)`.as('spent'),
@@ -78,7 +82,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       // Every month since the year began (later years' months too, as the entries' month numbers were).
       ledgerTallies()
         .where('t.user_id', '!=', actor.id)
-        .where('t.kind', '=', 'month')
+        .where('t.kind', '=', 'purchased_month')
         .where('t.bucket', '>=', yearStart)
         .select([sql<string>`substr(t.bucket, 6, 2)`.as('month'), sql<number>`sum(t.purchased + t.purchased_other)`.as('credits')])
         .groupBy(sql`substr(t.bucket, 6, 2)`)

@@ -11,7 +11,8 @@ import { isPostgres } from '../dialect';
  *   'none' (live without an expiry), 'month'/'day' (live by expiry month 'YYYY-MM' / day
  *   'YYYY-MM-DD', for figures relative to now), 'created_month'/'created_day' (every account,
  *   deleted ones too, by creation).
- * - ledger_tallies, per user and creation month/day of PURCHASED and USED entries.
+ * - ledger_tallies, per user and creation month/day of PURCHASED entries ('purchased_month',
+ *   'purchased_day') and of USED entries ('used_month', 'used_day').
  *
  * Kept per user, never per subtree: a write locks only its own owner's tally rows (a subtree's
  * figure is the sum over its users' rows, by path range on users), so no write waits on an
@@ -112,8 +113,10 @@ function ledgerDeltas(p: string, from = ''): string {
     renewal_credits: `case when ${e}type = 'USED' and ${e}account_id is not null then -${e}credits else 0 end`,
   });
   const v = values(p);
-  const row = (kind: string, length: number) =>
-    `select ${p}user_id as user_id, '${kind}' as kind, substr(${p}created_at, 1, ${length}) as bucket, ${LEDGER_FIGURES.map((f) => `${v[f]} as ${f}`).join(', ')}
+  // The kind names the entry type ('purchased_day', 'used_month', ...): what reads the purchases
+  // (few) does not wade through the renewals (most entries).
+  const row = (span: string, length: number) =>
+    `select ${p}user_id as user_id, lower(${p}type) || '_${span}' as kind, substr(${p}created_at, 1, ${length}) as bucket, ${LEDGER_FIGURES.map((f) => `${v[f]} as ${f}`).join(', ')}
      ${from} where ${p}type in ('PURCHASED', 'USED')`;
   return `${row('day', 10)}\n    union all ${row('month', 7)}`;
 }
