@@ -20,6 +20,8 @@ export interface Spans {
   days: Array<[string, string]>;
   /** Whole months, first and last 'YYYY-MM' included (null: no end). */
   months: Array<[string, string | null]>;
+  /** Whole days to take back out of those months (most of a month is its month less a few days). */
+  minusDays: Array<[string, string]>;
 }
 
 const DAY = 86_400_000;
@@ -32,7 +34,20 @@ const lastOfMonth = (day: string) => {
 
 /** The range from `from` to `to` (no end when null) in rows, days and months. */
 export function spansOf(from: Bound, to: Bound | null): Spans {
-  const spans: Spans = { rows: [], days: [], months: [] };
+  const spans: Spans = { rows: [], days: [], months: [], minusDays: [] };
+  // Days a..b of one month: by day, or as the month less the days around them, whichever reads fewer.
+  const partOfMonth = (a: string, b: string) => {
+    const first = `${a.slice(0, 7)}-01`;
+    const last = lastOfMonth(a);
+    const around = (Date.parse(a) - Date.parse(first) + Date.parse(last) - Date.parse(b)) / DAY;
+    if (around + 1 >= (Date.parse(b) - Date.parse(a)) / DAY + 1) {
+      spans.days.push([a, b]);
+      return;
+    }
+    spans.months.push([a.slice(0, 7), a.slice(0, 7)]);
+    if (a > first) spans.minusDays.push([first, dayAfter(a, -1)]);
+    if (b < last) spans.minusDays.push([dayAfter(b), last]);
+  };
   const first = from.at.slice(0, 10);
   if (to && to.at.slice(0, 10) === first) {
     if (to.at > from.at || (to.at === from.at && to.inclusive && from.inclusive)) spans.rows.push({ from, to });
@@ -50,10 +65,10 @@ export function spansOf(from: Bound, to: Bound | null): Spans {
   if (!start.endsWith('-01')) {
     const monthEnd = lastOfMonth(start);
     if (end !== null && end <= monthEnd) {
-      spans.days.push([start, end]);
+      partOfMonth(start, end);
       return spans;
     }
-    spans.days.push([start, monthEnd]);
+    partOfMonth(start, monthEnd);
     start = dayAfter(monthEnd);
   }
   if (end === null) {
@@ -67,7 +82,7 @@ export function spansOf(from: Bound, to: Bound | null): Spans {
   }
   const endMonthStart = `${end.slice(0, 7)}-01`;
   if (endMonthStart > start) spans.months.push([start.slice(0, 7), new Date(Date.parse(`${endMonthStart}T00:00:00.000Z`) - DAY).toISOString().slice(0, 7)]);
-  spans.days.push([endMonthStart, end]);
+  partOfMonth(endMonthStart, end);
   return spans;
 }
 
@@ -85,22 +100,35 @@ export function rowsIn(column: string, spans: Spans) {
         );
 }
 
-type Part = (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>;
+/** One index range of tally rows, and whether its figures add (1) or are taken back (-1). */
+export interface Part {
+  where: (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>;
+  sign: 1 | -1;
+}
 
 /**
- * The tally rows (alias `t`) of the spans' whole days and months, one condition per index range;
- * `prefix` names the kinds: '' for 'day'/'month', 'created_' for 'created_day'/'created_month' and so
- * on.
+ * The tally rows (alias `t`) of the spans' days and months, one part per index range; `prefix` names
+ * the kinds: '' for 'day'/'month', 'created_' for 'created_day'/'created_month' and so on.
  */
 export function bucketParts(spans: Spans, prefix = ''): Part[] {
+  const days = (sign: 1 | -1) => ([a, b]: [string, string]): Part => ({
+    where: (eb) => eb.and([eb('t.kind', '=', `${prefix}day`), eb('t.bucket', '>=', a), eb('t.bucket', '<=', b)]),
+    sign,
+  });
   return [
-    ...spans.days.map(([a, b]): Part => (eb) => eb.and([eb('t.kind', '=', `${prefix}day`), eb('t.bucket', '>=', a), eb('t.bucket', '<=', b)])),
+    ...spans.days.map(days(1)),
     ...spans.months.map(
-      ([a, b]): Part =>
-        (eb) => eb.and([eb('t.kind', '=', `${prefix}month`), eb('t.bucket', '>=', a), ...(b === null ? [] : [eb('t.bucket', '<=', b)])]),
+      ([a, b]): Part => ({
+        where: (eb) => eb.and([eb('t.kind', '=', `${prefix}month`), eb('t.bucket', '>=', a), ...(b === null ? [] : [eb('t.bucket', '<=', b)])]),
+        sign: 1,
+      }),
     ),
+    ...spans.minusDays.map(days(-1)),
   ];
 }
+
+/** A tally column as a part counts it: as is, or taken back. */
+export const signed = (part: Part, column: string) => (part.sign === 1 ? sql<number>`${sql.ref(column)}` : sql<number>`-${sql.ref(column)}`);
 
 /**
  * One select per part, as a UNION ALL to aggregate over: each part is one range of an index (by
@@ -108,7 +136,7 @@ export function bucketParts(spans: Spans, prefix = ''): Part[] {
  * all of each user's tally rows.
  */
 export function eachPart<O>(parts: Part[], select: (part: Part) => SelectQueryBuilder<any, any, O>): SelectQueryBuilder<any, any, O> {
-  const queries = (parts.length ? parts : [() => never]).map(select);
+  const queries = (parts.length ? parts : [{ where: () => never, sign: 1 as const }]).map(select);
   return queries.slice(1).reduce((all, q) => all.unionAll(q), queries[0]);
 }
 

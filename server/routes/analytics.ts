@@ -19,7 +19,7 @@ import {
   renewalsSchema,
   topUserSchema,
 } from '../../src/contract';
-import { bucketParts, eachPart, monthOf, rowsIn, spansOf } from '../db/tallies';
+import { bucketParts, eachPart, monthOf, rowsIn, signed, spansOf } from '../db/tallies';
 import { validationError } from '../http/errors';
 
 const DAY = 86_400_000;
@@ -61,10 +61,10 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
               db
                 .selectFrom('ledger_tallies as t')
                 .innerJoin('users as u', 'u.id', 't.user_id')
-                .where(part)
+                .where(part.where)
                 .where('t.purchased_entries', '>', 0)
                 .where('u.role', 'in', [...ANALYTICS_ROLES])
-                .select([monthOf('t.bucket').as('period'), 'u.role', 't.purchased', 't.purchased_entries']),
+                .select([monthOf('t.bucket').as('period'), 'u.role', signed(part, 't.purchased').as('purchased'), signed(part, 't.purchased_entries').as('purchased_entries')]),
             ).as('p'),
           )
           .select(['p.period', 'p.role', sql<number>`sum(p.purchased)`.as('credits'), sql<number>`sum(p.purchased_entries)`.as('entries')])
@@ -102,7 +102,11 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
       const [keptRenewals, edgeRenewals, keptCreated, edgeCreated] = await Promise.all([
         db
-          .selectFrom(eachPart(bucketParts(spans, 'used_'), (part) => db.selectFrom('ledger_tallies as t').where(part).select([monthOf('t.bucket').as('period'), 't.renewals', 't.renewal_credits'])).as('p'))
+          .selectFrom(eachPart(bucketParts(spans, 'used_'), (part) =>
+              db
+                .selectFrom('ledger_tallies as t')
+                .where(part.where)
+                .select([monthOf('t.bucket').as('period'), signed(part, 't.renewals').as('renewals'), signed(part, 't.renewal_credits').as('renewal_credits')])).as('p'))
           .select(['p.period', sql<number>`sum(p.renewals)`.as('renewals'), sql<number>`sum(p.renewal_credits)`.as('credits')])
           .groupBy('p.period')
           .execute(),
@@ -115,7 +119,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
           .groupBy(month('t.created_at'))
           .execute(),
         db
-          .selectFrom(eachPart(bucketParts(spans, 'created_'), (part) => db.selectFrom('account_tallies as t').where(part).select([monthOf('t.bucket').as('period'), 't.n'])).as('p'))
+          .selectFrom(eachPart(bucketParts(spans, 'created_'), (part) => db.selectFrom('account_tallies as t').where(part.where).select([monthOf('t.bucket').as('period'), signed(part, 't.n').as('n')])).as('p'))
           .select(['p.period', sql<number>`sum(p.n)`.as('n')])
           .groupBy('p.period')
           .execute(),
@@ -167,7 +171,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
         const spans = spansOf({ at: now, inclusive: false }, { at: until(days), inclusive: true });
         const [kept, edges] = await Promise.all([
           db
-            .selectFrom(eachPart(bucketParts(spans), (part) => db.selectFrom('account_tallies as t').where(part).select('t.n')).as('p'))
+            .selectFrom(eachPart(bucketParts(spans), (part) => db.selectFrom('account_tallies as t').where(part.where).select(signed(part, 't.n').as('n'))).as('p'))
             .select(sql<number>`coalesce(sum(p.n), 0)`.as('n'))
             .executeTakeFirstOrThrow(),
           db.selectFrom('accounts as a').where('a.deleted_at', 'is', null).where(rowsIn('a.expiry_date', spans)).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
@@ -212,6 +216,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { from, to } = rangeOf(request.query);
       const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
+      const roleUsers = () => db.selectFrom('users').select('id').where('role', '=', request.query.role);
       // Each user's spending of the range: the kept sums plus the entries of the partial days.
       const [kept, edges] = await Promise.all([
         db
@@ -219,22 +224,21 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
             eachPart(bucketParts(spans, 'used_'), (part) =>
               db
                 .selectFrom('ledger_tallies as t')
-                .innerJoin('users as u', 'u.id', 't.user_id')
-                .where(part)
+                .where(part.where)
                 .where('t.spent_entries', '>', 0)
-                .where('u.role', '=', request.query.role)
-                .select(['t.user_id', 't.spent', 't.renewals', 't.spent_entries']),
+                .select(['t.user_id', signed(part, 't.spent').as('spent'), signed(part, 't.renewals').as('renewals'), signed(part, 't.spent_entries').as('spent_entries')]),
             ).as('p'),
           )
+          // The role's users as a set (a join looked up each of the tens of thousands of tally rows' users).
+          .where('p.user_id', 'in', roleUsers())
           .select(['p.user_id', sql<number>`sum(p.spent)`.as('spent'), sql<number>`sum(p.renewals)`.as('renewals'), sql<number>`sum(p.spent_entries)`.as('entries')])
           .groupBy('p.user_id')
           .execute(),
         db
           .selectFrom('credit_transactions as t')
-          .innerJoin('users as u', 'u.id', 't.user_id')
           .where('t.type', '=', 'USED')
           .where(rowsIn('t.created_at', spans))
-          .where('u.role', '=', request.query.role)
+          .where('t.user_id', 'in', roleUsers())
           .select([
             't.user_id',
             sql<number>`coalesce(sum(-t.credits), 0)`.as('spent'),

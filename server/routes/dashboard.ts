@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { type DashboardStats, apiErrorBody, dataOf, dashboardStatsEntity } from '../../src/contract';
-import { bucketParts, eachPart, rowsIn, spansOf } from '../db/tallies';
+import { bucketParts, eachPart, rowsIn, signed, spansOf } from '../db/tallies';
 import { nowIso } from '../db/values';
 import { actorOf } from '../http/guard';
 import { below, ownedWithin, ownedWithinByDate } from '../http/scope';
@@ -32,7 +32,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     const [kinds, laterDays, today] = await Promise.all([
       tallies().where('t.kind', 'in', ['all', 'none']).where('t.bucket', '=', '').select(['t.kind', sql<number>`sum(t.n)`.as('n')]).groupBy('t.kind').execute(),
       db
-        .selectFrom(eachPart(bucketParts(spans), (part) => tallies().where(part).select(['t.n', 't.active'])).as('p'))
+        .selectFrom(eachPart(bucketParts(spans), (part) => tallies().where(part.where).select([signed(part, 't.n').as('n'), signed(part, 't.active').as('active')])).as('p'))
         .select([sql<number>`coalesce(sum(p.n), 0)`.as('n'), sql<number>`coalesce(sum(p.active), 0)`.as('active')])
         .executeTakeFirstOrThrow(),
       db
@@ -62,7 +62,9 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       db
         .selectFrom(
           eachPart([...bucketParts(range, 'purchased_'), ...bucketParts(range, 'used_')], (part) =>
-            ledgerTallies().where(part).select(['t.user_id', 't.purchased', 't.purchased_other', 't.renewal_credits']),
+            ledgerTallies()
+              .where(part.where)
+              .select(['t.user_id', signed(part, 't.purchased').as('purchased'), signed(part, 't.purchased_other').as('purchased_other'), signed(part, 't.renewal_credits').as('renewal_credits')]),
           ).as('p'),
         )
         .select([

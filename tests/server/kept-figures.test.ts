@@ -21,8 +21,9 @@ describe('spans of a time range', () => {
       rows: [{ from: at('2026-03-04T10:00:00.000Z'), to: at('2026-03-04T12:00:00.000Z') }],
       days: [],
       months: [],
+      minusDays: [],
     });
-    expect(spansOf(at('2026-03-04T12:00:00.000Z'), at('2026-03-04T10:00:00.000Z'))).toEqual({ rows: [], days: [], months: [] });
+    expect(spansOf(at('2026-03-04T12:00:00.000Z'), at('2026-03-04T10:00:00.000Z'))).toEqual({ rows: [], days: [], months: [], minusDays: [] });
   });
   it('splits a range into edge rows, edge days and whole months', () => {
     expect(spansOf(at('2025-11-25T10:00:00.000Z'), at('2026-11-25T10:00:00.000Z'))).toEqual({
@@ -30,19 +31,33 @@ describe('spans of a time range', () => {
         { from: at('2025-11-25T10:00:00.000Z'), to: at('2025-11-26', false) },
         { from: at('2026-11-25'), to: at('2026-11-25T10:00:00.000Z') },
       ],
-      days: [
-        ['2025-11-26', '2025-11-30'],
-        ['2026-11-01', '2026-11-24'],
+      days: [['2025-11-26', '2025-11-30']],
+      // November 2026 up to the 24th: the month less its last six days.
+      months: [
+        ['2025-12', '2026-10'],
+        ['2026-11', '2026-11'],
       ],
-      months: [['2025-12', '2026-10']],
+      minusDays: [['2026-11-25', '2026-11-30']],
     });
     expect(spansOf(at('2026-01-31T10:00:00.000Z'), at('2026-03-01T00:00:00.000Z')).months).toEqual([['2026-02', '2026-02']]);
     expect(spansOf(at('2026-02-10T10:00:00.000Z'), at('2026-02-20T00:00:00.000Z')).days).toEqual([['2026-02-11', '2026-02-19']]);
+    expect(spansOf(at('2026-02-01T10:00:00.000Z'), at('2026-02-27T00:00:00.000Z'))).toMatchObject({
+      days: [],
+      months: [['2026-02', '2026-02']],
+      minusDays: [
+        ['2026-02-01', '2026-02-01'],
+        ['2026-02-27', '2026-02-28'],
+      ],
+    });
     expect(spansOf(at('2026-02-10T10:00:00.000Z'), at('2026-02-11T00:00:00.000Z')).days).toEqual([]);
     expect(spansOf(at('2026-02-10T10:00:00.000Z', false), null)).toEqual({
       rows: [{ from: at('2026-02-10T10:00:00.000Z', false), to: at('2026-02-11', false) }],
-      days: [['2026-02-11', '2026-02-28']],
-      months: [['2026-03', null]],
+      days: [],
+      months: [
+        ['2026-02', '2026-02'],
+        ['2026-03', null],
+      ],
+      minusDays: [['2026-02-01', '2026-02-10']],
     });
   });
 });
