@@ -236,9 +236,10 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
           .execute(),
         db
           .selectFrom('credit_transactions as t')
+          .innerJoin('users as u', 'u.id', 't.user_id')
           .where('t.type', '=', 'USED')
           .where(rowsIn('t.created_at', spans))
-          .where('t.user_id', 'in', roleUsers())
+          .where('u.role', '=', request.query.role)
           .select([
             't.user_id',
             sql<number>`coalesce(sum(-t.credits), 0)`.as('spent'),
