@@ -281,6 +281,40 @@ export interface JobLocksTable {
   locked_until: number; // epoch ms
 }
 
+/**
+ * Figures kept by triggers with the accounts they count, per owner (migration 0013): kind 'all'
+ * (live accounts; bucket ''), 'none' (live without an expiry), 'month'/'day' (live, by expiry
+ * 'YYYY-MM' / 'YYYY-MM-DD'), 'created_month'/'created_day' (every account, by creation).
+ */
+export interface AccountTalliesTable {
+  owner_id: number;
+  kind: string;
+  bucket: string;
+  n: number;
+  /** Of those, the ones with status 'active'. */
+  active: number;
+}
+
+/**
+ * PURCHASED and USED ledger entries per user and creation month or day, kept by trigger (0013): kind
+ * 'purchased_month', 'purchased_day', 'used_month' or 'used_day'.
+ */
+export interface LedgerTalliesTable {
+  user_id: number;
+  kind: string;
+  bucket: string;
+  /** PURCHASED entries with credits > 0: their sum and count; purchased_other sums the others. */
+  purchased: number;
+  purchased_entries: number;
+  purchased_other: number;
+  /** USED entries: the sum of their -credits and their count. */
+  spent: number;
+  spent_entries: number;
+  /** USED entries naming an account (renewals): their count and -credits. */
+  renewals: number;
+  renewal_credits: number;
+}
+
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -303,6 +337,8 @@ export interface Database {
   global_discounts: GlobalDiscountsTable;
   account_messages: AccountMessagesTable;
   job_locks: JobLocksTable;
+  account_tallies: AccountTalliesTable;
+  ledger_tallies: LedgerTalliesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

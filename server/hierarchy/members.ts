@@ -37,13 +37,21 @@ export function withCounts<QB extends SelectQueryBuilder<any, any, any>>(qb: QB)
         .whereRef('c.parent_id', '=', 'u.id')
         .where('c.status', '!=', DELETED)
         .as('total_children'),
+      // The live accounts of the user's subtree: the kept count of each of its users (migration
+      // 0013), its users found by the path range, each count by its key (a join let PostgreSQL read
+      // every owner's count for each listed user).
       eb
-        .selectFrom('accounts as a')
-        .select(sql<number>`count(*)`.as('n'))
-        // The user's subtree as an index range over the live accounts (migration 0010).
-        .whereRef('a.owner_path', '>=', 'u.path')
-        .where('a.owner_path', '<', pathEndSql('u.path'))
-        .where('a.deleted_at', 'is', null)
+        .selectFrom('users as s')
+        .select((sub: ExpressionBuilder<any, any>) =>
+          sql<number>`coalesce(sum(${sub
+            .selectFrom('account_tallies as t')
+            .select('t.n')
+            .where('t.kind', '=', 'all')
+            .where('t.bucket', '=', '')
+            .whereRef('t.owner_id', '=', 's.id')}), 0)`.as('n'),
+        )
+        .whereRef('s.path', '>=', 'u.path')
+        .where('s.path', '<', pathEndSql('u.path'))
         .as('total_accounts'),
     ]);
 }

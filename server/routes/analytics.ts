@@ -19,6 +19,7 @@ import {
   renewalsSchema,
   topUserSchema,
 } from '../../src/contract';
+import { bucketParts, eachPart, monthOf, rowsIn, signed, spansOf } from '../db/tallies';
 import { validationError } from '../http/errors';
 
 const DAY = 86_400_000;
@@ -52,19 +53,43 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: access, schema: { querystring: rangeQuery, response: { 200: z.object({ data: creditsFlowSchema }), '4xx': apiErrorBody }, tags } },
     async (request) => {
       const { from, to } = rangeOf(request.query);
-      const rows = await db
-        .selectFrom('credit_transactions as t')
-        .innerJoin('users as u', 'u.id', 't.user_id')
-        .where('t.type', '=', 'PURCHASED')
-        .where('t.created_at', '>=', from)
-        .where('t.created_at', '<=', to)
-        .where('t.credits', '>', 0)
-        .where('u.role', 'in', [...ANALYTICS_ROLES])
-        .select([month('t.created_at').as('period'), 'u.role', sql<number>`sum(t.credits)`.as('credits'), sql<number>`count(*)`.as('entries')])
-        .groupBy([month('t.created_at'), 'u.role'])
-        .orderBy(month('t.created_at'))
-        .orderBy('u.role')
-        .execute();
+      const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
+      const [kept, edges] = await Promise.all([
+        db
+          .selectFrom(
+            eachPart(bucketParts(spans, 'purchased_'), (part) =>
+              db
+                .selectFrom('ledger_tallies as t')
+                .innerJoin('users as u', 'u.id', 't.user_id')
+                .where(part.where)
+                .where('t.purchased_entries', '>', 0)
+                .where('u.role', 'in', [...ANALYTICS_ROLES])
+                .select([monthOf('t.bucket').as('period'), 'u.role', signed(part, 't.purchased').as('purchased'), signed(part, 't.purchased_entries').as('purchased_entries')]),
+            ).as('p'),
+          )
+          .select(['p.period', 'p.role', sql<number>`sum(p.purchased)`.as('credits'), sql<number>`sum(p.purchased_entries)`.as('entries')])
+          .groupBy(['p.period', 'p.role'])
+          .execute(),
+        db
+          .selectFrom('credit_transactions as t')
+          .innerJoin('users as u', 'u.id', 't.user_id')
+          .where('t.type', '=', 'PURCHASED')
+          .where(rowsIn('t.created_at', spans))
+          .where('t.credits', '>', 0)
+          .where('u.role', 'in', [...ANALYTICS_ROLES])
+          .select([monthOf('t.created_at').as('period'), 'u.role', sql<number>`sum(t.credits)`.as('credits'), sql<number>`count(*)`.as('entries')])
+          .groupBy([monthOf('t.created_at'), 'u.role'])
+          .execute(),
+      ]);
+      const byKey = new Map<string, { period: string; role: string; credits: number; entries: number }>();
+      for (const r of [...kept, ...edges]) {
+        const key = `${r.period} ${r.role}`;
+        const sum = byKey.get(key) ?? { period: r.period, role: r.role, credits: 0, entries: 0 };
+        sum.credits += n(r.credits);
+        sum.entries += n(r.entries);
+        byKey.set(key, sum);
+      }
+      const rows = [...byKey.values()].sort((x, y) => (x.period === y.period ? (x.role < y.role ? -1 : x.role > y.role ? 1 : 0) : x.period < y.period ? -1 : 1));
       return { data: rows.map((r) => ({ period: r.period, role: r.role as (typeof ANALYTICS_ROLES)[number], credits: n(r.credits), entries: n(r.entries) })) };
     },
   );
@@ -74,24 +99,39 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: access, schema: { querystring: rangeQuery, response: { 200: z.object({ data: renewalsSchema }), '4xx': apiErrorBody }, tags } },
     async (request) => {
       const { from, to } = rangeOf(request.query);
-      const [renewals, created] = await Promise.all([
+      const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
+      const [keptRenewals, edgeRenewals, keptCreated, edgeCreated] = await Promise.all([
+        db
+          .selectFrom(eachPart(bucketParts(spans, 'used_'), (part) =>
+              db
+                .selectFrom('ledger_tallies as t')
+                .where(part.where)
+                .select([monthOf('t.bucket').as('period'), signed(part, 't.renewals').as('renewals'), signed(part, 't.renewal_credits').as('renewal_credits')])).as('p'))
+          .select(['p.period', sql<number>`sum(p.renewals)`.as('renewals'), sql<number>`sum(p.renewal_credits)`.as('credits')])
+          .groupBy('p.period')
+          .execute(),
         db
           .selectFrom('credit_transactions as t')
           .where('t.type', '=', 'USED')
-          .where('t.created_at', '>=', from)
-          .where('t.created_at', '<=', to)
+          .where(rowsIn('t.created_at', spans))
           .where('t.account_id', 'is not', null)
           .select([month('t.created_at').as('period'), sql<number>`count(*)`.as('renewals'), sql<number>`coalesce(sum(-t.credits), 0)`.as('credits')])
           .groupBy(month('t.created_at'))
           .execute(),
         db
+          .selectFrom(eachPart(bucketParts(spans, 'created_'), (part) => db.selectFrom('account_tallies as t').where(part.where).select([monthOf('t.bucket').as('period'), signed(part, 't.n').as('n')])).as('p'))
+          .select(['p.period', sql<number>`sum(p.n)`.as('n')])
+          .groupBy('p.period')
+          .execute(),
+        db
           .selectFrom('accounts as a')
-          .where('a.created_at', '>=', from)
-          .where('a.created_at', '<=', to)
+          .where(rowsIn('a.created_at', spans))
           .select([month('a.created_at').as('period'), sql<number>`count(*)`.as('n')])
           .groupBy(month('a.created_at'))
           .execute(),
       ]);
+      const sum = <K extends string>(rows: Array<{ period: string } & Record<K, unknown>>, period: string, key: K) =>
+        rows.filter((r) => r.period === period).reduce((total, r) => total + n(r[key]), 0);
       // Every month of the range, so the chart has no gaps.
       const periods: string[] = [];
       const cursor = new Date(`${from.slice(0, 7)}-01T00:00:00.000Z`);
@@ -101,8 +141,8 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       return {
         data: periods.map((period) => {
-          const r = renewals.find((x) => x.period === period);
-          return { period, renewals: n(r?.renewals), credits: n(r?.credits), new_accounts: n(created.find((x) => x.period === period)?.n) };
+          const renewals = [...keptRenewals, ...edgeRenewals];
+          return { period, renewals: sum(renewals, period, 'renewals'), credits: sum(renewals, period, 'credits'), new_accounts: sum([...keptCreated, ...edgeCreated], period, 'n') };
         }),
       };
     },
@@ -125,14 +165,21 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       const now = new Date().toISOString();
       const until = (days: number) => new Date(Date.now() + days * DAY).toISOString();
       const live = () => db.selectFrom('accounts as a').where('a.deleted_at', 'is', null).where('a.expiry_date', '>', now);
-      const counts = await live()
-        .where('a.expiry_date', '<=', until(90))
-        .select([
-          sql<number>`coalesce(sum(case when a.expiry_date <= ${until(7)} then 1 else 0 end), 0)`.as('d7'),
-          sql<number>`coalesce(sum(case when a.expiry_date <= ${until(30)} then 1 else 0 end), 0)`.as('d30'),
-          sql<number>`count(*)`.as('d90'),
-        ])
-        .executeTakeFirstOrThrow();
+      // Each window from the kept counts per expiry day and month, its partial first and last days
+      // from the rows.
+      const windowCount = async (days: number) => {
+        const spans = spansOf({ at: now, inclusive: false }, { at: until(days), inclusive: true });
+        const [kept, edges] = await Promise.all([
+          db
+            .selectFrom(eachPart(bucketParts(spans), (part) => db.selectFrom('account_tallies as t').where(part.where).select(signed(part, 't.n').as('n'))).as('p'))
+            .select(sql<number>`coalesce(sum(p.n), 0)`.as('n'))
+            .executeTakeFirstOrThrow(),
+          db.selectFrom('accounts as a').where('a.deleted_at', 'is', null).where(rowsIn('a.expiry_date', spans)).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+        ]);
+        return n(kept.n) + n(edges.n);
+      };
+      const [d7, d30, d90] = await Promise.all(EXPIRY_WINDOWS.map(windowCount));
+      const counts = { d7, d30, d90 };
       const accounts = await live()
         .innerJoin('users as u', 'u.id', 'a.owner_id')
         .where('a.expiry_date', '<=', until(request.query.days))
@@ -168,26 +215,55 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { from, to } = rangeOf(request.query);
-      const rows = await db
-        .selectFrom('credit_transactions as t')
-        .innerJoin('users as u', 'u.id', 't.user_id')
-        .where('t.type', '=', 'USED')
-        .where('t.created_at', '>=', from)
-        .where('t.created_at', '<=', to)
-        .where('u.role', '=', request.query.role)
-        .select([
-          'u.id',
-          'u.name',
-          'u.username',
-          'u.role',
-          sql<number>`coalesce(sum(-t.credits), 0)`.as('credits_spent'),
-          sql<number>`coalesce(sum(case when t.account_id is not null then 1 else 0 end), 0)`.as('renewals'),
-        ])
-        .groupBy(['u.id', 'u.name', 'u.username', 'u.role'])
-        .orderBy(sql`coalesce(sum(-t.credits), 0)`, 'desc')
-        .orderBy('u.id')
-        .limit(request.query.limit)
-        .execute();
+      const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
+      const roleUsers = () => db.selectFrom('users').select('id').where('role', '=', request.query.role);
+      // Each user's spending of the range: the kept sums plus the entries of the partial days.
+      const [kept, edges] = await Promise.all([
+        db
+          .selectFrom(
+            eachPart(bucketParts(spans, 'used_'), (part) =>
+              db
+                .selectFrom('ledger_tallies as t')
+                .where(part.where)
+                .where('t.spent_entries', '>', 0)
+                .select(['t.user_id', signed(part, 't.spent').as('spent'), signed(part, 't.renewals').as('renewals'), signed(part, 't.spent_entries').as('spent_entries')]),
+            ).as('p'),
+          )
+          // The role's users as a set (a join looked up each of the tens of thousands of tally rows' users).
+          .where('p.user_id', 'in', roleUsers())
+          .select(['p.user_id', sql<number>`sum(p.spent)`.as('spent'), sql<number>`sum(p.renewals)`.as('renewals'), sql<number>`sum(p.spent_entries)`.as('entries')])
+          .groupBy('p.user_id')
+          .execute(),
+        db
+          .selectFrom('credit_transactions as t')
+          .innerJoin('users as u', 'u.id', 't.user_id')
+          .where('t.type', '=', 'USED')
+          .where(rowsIn('t.created_at', spans))
+          .where('u.role', '=', request.query.role)
+          .select([
+            't.user_id',
+            sql<number>`coalesce(sum(-t.credits), 0)`.as('spent'),
+            sql<number>`coalesce(sum(case when t.account_id is not null then 1 else 0 end), 0)`.as('renewals'),
+            sql<number>`count(*)`.as('entries'),
+          ])
+          .groupBy('t.user_id')
+          .execute(),
+      ]);
+      const byUser = new Map<number, { spent: number; renewals: number; entries: number }>();
+      for (const r of [...kept, ...edges]) {
+        const sum = byUser.get(r.user_id) ?? { spent: 0, renewals: 0, entries: 0 };
+        sum.spent += n(r.spent);
+        sum.renewals += n(r.renewals);
+        sum.entries += n(r.entries);
+        byUser.set(r.user_id, sum);
+      }
+      // Users with USED entries in the range, most spent first.
+      const top = [...byUser.entries()]
+        .filter(([, sum]) => sum.entries > 0)
+        .sort(([idA, a], [idB, b]) => b.spent - a.spent || idA - idB)
+        .slice(0, request.query.limit);
+      const users = top.length ? await db.selectFrom('users').select(['id', 'name', 'username', 'role']).where('id', 'in', top.map(([id]) => id)).execute() : [];
+      const rows = top.map(([id, sum]) => ({ ...users.find((u) => u.id === id)!, credits_spent: sum.spent, renewals: sum.renewals }));
       return { data: rows.map((r) => ({ id: r.id, name: r.name, username: r.username, role: r.role, credits_spent: n(r.credits_spent), renewals: n(r.renewals) })) };
     },
   );

@@ -8,6 +8,7 @@ import * as serverDrivers from './0009_server_drivers';
 import * as scopeRanges from './0010_scope_ranges';
 import * as allocationIndex from './0011_allocation_index';
 import * as listIndexes from './0012_list_indexes';
+import * as keptFigures from './0013_kept_figures';
 
 /** Every migration, in order. Add a file and list it here; names sort in apply order. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0010_scope_ranges': scopeRanges,
   '0011_allocation_index': allocationIndex,
   '0012_list_indexes': listIndexes,
+  '0013_kept_figures': keptFigures,
 };
