@@ -2,7 +2,9 @@
  * The list and dashboard calls at scale, on a database `npm run seed:scale` built
  * (`BENCH_SCALE_DATABASE_URL=sqlite:./data/scale.sqlite npm run bench`): p95 over HTTP for admin, a
  * reseller and a dealer against the budgets of issue "Performance" (lists 50 ms, dashboard and analytics 150 ms),
- * and /health's worst time while the lists run (budget 100 ms: no request stops the others).
+ * and /health's worst time while the lists run (budget 100 ms: no request stops the others), and the
+ * API process's peak resident memory meanwhile (budget 250 MB; the server runs in this process, its
+ * SQLite reader threads included, so the clients' share counts against it too).
  */
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../server/app';
@@ -14,6 +16,7 @@ import { listenOnLoopback } from '../tests/server/harness';
 const LIST_BUDGET_MS = 50;
 const DASHBOARD_BUDGET_MS = 150;
 const HEALTH_BUDGET_MS = 100;
+const RSS_BUDGET_MB = 250;
 
 const quantile = (times: number[], q: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.max(0, Math.ceil(times.length * q) - 1))];
 
@@ -68,9 +71,11 @@ export async function benchScale(url: string, runs = Number(process.env.BENCH_SC
       ['/analytics/top-users?role=dealer', DASHBOARD_BUDGET_MS],
     ];
     let healthWorst = 0;
+    let rssPeak = process.memoryUsage.rss();
     let listing = true;
     const health = (async () => {
       while (listing) {
+        rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
         const started = performance.now();
         await fetch(`${base}/health`).then((r) => r.text());
         healthWorst = Math.max(healthWorst, performance.now() - started);
@@ -105,6 +110,10 @@ export async function benchScale(url: string, runs = Number(process.env.BENCH_SC
     const healthOk = healthWorst <= HEALTH_BUDGET_MS;
     pass &&= healthOk;
     console.log(`  /health worst during the lists: ${healthWorst.toFixed(0)} ms (budget ${HEALTH_BUDGET_MS})  ${healthOk ? 'pass' : 'FAIL'}`);
+    const rssMb = rssPeak / 1_048_576;
+    const rssOk = rssMb <= RSS_BUDGET_MB;
+    pass &&= rssOk;
+    console.log(`  peak RSS of the API process during the lists: ${rssMb.toFixed(0)} MB (budget ${RSS_BUDGET_MB})  ${rssOk ? 'pass' : 'FAIL'}`);
   } finally {
     await app.close();
     await db.close();
