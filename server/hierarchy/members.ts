@@ -22,7 +22,6 @@ export async function findMember(db: Kysely<Database>, actor: Actor, id: number,
 }
 
 export type MemberRow = UserRow & { total_children: number; total_accounts: number };
-export type MemberCounts = Pick<MemberRow, 'total_children' | 'total_accounts'>;
 
 /** FROM users u, live rows only, with the counts the lists show (select them with withCounts). */
 export const memberBase = (db: Kysely<Database>) => db.selectFrom('users as u').where('u.status', '!=', DELETED);
