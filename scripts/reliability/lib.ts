@@ -77,11 +77,11 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `server/main.ts` as `npm start` does, on its own port, and waits until it answers. */
+/** Starts the API as `npm start` does, on its own port, and waits until it answers. */
 export async function startServer(url: string, env: Record<string, string> = {}, timeoutMs = 90_000): Promise<ServerProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
     env: {
       ...process.env,

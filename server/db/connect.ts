@@ -1,8 +1,9 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DialectName } from './dialect';
 import type { Database } from './schema';
 import { SqliteReadersDialect } from './sqliteReaders';
@@ -16,9 +17,17 @@ export interface Db {
   close(): Promise<void>;
 }
 
-// pg returns int8 (COUNT, SUM) and numeric as strings; every figure here fits a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+// The PostgreSQL driver is loaded only for a PostgreSQL database: on SQLite it would be resident
+// memory for nothing.
+let pgDriver: typeof pg | undefined;
+function loadPg(): typeof pg {
+  if (pgDriver) return pgDriver;
+  pgDriver = createRequire(import.meta.url)('pg') as typeof pg;
+  // pg returns int8 (COUNT, SUM) and numeric as strings; every figure here fits a JS number.
+  pgDriver.types.setTypeParser(pgDriver.types.builtins.INT8, (v) => Number(v));
+  pgDriver.types.setTypeParser(pgDriver.types.builtins.NUMERIC, (v) => Number(v));
+  return pgDriver;
+}
 
 const BUSY_TIMEOUT_MS = 5000;
 
@@ -40,7 +49,7 @@ export const DEFAULT_SQLITE_READERS = 2;
 
 export function connect(url: string = DEFAULT_DATABASE_URL, options: ConnectOptions = {}): Db {
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: url,
       max: options.poolSize ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),

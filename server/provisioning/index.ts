@@ -8,7 +8,7 @@
  * account on a `local` server has only the panel's tables.
  */
 import type { Kysely } from 'kysely';
-import mysql, { type Pool } from 'mysql2/promise';
+import type { Pool } from 'mysql2/promise';
 import { ACCOUNTS } from '../../src/contract';
 import { type Config, loadConfig } from '../config';
 import type { Database, ServerRow } from '../db/schema';
@@ -94,6 +94,8 @@ export class Provisioners {
         throw new ApiError(503, ACCOUNTS.serverUnavailable(server.name));
       }
     }
+    // Loaded with the first Ministra server: a panel without one keeps no MySQL driver in memory.
+    const { default: mysql } = await import('mysql2/promise');
     const pool = mysql.createPool({
       host: server.db_host.replace(/^\[(.*)\]$/, '$1'),
       port: Number(server.db_port),

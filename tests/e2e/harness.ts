@@ -1,5 +1,5 @@
 /**
- * Browser tests against the real product: `npm start` (tsx server/main.ts) on a temporary SQLite
+ * Browser tests against the real product: `npm start` (scripts/start.mjs) on a temporary SQLite
  * database in demo mode, driven by playwright-core in Debian's Chromium.
  *
  * Chromium missing: the suite is skipped with a printed reason, unless REQUIRE_BROWSER=true (CI),
@@ -43,7 +43,7 @@ export interface Product {
 export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'panel-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
     cwd: ROOT,
     env: {
       ...process.env,
