@@ -276,19 +276,23 @@ export async function paginate<Row, Out = Row>(
       .offset((params.page - 1) * params.perPage);
 
   const limit = spec.exactTotalUpTo ?? EXACT_TOTAL_LIMIT;
+  // The count and the page run at once (PostgreSQL connections of the pool, SQLite reader threads):
+  // a list then takes as long as the slower of the two, not their sum.
   if (!leanFits) {
     const filtered = applyFilters(base, params, spec);
-    const counted = await countUpTo(filtered, limit);
-    const rows = (await page(select(filtered)).execute()) as Row[];
+    const [counted, rows] = await Promise.all([countUpTo(filtered, limit), page(select(filtered)).execute() as Promise<Row[]>]);
     return { data: rows.map(toApi), meta: listMeta(counted, params, rows.length) };
   }
   const filtered = applyFilters(lean, params, spec);
-  const counted = await countUpTo(filtered, limit);
-  const ids = (await page(filtered.clearSelect().select(sql.ref(spec.idColumn).as('id'))).execute()).map((r) => Number((r as { id: number }).id));
-  if (ids.length === 0) return { data: [], meta: listMeta(counted, params) };
-  const found = (await select(base).where(spec.idColumn, 'in', ids).execute()) as Array<Row & { id: number }>;
-  const byId = new Map(found.map((row) => [row.id, row]));
-  const rows = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
+  const pageRows = async () => {
+    const ids = (await page(filtered.clearSelect().select(sql.ref(spec.idColumn).as('id'))).execute()).map((r) => Number((r as { id: number }).id));
+    if (ids.length === 0) return [];
+    const found = (await select(base).where(spec.idColumn, 'in', ids).execute()) as Array<Row & { id: number }>;
+    const byId = new Map(found.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
+  };
+  const [counted, rows] = await Promise.all([countUpTo(filtered, limit), pageRows()]);
+  if (rows.length === 0) return { data: [], meta: listMeta(counted, params) };
   return { data: rows.map(toApi), meta: listMeta(counted, params, rows.length) };
 }
 
