@@ -1,7 +1,7 @@
 /** The accounts list (GET /accounts, GET /user-search): filters, search on login, name and MAC, sorts. */
 import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { ACCOUNT_STATES, type Account, EXACT_TOTAL_LIMIT, EXPIRY_FILTERS, type Paginated, USER_STATUSES } from '../../src/contract';
-import { isPostgres } from '../db/dialect';
+import { type DialectName, isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
 import { type ListSpec, listQuerystring, paginate, searchAny } from '../http/list';
 import { within } from '../http/scope';
@@ -77,10 +77,10 @@ const macDigits = (term: string) => {
 };
 
 /** Login or full name containing the term, or a MAC containing its hex digits in any notation. */
-export function accountSearch(term: string) {
+export function accountSearch(term: string, dialect: DialectName) {
   const hex = macDigits(term);
   return (eb: ExpressionBuilder<any, any>) => {
-    const byText = searchAny(eb, ['a.login', 'a.full_name'], term);
+    const byText = searchAny(eb, ['a.login', 'a.full_name'], term, dialect);
     if (hex === null) return byText;
     return eb.or([byText, sql<SqlBool>`a.mac_address like ${`%${hex}%`}`]);
   };
@@ -123,8 +123,9 @@ export async function listAccounts(
   // The same accounts without the owner and server joins, for counting and choosing the page.
   let lean = db.selectFrom('accounts as a').where('a.deleted_at', 'is', null).where(within(actor, 'a.owner_path'));
   if (term) {
-    base = base.where(accountSearch(term));
-    lean = lean.where(accountSearch(term));
+    const dialect = isPostgres(db) ? 'postgres' : 'sqlite';
+    base = base.where(accountSearch(term, dialect));
+    lean = lean.where(accountSearch(term, dialect));
     const candidates = await searchCandidates(db, term);
     if (candidates) {
       base = base.where(candidates);

@@ -6,6 +6,7 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { DEFAULT_PAGE_SIZE, EXACT_TOTAL_LIMIT, MAX_PAGE_SIZE, MAX_RECORD_ID, type ListMeta, type Paginated } from '../../src/contract';
 import { z } from 'zod';
+import type { DialectName } from '../db/dialect';
 import { badRequest, validationError } from './errors';
 
 export type AnyQuery = SelectQueryBuilder<any, any, any>;
@@ -168,8 +169,11 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Case-insensitive "contains" on several columns, portable across SQLite and PostgreSQL. */
-export function searchAny(eb: ExpressionBuilder<any, any>, columns: string[], term: string) {
+export function searchAny(eb: ExpressionBuilder<any, any>, columns: string[], term: string, dialect: DialectName = 'postgres') {
   const pattern = `%${escapeLike(term.toLowerCase())}%`;
+  // SQLite's LIKE already ignores ASCII case, the only case its lower() folds: the same rows without
+  // two function calls per row. PostgreSQL's LIKE does not, and its trigram indexes are on lower().
+  if (dialect === 'sqlite') return eb.or(columns.map((c) => sql<SqlBool>`${sql.ref(c)} like ${pattern} escape '\\'`));
   return eb.or(columns.map((c) => sql<SqlBool>`lower(${sql.ref(c)}) like ${pattern} escape '\\'`));
 }
 
