@@ -2,6 +2,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import { type Account, type Role, type UserRef, formatMac } from '../../src/contract';
 import type { AccountRow, AccountsTable, Database, UserRow } from '../db/schema';
+import { isPostgres } from '../db/dialect';
 import { bool, nowIso } from '../db/values';
 import { notFound } from '../http/errors';
 import { pathIds, within } from '../http/scope';
@@ -80,16 +81,30 @@ export async function lockAccount(db: Kysely<Database>, actor: Actor, id: number
   return row;
 }
 
-/** lockAccount for several ids in one statement, in the order given; 404 unless every one is the caller's. */
+/**
+ * lockAccount for several ids in one statement, in the order given; 404 unless every one is the
+ * caller's. PostgreSQL locks them without writing them (rows in id order): the no-op UPDATE wrote a
+ * new version of each row into every index of accounts, as many writes as the renewal itself.
+ */
 export async function lockAccounts(db: Kysely<Database>, actor: Actor, ids: number[]): Promise<AccountRow[]> {
-  const rows = await db
-    .updateTable('accounts')
-    .set({ updated_at: nowIso() })
-    .where('id', 'in', ids)
-    .where('deleted_at', 'is', null)
-    .where(within(actor, 'owner_path'))
-    .returningAll()
-    .execute();
+  const rows = isPostgres(db)
+    ? await db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('id', 'in', ids)
+        .where('deleted_at', 'is', null)
+        .where(within(actor, 'owner_path'))
+        .orderBy('id')
+        .forNoKeyUpdate()
+        .execute()
+    : await db
+        .updateTable('accounts')
+        .set({ updated_at: nowIso() })
+        .where('id', 'in', ids)
+        .where('deleted_at', 'is', null)
+        .where(within(actor, 'owner_path'))
+        .returningAll()
+        .execute();
   const byId = new Map(rows.map((row) => [row.id, row]));
   const ordered = ids.map((id) => byId.get(id));
   if (ordered.some((row) => !row) || new Set(ids).size !== ids.length) throw notFound();

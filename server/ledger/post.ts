@@ -2,9 +2,12 @@
  * The one way a balance changes (DESIGN.md, ledger rules). Each change is an append-only entry
  * carrying balance_before and balance_after, written from the user's row by a conditional
  * INSERT ... SELECT that cannot take a balance below zero or above MAX_BALANCE (or bonus below zero,
- * or bonus above the total), in the caller's transaction. Inserting the entry applies it to the
- * balance (a trigger of migration 0006; the database refuses any other balance change). Changes are
- * applied in ascending user id so concurrent moves lock rows in one order.
+ * or bonus above the total) at any of its steps, in the caller's transaction. Inserting the entry
+ * applies it to the balance (triggers of migrations 0006 and 0014; the database refuses any other
+ * balance change). Changes are applied in ascending user id so concurrent moves lock rows in one
+ * order. On PostgreSQL a user's several changes (a bulk renewal's thousand) are one statement: its
+ * trigger applies them together at the end, where SQLite's row triggers apply each entry as it is
+ * written, and a statement there costs no round trip.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Transaction, sql } from 'kysely';
@@ -75,59 +78,106 @@ export async function postChanges(
 ): Promise<PostedEntry[]> {
   const operationId = meta.operationId ?? randomUUID();
   const createdAt = meta.createdAt ?? nowIso();
-  const posted: PostedEntry[] = [];
-  const ordered = [...changes].sort((a, b) => a.userId - b.userId);
   const postgres = isPostgres(trx);
-  for (const change of ordered) {
+  const ordered = [...changes].sort((a, b) => a.userId - b.userId);
+  // Two entries written in the same millisecond share the prefix: their numbers must still differ.
+  const numbers = new Set<string>();
+  while (numbers.size < ordered.length) numbers.add(newTransactionNumber());
+  const steps = [...numbers].map((transactionNumber, i) => ({ change: ordered[i], transactionNumber }));
+  const runs: Step[][] = [];
+  for (const step of steps) {
+    const run = runs.at(-1);
+    if (postgres && run && run[0].change.userId === step.change.userId && run.length < RUN_MAX) run.push(step);
+    else runs.push([step]);
+  }
+  const posted: PostedEntry[] = [];
+  for (const run of runs) posted.push(...(await postRun(trx, run, { actorId: meta.actorId, operationId, createdAt, postgres })));
+  return posted;
+}
+
+interface Step {
+  change: BalanceChange;
+  transactionNumber: string;
+}
+
+/** Changes per statement: eleven bound values each, well under PostgreSQL's 65,535. */
+const RUN_MAX = 1000;
+
+/** Writes the entries of one user's changes, in order, in one statement: all of them or none. */
+async function postRun(
+  trx: Transaction<Database>,
+  run: Step[],
+  meta: { actorId: number | null; operationId: string; createdAt: string; postgres: boolean },
+): Promise<PostedEntry[]> {
+  const userId = run[0].change.userId;
+  // Each step starts from the balance now plus the changes before it. The bounds on the balance now
+  // under which every step keeps it valid are worked out here, so each condition compares a column
+  // with a constant and no sum can overflow the 32-bit columns of PostgreSQL, whatever order it
+  // evaluates them in. Only a credit can cross the cap (a balance above it may still be spent down).
+  let offset = 0;
+  let bonusOffset = 0;
+  let minCredits = -Infinity;
+  let minBonus = -Infinity;
+  let maxGap = Infinity;
+  let maxCredits = Infinity;
+  const rows = run.map(({ change, transactionNumber }, i) => {
     const delta = change.credits;
     const bonusDelta = change.bonusCredits ?? 0;
-    const transactionNumber = newTransactionNumber();
-    // The entry is written from the user's row in one statement, only when the change keeps the
-    // balance valid; inserting it applies it to the balance (migration 0006), which is the only way a
-    // balance changes. Each bound compares a column with a constant worked out here, so no condition
-    // can overflow the 32-bit columns of PostgreSQL, whatever order it evaluates them in. Only a credit
-    // can cross the cap (a balance above it may still be spent down).
-    const capped = delta > 0 ? sql`and credits <= ${MAX_BALANCE - delta}` : sql``;
-    // PostgreSQL: the row stays locked until commit (the same lock the balance update takes).
-    const lock = postgres ? sql`for no key update` : sql``;
-    const int = (value: number | null | undefined) => sql`cast(${value ?? null} as integer)`;
-    const text = (value: string | null | undefined) => sql`cast(${value ?? null} as text)`;
-    const result = await sql<{ id: number; balance_before: number; balance_after: number }>`
-      insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after,
-        counterparty_id, actor_id, account_id, operation_id, coverage_start, coverage_end, remarks, created_at)
-      select ${text(transactionNumber)}, id, ${text(change.type)}, ${int(delta)}, ${int(bonusDelta)}, credits, credits + ${int(delta)},
-        ${int(change.counterpartyId)}, ${int(meta.actorId)}, ${int(change.accountId)}, ${text(operationId)},
-        ${text(change.coverageStart)}, ${text(change.coverageEnd)}, ${text(change.remarks)}, ${text(createdAt)}
-      from users
-      where id = ${int(change.userId)}
-        and credits >= ${int(-delta)}
-        and bonus_credits >= ${int(-bonusDelta)}
-        and bonus_credits - credits <= ${int(delta - bonusDelta)}
-        ${capped}
-      ${lock}
-      returning id, balance_before, balance_after`.execute(trx);
-    const entry = result.rows[0];
-    if (!entry) {
-      const current = await trx.selectFrom('users').select(['credits', 'bonus_credits']).where('id', '=', change.userId).executeTakeFirst();
-      if (current && delta > 0 && current.credits > MAX_BALANCE - delta) throw new BalanceCapExceeded(change.userId);
-      const bonusShort = current && current.bonus_credits + bonusDelta < 0;
-      throw new InsufficientBalance(
-        change.userId,
-        bonusShort ? 'bonus' : 'paid',
-        bonusShort ? (current?.bonus_credits ?? 0) : (current?.credits ?? 0),
-        -(bonusShort ? bonusDelta : delta),
-      );
-    }
-    posted.push({
+    const before = offset;
+    if (delta > 0) maxCredits = Math.min(maxCredits, MAX_BALANCE - delta - offset);
+    offset += delta;
+    bonusOffset += bonusDelta;
+    minCredits = Math.max(minCredits, -offset);
+    minBonus = Math.max(minBonus, -bonusOffset);
+    maxGap = Math.min(maxGap, offset - bonusOffset);
+    return sql`(${int(i)}, ${text(transactionNumber)}, ${text(change.type)}, ${int(delta)}, ${int(bonusDelta)}, ${big(before)},
+      ${int(change.counterpartyId)}, ${int(change.accountId)}, ${text(change.coverageStart)}, ${text(change.coverageEnd)}, ${text(change.remarks)})`;
+  });
+  const capped = maxCredits < Infinity ? sql`and u.credits <= ${big(maxCredits)}` : sql``;
+  // PostgreSQL: the row stays locked until commit (the same lock the balance update takes).
+  const lock = meta.postgres ? sql`for no key update of u` : sql``;
+  const result = await sql<{ id: number; transaction_number: string; balance_before: number; balance_after: number }>`
+    insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after,
+      counterparty_id, actor_id, account_id, operation_id, coverage_start, coverage_end, remarks, created_at)
+    select c.column2, u.id, c.column3, c.column4, c.column5, u.credits + c.column6, u.credits + c.column6 + c.column4,
+      c.column7, ${int(meta.actorId)}, c.column8, ${text(meta.operationId)}, c.column9, c.column10, c.column11, ${text(meta.createdAt)}
+    from users u cross join (values ${sql.join(rows)}) as c
+    where u.id = ${int(userId)}
+      and u.credits >= ${big(minCredits)}
+      and u.bonus_credits >= ${big(minBonus)}
+      and u.bonus_credits - u.credits <= ${big(maxGap)}
+      ${capped}
+    order by c.column1
+    ${lock}
+    returning id, transaction_number, balance_before, balance_after`.execute(trx);
+  if (result.rows.length === 0) {
+    const current = await trx.selectFrom('users').select(['credits', 'bonus_credits']).where('id', '=', userId).executeTakeFirst();
+    if (current && current.credits > maxCredits) throw new BalanceCapExceeded(userId);
+    const bonusShort = current && current.bonus_credits < minBonus;
+    throw new InsufficientBalance(
+      userId,
+      bonusShort ? 'bonus' : 'paid',
+      bonusShort ? (current?.bonus_credits ?? 0) : (current?.credits ?? 0),
+      bonusShort ? minBonus : minCredits,
+    );
+  }
+  if (result.rows.length !== run.length) throw new Error(`User ${userId}: ${result.rows.length} of ${run.length} entries written`);
+  const written = new Map(result.rows.map((row) => [row.transaction_number, row]));
+  return run.map(({ change, transactionNumber }) => {
+    const entry = written.get(transactionNumber)!;
+    return {
       id: Number(entry.id),
       transaction_number: transactionNumber,
       user_id: change.userId,
       type: change.type,
-      credits: delta,
-      bonus_credits: bonusDelta,
+      credits: change.credits,
+      bonus_credits: change.bonusCredits ?? 0,
       balance_before: Number(entry.balance_before),
       balance_after: Number(entry.balance_after),
-    });
-  }
-  return posted;
+    };
+  });
 }
+
+const int = (value: number | null | undefined) => sql`cast(${value ?? null} as integer)`;
+const big = (value: number) => sql`cast(${value} as bigint)`;
+const text = (value: string | null | undefined) => sql`cast(${value ?? null} as text)`;

@@ -128,9 +128,9 @@ export async function seedScale(db: Kysely<Database>, options: ScaleOptions): Pr
     };
   };
   /**
-   * Writes the pending entries. One statement holds at most one entry per user: PostgreSQL runs the
-   * row triggers after the whole statement, and each entry must be its user's latest when applied.
-   * The k-th pending entry of every user goes in the k-th round, so each user's order is kept.
+   * Writes the pending entries. A round holds at most one entry per user: the k-th pending entry of
+   * every user goes in the k-th round, so each user's entries are applied in order whatever the
+   * batches hold (the triggers of migrations 0006 and 0014 take each user's entries in id order).
    */
   const flush = async (force = false) => {
     if (!force && entries.length < BATCH) return;

@@ -123,6 +123,25 @@ describeEachDatabase('ledger guards against direct SQL', (ctx) => {
     await run(insert('TXN-SQL-5', credits + 10, -10));
   });
 
+  it('applies several entries of one user inserted in one statement when they chain, and refuses them when not', async () => {
+    const manager = await userId(ctx, 'manager');
+    const { credits, bonus_credits } = await ctx.db.kysely.selectFrom('users').select(['credits', 'bonus_credits']).where('id', '=', manager).executeTakeFirstOrThrow();
+    const row = (n: string, before: number, change: number, bonus = 0) =>
+      `('${n}', ${manager}, 'PURCHASED', ${change}, ${bonus}, ${before}, ${before + change}, 'sql', '2024-01-01T00:00:00.000Z')`;
+    const insert = (...rows: string[]) =>
+      `insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, operation_id, created_at)
+       values ${rows.join(', ')}`;
+    await refused(insert(row('TXN-SQL-6', credits, 5), row('TXN-SQL-7', credits, 5))); // the second does not continue the first
+    await refused(insert(row('TXN-SQL-8', credits, 5), row('TXN-SQL-9', credits + 5, 5), row('TXN-SQL-10', credits + 5, 1)));
+    await refused(insert(row('TXN-SQL-11', credits, 5, 1), row('TXN-SQL-12', credits + 5, -1, -(bonus_credits + 2)))); // bonus below zero
+    await run(insert(row('TXN-SQL-13', credits, 5, 2), row('TXN-SQL-14', credits + 5, -3), row('TXN-SQL-15', credits + 2, 1)));
+    expect(await ctx.db.kysely.selectFrom('users').select(['credits', 'bonus_credits']).where('id', '=', manager).executeTakeFirstOrThrow()).toEqual({
+      credits: credits + 3,
+      bonus_credits: bonus_credits + 2,
+    });
+    expect((await latestEntry(manager)).transaction_number).toBe('TXN-SQL-15');
+  });
+
   it('refuses to change, delete, truncate or replace audit entries', async () => {
     const last = await ctx.db.kysely.selectFrom('audit_logs').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     await refused(`update audit_logs set ip_address = '6.6.6.6' where id = ${last.id}`);

@@ -26,7 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 /** The condition under which a balance change is the application of its entry (new/old rows of users). */
-const appliesLatestEntry = (n: string, o: string) => `
+export const appliesLatestEntry = (n: string, o: string) => `
   ${n}.ledger_entry_id is not null
   and (${o}.ledger_entry_id is null or ${n}.ledger_entry_id > ${o}.ledger_entry_id)
   and exists (
@@ -36,7 +36,7 @@ const appliesLatestEntry = (n: string, o: string) => `
       and e.bonus_credits = ${n}.bonus_credits - ${o}.bonus_credits)
   and not exists (select 1 from credit_transactions e where e.user_id = ${n}.id and e.id > ${n}.ledger_entry_id)`;
 
-const BALANCE_WITHOUT_ENTRY = 'users.credits and users.bonus_credits change only by inserting the ledger entry that records the change';
+export const BALANCE_WITHOUT_ENTRY = 'users.credits and users.bonus_credits change only by inserting the ledger entry that records the change';
 const NEW_USER_WITH_BALANCE = 'a user starts with no credits: credits come from ledger entries';
 const DELETE_WITH_BALANCE = 'a user holding credits cannot be deleted';
 const APPEND_ONLY = (table: string) => `${table} is append-only`;

@@ -9,6 +9,7 @@ import * as scopeRanges from './0010_scope_ranges';
 import * as allocationIndex from './0011_allocation_index';
 import * as listIndexes from './0012_list_indexes';
 import * as keptFigures from './0013_kept_figures';
+import * as ledgerStatements from './0014_ledger_statements';
 
 /** Every migration, in order. Add a file and list it here; names sort in apply order. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0011_allocation_index': allocationIndex,
   '0012_list_indexes': listIndexes,
   '0013_kept_figures': keptFigures,
+  '0014_ledger_statements': ledgerStatements,
 };
