@@ -4,17 +4,27 @@
  * reseller and a dealer against the budgets of issue "Performance" (lists 50 ms, dashboard and analytics 150 ms),
  * and /health's worst time while the lists run (budget 100 ms: no request stops the others), and the
  * API process's peak resident memory (budget 250 MB): the API runs as `npm start` runs it, in its own
- * process, SQLite reader threads included.
+ * process, SQLite reader threads included. benchScaleGrowth adds the issue's second list budget: p95
+ * on that database at most twice p95 on a 10,000-account database of the same hierarchy.
  */
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import { loadConfig } from '../server/config';
+import { connect } from '../server/db/connect';
+import { migrateToLatest } from '../server/db/migrate';
+import { SCALE_DEFAULTS, seedScale } from '../server/seed/scale';
 import { startServer } from '../scripts/reliability/lib';
 
 const LIST_BUDGET_MS = 50;
 const DASHBOARD_BUDGET_MS = 150;
 const HEALTH_BUDGET_MS = 100;
 const RSS_BUDGET_MB = 250;
+/** A list's p95 at scale against its p95 at SMALL_ACCOUNTS accounts. */
+const GROWTH_BUDGET = 2;
+const SMALL_ACCOUNTS = 10_000;
 
 const quantile = (times: number[], q: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.max(0, Math.ceil(times.length * q) - 1))];
 
@@ -119,4 +129,68 @@ export async function benchScale(url: string, runs = Number(process.env.BENCH_SC
     await server.stop();
   }
   return { pass, figures };
+}
+
+/**
+ * A database like `url`'s (same kind, same server) with SMALL_ACCOUNTS accounts under seed:scale's
+ * hierarchy: a file in a temporary folder, or a scratch database on the PostgreSQL server.
+ */
+async function smallDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (url.startsWith('sqlite:')) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-scale-'));
+    return { url: `sqlite:${path.join(dir, 'small.sqlite')}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const scratch = 'bench_scale_small';
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`drop database if exists ${scratch}`);
+  await admin.query(`create database ${scratch}`);
+  await admin.end();
+  const small = new URL(url);
+  small.pathname = `/${scratch}`;
+  return {
+    url: small.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop database if exists ${scratch}`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * benchScale on `url` and on a 10,000-account database built for the comparison, then every list
+ * call's p95 at scale against GROWTH_BUDGET times its p95 there (the dashboard and analytics calls
+ * have only their own budget).
+ */
+export async function benchScaleGrowth(url: string): Promise<{ pass: boolean }> {
+  const small = await smallDatabase(url);
+  let smallFigures: ScaleFigure[];
+  try {
+    const db = connect(small.url);
+    try {
+      await migrateToLatest(db.kysely);
+      await seedScale(db.kysely, { ...SCALE_DEFAULTS, accounts: SMALL_ACCOUNTS });
+    } finally {
+      await db.close();
+    }
+    console.log(`\nthe same calls on ${SMALL_ACCOUNTS.toLocaleString('en-US')} accounts (seed:scale's hierarchy), for the growth budget`);
+    smallFigures = (await benchScale(small.url)).figures;
+  } finally {
+    await small.drop();
+  }
+  const large = await benchScale(url);
+  let pass = large.pass;
+  console.log(`\nlist growth: p95 at scale against ${GROWTH_BUDGET} x p95 at ${SMALL_ACCOUNTS.toLocaleString('en-US')} accounts`);
+  console.log(`  ${'caller'.padEnd(10)} ${'call'.padEnd(48)} ${'small'.padStart(8)} ${'scale'.padStart(8)} ${'ratio'.padStart(6)}  result`);
+  for (const f of large.figures.filter((x) => x.budget === LIST_BUDGET_MS)) {
+    const before = smallFigures.find((x) => x.caller === f.caller && x.call === f.call);
+    if (!before) continue;
+    const ratio = f.p95 / before.p95;
+    const ok = ratio <= GROWTH_BUDGET;
+    pass &&= ok;
+    console.log(`  ${f.caller.padEnd(10)} ${f.call.padEnd(48)} ${before.p95.toFixed(0).padStart(8)} ${f.p95.toFixed(0).padStart(8)} ${ratio.toFixed(1).padStart(6)}  ${ok ? 'pass' : 'FAIL'}`);
+  }
+  return { pass };
 }
