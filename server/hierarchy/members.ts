@@ -80,14 +80,22 @@ const ref = (u: { id: number; name: string } | undefined): NamedRef | null => (u
  * A credit move reads them before its transaction and shows the row its entries leave.
  */
 export async function presenter(db: Kysely<Database>, rows: Pick<MemberRow, 'path' | 'server_id'>[]): Promise<(row: MemberRow) => HierarchyUser> {
+  // A path names its own user too, so the ancestors' servers include each row's own.
   const ancestorIds = [...new Set(rows.flatMap((r) => pathIds(r.path)))];
-  const ancestors = ancestorIds.length ? await db.selectFrom('users').select(['id', 'name', 'role', 'server_id']).where('id', 'in', ancestorIds).execute() : [];
-  const byId = new Map(ancestors.map((a) => [a.id, a]));
-  const serverIds = [...new Set(ancestors.map((a) => a.server_id).concat(rows.map((r) => r.server_id)).filter((v): v is number => v !== null))];
-  const servers = serverIds.length
-    ? await db.selectFrom('servers').select(['id', 'name']).where('id', 'in', serverIds).execute()
+  const ancestors = ancestorIds.length
+    ? await db
+        .selectFrom('users as a')
+        .leftJoin('servers as s', 's.id', 'a.server_id')
+        .select(['a.id', 'a.name', 'a.role', 'a.server_id', 's.name as server_name'])
+        .where('a.id', 'in', ancestorIds)
+        .execute()
     : [];
-  const serverById = new Map(servers.map((s) => [s.id, s]));
+  const byId = new Map(ancestors.map((a) => [a.id, a]));
+  const serverById = new Map(ancestors.filter((a) => a.server_id !== null && a.server_name !== null).map((a) => [a.server_id!, { id: a.server_id!, name: a.server_name! }]));
+  const unseen = [...new Set(rows.map((r) => r.server_id).filter((id): id is number => id !== null && !serverById.has(id)))];
+  if (unseen.length) {
+    for (const server of await db.selectFrom('servers').select(['id', 'name']).where('id', 'in', unseen).execute()) serverById.set(server.id, server);
+  }
   return (row) => {
     const chain = pathIds(row.path).map((id) => byId.get(id)).filter((u) => u !== undefined);
     const manager = row.role === 'manager' ? undefined : chain.find((u) => u.role === 'manager');
