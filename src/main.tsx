@@ -15,14 +15,20 @@ import { session } from './providers/session';
 // (no 'unsafe-eval'); the interpreted parser is the same rules.
 z.config({ jitless: true });
 
-// What the first screen needs, requested together before React renders: the page's module, the
-// public configuration (theme) and the signed-in user.
-preloadPage(window.location.pathname, Boolean(session.token()));
+// What the first screen needs, requested together before React renders: the public configuration
+// (theme), the signed-in user, and the page's module and list. The API calls go first: the page's
+// chunks are many requests, and the browser opens only a few connections to one server at a time.
 void preloadAppConfig();
 void identity.load(http).catch(() => undefined);
+const page = preloadPage(window.location.pathname, Boolean(session.token()));
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// The first render waits for the page's module (nothing shows before the theme anyway, which
+// arrives at about the same time): a page that suspends shows its fallback, and React then holds
+// the page back until 300 ms after that fallback appeared.
+void page.then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

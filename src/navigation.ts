@@ -1,7 +1,9 @@
 /** What the panel offers, derived from the declarations: every route with its permission, and each role's menu. */
 import { type MenuEntry, buildMenu, refineResourcesOf, routesOf } from './components/routing';
 import { matchPath } from 'react-router';
-import { isRole } from './contract';
+import { DEFAULT_PAGE_SIZE, can, isRole } from './contract';
+import { dataProvider } from './providers/dataProvider';
+import { session } from './providers/session';
 import { LoginPage, dashboard, profile } from './pages';
 import { MENU_LAYOUTS, UNKNOWN_ROLE_MENU, panelResources } from './resources';
 
@@ -16,10 +18,17 @@ export const unknownRoleMenu = buildMenu(UNKNOWN_ROLE_MENU, declarations);
 export const menuFor = (role: string | null | undefined): MenuEntry[] => (isRole(role) ? menus.get(role)! : unknownRoleMenu);
 
 /**
- * Starts loading the page the browser opened before the routes render, beside the session check;
- * without a session every path leads to the sign-in page.
+ * Starts loading the page the browser opened before the routes render, beside the session check,
+ * and the first page of the list it shows where the stored role may open it; without a session
+ * every path leads to the sign-in page. Settles when the page's module has arrived (or failed to).
  */
-export function preloadPage(pathname: string, signedIn: boolean): void {
-  if (!signedIn) void LoginPage.preload();
-  else void panelRoutes.find((route) => matchPath(route.path, pathname))?.page.preload();
+export function preloadPage(pathname: string, signedIn: boolean): Promise<unknown> {
+  if (!signedIn) return LoginPage.preload().catch(() => undefined);
+  const route = panelRoutes.find((r) => matchPath(r.path, pathname));
+  if (!route) return Promise.resolve();
+  // The call first: the module's chunks would otherwise take the browser's connections to the server before it.
+  if (route.firstList && can(session.role(), ...route.access)) {
+    dataProvider.prefetchList({ resource: route.firstList, pagination: { currentPage: 1, pageSize: DEFAULT_PAGE_SIZE, mode: 'server' }, filters: [], sorters: [] });
+  }
+  return route.page.preload().catch(() => undefined);
 }

@@ -3,11 +3,12 @@
  * conventions of spec section 7 and reads each list shape back as { data, total }. Every method sends
  * `meta.headers` (an Idempotency-Key goes through useCreate / useCustomMutation that way).
  */
-import type { CrudFilter, CrudSort, DataProvider } from '@refinedev/core';
+import type { CrudFilter, CrudSort, DataProvider, GetListParams } from '@refinedev/core';
 import type { AxiosInstance } from 'axios';
 import { API_PREFIX } from '../contract';
 import { type ListConvention, conventionOf, pathOf } from './apiConventions';
 import { http as defaultHttp } from './http';
+import { session } from './session';
 
 type Query = Record<string, string | number>;
 
@@ -95,23 +96,66 @@ export function readList(body: any, convention: ListConvention): ListPage {
 /** A single record: { data: record } or the record itself. */
 const one = (body: any) => (body && typeof body === 'object' && 'data' in body && !Array.isArray(body.data) ? body.data : body);
 
-export function createDataProvider(http: AxiosInstance = defaultHttp): DataProvider {
+/** The path and query of a getList call. */
+function listRequest({ resource, pagination, sorters, filters, meta }: GetListParams) {
+  const convention = conventionOf(resource);
+  const params: Query = {
+    ...filterParams(filters, convention),
+    ...sortParams(sorters, convention),
+    ...(meta?.query as Query | undefined),
+  };
+  if (pagination?.mode !== 'off') {
+    params.page = pagination?.currentPage ?? 1;
+    params.per_page = pagination?.pageSize ?? 10;
+  }
+  const path: string = meta?.path ?? pathOf(resource);
+  const key = `${session.token()} ${path}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]).sort()).toString()}`;
+  return { convention, path, params, key };
+}
+
+/** How long a prefetched first page waits for the page that shows it before it is dropped. */
+export const PREFETCHED_LIST_MS = 10_000;
+
+export type PanelDataProvider = DataProvider & {
+  /**
+   * Requests a list page before the page that shows it has loaded (the page a reload lands on): the
+   * first getList of the same request, for the same token, gets this answer instead of asking again.
+   */
+  prefetchList(params: Omit<GetListParams, 'meta'>): void;
+};
+
+export function createDataProvider(http: AxiosInstance = defaultHttp): PanelDataProvider {
+  const prefetched = new Map<string, Promise<ListPage>>();
+  const fetchList = (params: GetListParams) => {
+    const { convention, path, params: query } = listRequest(params);
+    return http.get(path, { params: query, headers: params.meta?.headers }).then(({ data }) => readList(data, convention));
+  };
+
   return {
     getApiUrl: () => API_PREFIX,
 
-    async getList({ resource, pagination, sorters, filters, meta }) {
-      const convention = conventionOf(resource);
-      const params: Query = {
-        ...filterParams(filters, convention),
-        ...sortParams(sorters, convention),
-        ...(meta?.query as Query | undefined),
-      };
-      if (pagination?.mode !== 'off') {
-        params.page = pagination?.currentPage ?? 1;
-        params.per_page = pagination?.pageSize ?? 10;
+    prefetchList(params) {
+      const { key } = listRequest(params);
+      if (prefetched.has(key)) return;
+      const answer = fetchList(params);
+      prefetched.set(key, answer);
+      // A failure is the page's to show, when it asks; unasked, it is not an unhandled rejection.
+      answer.catch(() => undefined);
+      setTimeout(() => {
+        if (prefetched.get(key) === answer) prefetched.delete(key);
+      }, PREFETCHED_LIST_MS);
+    },
+
+    async getList(params) {
+      if (!params.meta?.headers) {
+        const { key } = listRequest(params);
+        const answer = prefetched.get(key);
+        if (answer) {
+          prefetched.delete(key);
+          return answer;
+        }
       }
-      const { data } = await http.get(meta?.path ?? pathOf(resource), { params, headers: meta?.headers });
-      return readList(data, convention);
+      return fetchList(params);
     },
 
     async getMany({ resource, ids, meta }) {

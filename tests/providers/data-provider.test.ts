@@ -407,3 +407,34 @@ describe('errors from provider calls', () => {
     });
   });
 });
+
+describe('a list page prefetched before its page loads', () => {
+  const first = { resource: 'accounts', pagination: { currentPage: 1, pageSize: 10, mode: 'server' as const }, filters: [], sorters: [] };
+  const rows = [{ id: 1 }];
+
+  it('answers the first getList of the same request without asking again, and only that one', async () => {
+    fake.on('GET', 'accounts', { status: 200, body: { data: rows, meta: { total: 1 } } });
+    provider.prefetchList(first);
+    expect(await provider.getList({ ...first, filters: undefined, sorters: undefined })).toEqual({ data: rows, total: 1, totalExact: true });
+    expect(fake.calls('GET', 'accounts')).toHaveLength(1);
+    await provider.getList(first);
+    expect(fake.calls('GET', 'accounts')).toHaveLength(2);
+  });
+
+  it('leaves another request (page, sort, token) to its own call', async () => {
+    localStorage.setItem('token', 'one');
+    provider.prefetchList(first);
+    await provider.getList({ ...first, pagination: { ...first.pagination, currentPage: 2 } });
+    await provider.getList({ ...first, sorters: [{ field: 'login', order: 'asc' }] });
+    localStorage.setItem('token', 'two');
+    await provider.getList(first);
+    expect(fake.calls('GET', 'accounts')).toHaveLength(4);
+  });
+
+  it('hands a failed prefetch to the page as its failure', async () => {
+    fake.on('GET', 'accounts', { status: 500, body: { message: 'Server Error' } });
+    provider.prefetchList(first);
+    await expect(provider.getList(first)).rejects.toMatchObject({ statusCode: 500, message: 'Server Error' });
+    expect(fake.calls('GET', 'accounts')).toHaveLength(1);
+  });
+});

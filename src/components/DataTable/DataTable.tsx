@@ -14,6 +14,7 @@ import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../contract';
 import { titled } from '../feedback/notify';
+import { whenIdle } from '../lazyComponent';
 import { usePageHeading } from '../layout/PageHeading';
 import { PhoneList } from './PhoneList';
 import { ListEmpty } from './ListEmpty';
@@ -92,6 +93,8 @@ export interface DataTableProps<T extends BaseRecord> {
   syncWithLocation?: boolean;
   /** What an empty list (no search or filter) says to do next, and the button that does it. */
   empty?: { hint: ReactNode; action?: ReactNode };
+  /** Loads code the page needs only later (its dialogs): called when the browser is idle after the first answer is shown. */
+  preload?: () => unknown;
 }
 
 /** Width of the element, followed as it changes (null until measured, and where nothing lays out). */
@@ -141,6 +144,7 @@ export function DataTable<T extends BaseRecord>({
   rowNumbers = false,
   syncWithLocation = false,
   empty,
+  preload,
 }: DataTableProps<T>) {
   const screens = Grid.useBreakpoint();
   const phone = screens.xs === true;
@@ -174,6 +178,11 @@ export function DataTable<T extends BaseRecord>({
     setCurrentPage(1);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debouncedSearch]);
+
+  // After the first answer, so that the code loads beside the rows, not before them.
+  const answered = !tableQuery.isLoading;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => (answered && preload ? whenIdle(() => void preload()) : undefined), [answered]);
 
   const [selected, setSelected] = useState<Array<string | number>>([]);
   const rows = tableQuery.isError ? [] : result.data;

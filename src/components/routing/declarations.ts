@@ -4,30 +4,17 @@
  * are all derived from these declarations.
  */
 import type { ResourceProps } from '@refinedev/core';
-import { type ComponentType, type LazyExoticComponent, type ReactNode, lazy } from 'react';
+import type { ComponentType, ReactNode } from 'react';
+import { type Preloadable, lazyComponent } from '../lazyComponent';
 
-export type LazyPage = LazyExoticComponent<ComponentType<any>> & { preload: () => Promise<unknown> };
+export type LazyPage = Preloadable<ComponentType<any>>;
 
 /**
  * A page module loaded when its route is first opened, or earlier through `preload` (the page a
  * reload lands on starts loading beside the session check); `name` is the component it exports.
  */
 export function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): LazyPage {
-  let loading: Promise<M> | undefined;
-  let loaded: M | undefined;
-  const preload = () =>
-    (loading ??= load().then((module) => {
-      loaded = module;
-      return module;
-    }));
-  const page = (module: M) => ({ default: module[name] as ComponentType<any> });
-  return Object.assign(
-    // A module that has already arrived is handed over at once: React's lazy reads a thenable that
-    // calls back synchronously as resolved, where a resolved promise would still suspend the page for
-    // one more render behind its fallback.
-    lazy(() => (loaded ? ({ then: (resolve: (value: ReturnType<typeof page>) => void) => resolve(page(loaded!)) } as unknown as Promise<ReturnType<typeof page>>) : preload().then(page))),
-    { preload },
-  );
+  return lazyComponent(load, name);
 }
 
 export interface PanelRoute {
@@ -39,6 +26,11 @@ export interface PanelRoute {
   title?: string;
   /** The [resource, action] of the role matrix this route needs; defaults to the resource and the route's kind. */
   access?: readonly [resource: string, action: string];
+  /**
+   * The list the page shows first, as the data table asks for it when it opens (first page, default
+   * size, no search, filter or sort): requested with the page's module when the browser opens this route.
+   */
+  firstList?: string;
 }
 
 export interface PanelResource {

@@ -9,6 +9,6 @@ export const accounts: PanelResource = {
   name: 'accounts',
   label: ACCOUNT_SCREEN.title,
   icon: <UserOutlined />,
-  list: { path: '/users', page: AccountsPage },
-  routes: [{ path: '/accounts', page: AccountsPage }],
+  list: { path: '/users', page: AccountsPage, firstList: 'accounts' },
+  routes: [{ path: '/accounts', page: AccountsPage, firstList: 'accounts' }],
 };
