@@ -16,8 +16,7 @@ import { session } from './providers/session';
 z.config({ jitless: true });
 
 // What the first screen needs, requested together before React renders: the public configuration
-// (theme), the signed-in user, and the page's module and list. The API calls go first: the page's
-// chunks are many requests, and the browser opens only a few connections to one server at a time.
+// (theme), the signed-in user, and the page's list and module.
 void preloadAppConfig();
 void identity.load(http).catch(() => undefined);
 const page = preloadPage(window.location.pathname, Boolean(session.token()));

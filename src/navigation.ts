@@ -26,9 +26,10 @@ export function preloadPage(pathname: string, signedIn: boolean): Promise<unknow
   if (!signedIn) return LoginPage.preload().catch(() => undefined);
   const route = panelRoutes.find((r) => matchPath(r.path, pathname));
   if (!route) return Promise.resolve();
-  // The call first: the module's chunks would otherwise take the browser's connections to the server before it.
   if (route.firstList && can(session.role(), ...route.access)) {
     dataProvider.prefetchList({ resource: route.firstList, pagination: { currentPage: 1, pageSize: DEFAULT_PAGE_SIZE, mode: 'server' }, filters: [], sorters: [] });
   }
+  // The module after the calls: its chunks are many requests, and would otherwise take the few
+  // connections the browser opens to the server ahead of them.
   return route.page.preload().catch(() => undefined);
 }
