@@ -19,15 +19,19 @@ export const menuFor = (role: string | null | undefined): MenuEntry[] => (isRole
 
 /**
  * Starts loading the page the browser opened before the routes render, beside the session check,
- * and the first page of the list it shows where the stored role may open it; without a session
+ * and what it asks the API for as it opens where the stored role may open it; without a session
  * every path leads to the sign-in page. Settles when the page's module has arrived (or failed to).
  */
 export function preloadPage(pathname: string, signedIn: boolean): Promise<unknown> {
   if (!signedIn) return LoginPage.preload().catch(() => undefined);
   const route = panelRoutes.find((r) => matchPath(r.path, pathname));
   if (!route) return Promise.resolve();
-  if (route.firstList && can(session.role(), ...route.access)) {
-    dataProvider.prefetchList({ resource: route.firstList, pagination: { currentPage: 1, pageSize: DEFAULT_PAGE_SIZE, mode: 'server' }, filters: [], sorters: [] });
+  if (can(session.role(), ...route.access)) {
+    for (const call of route.firstCalls ?? []) {
+      if ('get' in call) dataProvider.prefetchGet(call.get);
+      else if ('path' in call) dataProvider.prefetchList({ resource: call.list, meta: { path: call.path }, pagination: { mode: 'off' } });
+      else dataProvider.prefetchList({ resource: call.list, pagination: { currentPage: 1, pageSize: DEFAULT_PAGE_SIZE, mode: 'server' }, filters: [], sorters: [] });
+    }
   }
   // The module after the calls: its chunks are many requests, and would otherwise take the few
   // connections the browser opens to the server ahead of them.

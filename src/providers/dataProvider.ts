@@ -96,6 +96,10 @@ export function readList(body: any, convention: ListConvention): ListPage {
 /** A single record: { data: record } or the record itself. */
 const one = (body: any) => (body && typeof body === 'object' && 'data' in body && !Array.isArray(body.data) ? body.data : body);
 
+/** The key of a GET for the current token: a prefetched answer serves only the same request. */
+const getKey = (path: string, params: Query = {}) =>
+  `${session.token()} ${path}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]).sort()).toString()}`;
+
 /** The path and query of a getList call. */
 function listRequest({ resource, pagination, sorters, filters, meta }: GetListParams) {
   const convention = conventionOf(resource);
@@ -109,53 +113,62 @@ function listRequest({ resource, pagination, sorters, filters, meta }: GetListPa
     params.per_page = pagination?.pageSize ?? 10;
   }
   const path: string = meta?.path ?? pathOf(resource);
-  const key = `${session.token()} ${path}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]).sort()).toString()}`;
-  return { convention, path, params, key };
+  return { convention, path, params, key: getKey(path, params) };
 }
 
-/** How long a prefetched first page waits for the page that shows it before it is dropped. */
-export const PREFETCHED_LIST_MS = 10_000;
+/** A custom call's path under the API prefix: both 'path' and Refine's usual `${apiUrl}/path` are accepted. */
+const customPath = (url: string) => (url.startsWith(`${API_PREFIX}/`) ? url.slice(API_PREFIX.length + 1) : url);
+
+/** How long a prefetched answer waits for the page that asks for it before it is dropped. */
+export const PREFETCHED_MS = 10_000;
 
 export type PanelDataProvider = DataProvider & {
   /**
-   * Requests a list page before the page that shows it has loaded (the page a reload lands on): the
-   * first getList of the same request, for the same token, gets this answer instead of asking again.
+   * Requests a list before the page that shows it has loaded (the page a reload lands on): the first
+   * getList of the same request, for the same token, gets this answer instead of asking again.
    */
-  prefetchList(params: Omit<GetListParams, 'meta'>): void;
+  prefetchList(params: Omit<GetListParams, 'meta'> & { meta?: { path: string } }): void;
+  /** The same for a GET the page makes through `custom` (useCustom), without a query. */
+  prefetchGet(url: string): void;
 };
 
 export function createDataProvider(http: AxiosInstance = defaultHttp): PanelDataProvider {
-  const prefetched = new Map<string, Promise<ListPage>>();
+  const prefetched = new Map<string, Promise<unknown>>();
   const fetchList = (params: GetListParams) => {
     const { convention, path, params: query } = listRequest(params);
     return http.get(path, { params: query, headers: params.meta?.headers }).then(({ data }) => readList(data, convention));
+  };
+  const prefetch = (key: string, request: () => Promise<unknown>) => {
+    if (prefetched.has(key)) return;
+    const answer = request();
+    prefetched.set(key, answer);
+    // A failure is the page's to show, when it asks; unasked, it is not an unhandled rejection.
+    answer.catch(() => undefined);
+    setTimeout(() => {
+      if (prefetched.get(key) === answer) prefetched.delete(key);
+    }, PREFETCHED_MS);
+  };
+  /** The prefetched answer for this key, handed over once. */
+  const take = <T,>(key: string) => {
+    const answer = prefetched.get(key);
+    prefetched.delete(key);
+    return answer as Promise<T> | undefined;
   };
 
   return {
     getApiUrl: () => API_PREFIX,
 
     prefetchList(params) {
-      const { key } = listRequest(params);
-      if (prefetched.has(key)) return;
-      const answer = fetchList(params);
-      prefetched.set(key, answer);
-      // A failure is the page's to show, when it asks; unasked, it is not an unhandled rejection.
-      answer.catch(() => undefined);
-      setTimeout(() => {
-        if (prefetched.get(key) === answer) prefetched.delete(key);
-      }, PREFETCHED_LIST_MS);
+      prefetch(listRequest(params).key, () => fetchList(params));
+    },
+
+    prefetchGet(url) {
+      const path = customPath(url);
+      prefetch(getKey(path), () => http.get(path).then(({ data }) => ({ data })));
     },
 
     async getList(params) {
-      if (!params.meta?.headers) {
-        const { key } = listRequest(params);
-        const answer = prefetched.get(key);
-        if (answer) {
-          prefetched.delete(key);
-          return answer;
-        }
-      }
-      return fetchList(params);
+      return (!params.meta?.headers && take<ListPage>(listRequest(params).key)) || fetchList(params);
     },
 
     async getMany({ resource, ids, meta }) {
@@ -185,8 +198,9 @@ export function createDataProvider(http: AxiosInstance = defaultHttp): PanelData
     },
 
     async custom({ url, method, payload, query, headers, meta }) {
-      // Accept both 'path' and Refine's usual `${apiUrl}/path`.
-      const path = url.startsWith(`${API_PREFIX}/`) ? url.slice(API_PREFIX.length + 1) : url;
+      const path = customPath(url);
+      const early = method === 'get' && !payload && !headers && !meta?.headers ? take<{ data: any }>(getKey(path, query as Query | undefined)) : undefined;
+      if (early) return early;
       const { data } = await http.request({ url: path, method, data: payload, params: query, headers: { ...headers, ...meta?.headers } });
       return { data };
     },

@@ -431,6 +431,18 @@ describe('a list page prefetched before its page loads', () => {
     expect(fake.calls('GET', 'accounts')).toHaveLength(4);
   });
 
+  it('answers an unpaged list from its own path and a custom GET the same way, once', async () => {
+    fake.on('GET', 'servers/public', { status: 200, body: { data: rows } });
+    fake.on('GET', 'user/manager-server', { status: 200, body: { data: null } });
+    provider.prefetchList({ resource: 'servers', meta: { path: 'servers/public' }, pagination: { mode: 'off' } });
+    provider.prefetchGet('user/manager-server');
+    expect(await provider.getList({ resource: 'servers', meta: { path: 'servers/public' }, pagination: { mode: 'off' } })).toMatchObject({ data: rows });
+    expect(await provider.custom!({ url: 'user/manager-server', method: 'get' })).toEqual({ data: { data: null } });
+    await provider.custom!({ url: 'user/manager-server', method: 'get' });
+    expect(fake.calls('GET', 'servers/public')).toHaveLength(1);
+    expect(fake.calls('GET', 'user/manager-server')).toHaveLength(2);
+  });
+
   it('hands a failed prefetch to the page as its failure', async () => {
     fake.on('GET', 'accounts', { status: 500, body: { message: 'Server Error' } });
     provider.prefetchList(first);

@@ -26,12 +26,17 @@ export interface PanelRoute {
   title?: string;
   /** The [resource, action] of the role matrix this route needs; defaults to the resource and the route's kind. */
   access?: readonly [resource: string, action: string];
-  /**
-   * The list the page shows first, as the data table asks for it when it opens (first page, default
-   * size, no search, filter or sort): requested with the page's module when the browser opens this route.
-   */
-  firstList?: string;
+  /** What the page asks the API for as it opens: requested with its module when the browser opens this route. */
+  firstCalls?: readonly FirstCall[];
 }
+
+export type FirstCall =
+  /** A resource's list as the data table first asks for it (first page, default size, no search, filter or sort). */
+  | { list: string }
+  /** A whole list from a path of its own (useList with `meta.path`, no paging): 'servers/public'. */
+  | { list: string; path: string; unpaged: true }
+  /** A GET without a query through useCustom: 'user/manager-server'. */
+  | { get: string };
 
 export interface PanelResource {
   /** The role matrix's resource name and the API path. */
