@@ -10,14 +10,16 @@ import { preloadAppConfig } from './providers/appConfig';
 import { http } from './providers/http';
 import { identity } from './providers/identity';
 import { session } from './providers/session';
+import { themeConfig } from './theme';
 
 // zod compiles object parsers with `new Function`, which the panel's Content-Security-Policy forbids
 // (no 'unsafe-eval'); the interpreted parser is the same rules.
 z.config({ jitless: true });
 
 // What the first screen needs, requested together before React renders: the public configuration
-// (theme), the signed-in user, and the page's list and module.
-void preloadAppConfig();
+// (theme), the signed-in user, and the page's list and module. The theme's tokens are derived as
+// soon as it is known, rather than in the first render.
+void preloadAppConfig().then((config) => themeConfig(config.theme));
 void identity.load(http).catch(() => undefined);
 const page = preloadPage(window.location.pathname, Boolean(session.token()));
 

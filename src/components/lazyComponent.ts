@@ -30,13 +30,3 @@ export function lazyComponent<M extends Record<string, unknown>, K extends keyof
     { preload },
   );
 }
-
-/** Runs `task` when the browser is next idle (after a timeout where it has no idle callbacks). */
-export function whenIdle(task: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const id = window.requestIdleCallback(task, { timeout: 2000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = window.setTimeout(task, 200);
-  return () => window.clearTimeout(id);
-}

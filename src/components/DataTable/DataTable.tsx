@@ -14,7 +14,6 @@ import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../contract';
 import { titled } from '../feedback/notify';
-import { whenIdle } from '../lazyComponent';
 import { usePageHeading } from '../layout/PageHeading';
 import { PhoneList } from './PhoneList';
 import { ListEmpty } from './ListEmpty';
@@ -111,6 +110,16 @@ function useWidth<E extends HTMLElement>() {
     return () => observer.disconnect();
   }, []);
   return [ref, width] as const;
+}
+
+/** Runs `task` when the browser is next idle (after a timeout where it has no idle callbacks). */
+function whenIdle(task: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(task, { timeout: 2000 });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(task, 200);
+  return () => window.clearTimeout(id);
 }
 
 function useDebounced<T>(value: T, ms: number): T {
