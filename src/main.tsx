@@ -10,19 +10,26 @@ import { preloadAppConfig } from './providers/appConfig';
 import { http } from './providers/http';
 import { identity } from './providers/identity';
 import { session } from './providers/session';
+import { themeConfig } from './theme';
 
 // zod compiles object parsers with `new Function`, which the panel's Content-Security-Policy forbids
 // (no 'unsafe-eval'); the interpreted parser is the same rules.
 z.config({ jitless: true });
 
-// What the first screen needs, requested together before React renders: the page's module, the
-// public configuration (theme) and the signed-in user.
-preloadPage(window.location.pathname, Boolean(session.token()));
-void preloadAppConfig();
+// What the first screen needs, requested together before React renders: the public configuration
+// (theme), the signed-in user, and the page's list and module. The theme's tokens are derived as
+// soon as it is known, rather than in the first render.
+void preloadAppConfig().then((config) => themeConfig(config.theme));
 void identity.load(http).catch(() => undefined);
+const page = preloadPage(window.location.pathname, Boolean(session.token()));
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// The first render waits for the page's module (nothing shows before the theme anyway, which
+// arrives at about the same time): a page that suspends shows its fallback, and React then holds
+// the page back until 300 ms after that fallback appeared.
+void page.then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

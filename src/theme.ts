@@ -154,8 +154,20 @@ export function readableTokens(seed: Partial<AliasToken>, algorithm: ThemeConfig
   return { token: token as Partial<AliasToken>, components };
 }
 
-/** The active theme (admin's Themes screen) as Ant Design theme tokens, for everyone, with readable text. */
+let last: { key: string; config: ThemeConfig } | undefined;
+
+/**
+ * The active theme (admin's Themes screen) as Ant Design theme tokens, for everyone, with readable
+ * text. The last answer is kept: the entry module asks as soon as GET /config answers, while the
+ * page's code may still be arriving, and the first render then finds it.
+ */
 export function themeConfig(tokens: ThemeTokens | null): ThemeConfig {
+  const key = JSON.stringify(tokens);
+  if (last?.key !== key) last = { key, config: deriveThemeConfig(tokens) };
+  return last.config;
+}
+
+function deriveThemeConfig(tokens: ThemeTokens | null): ThemeConfig {
   const dark = tokens?.algorithm === 'dark';
   const algorithm = dark ? theme.darkAlgorithm : tokens?.algorithm === 'compact' ? theme.compactAlgorithm : theme.defaultAlgorithm;
   // Every theme sets the same tokens in the same order (antd's defaults where the theme is silent):

@@ -48,6 +48,8 @@ export const MANAGER_ALLOCATION_MAX = 10000;
 export const MAX_BALANCE = 1_000_000_000;
 
 export const EXPIRY_FILTERS = ['expired', '7', '30', '60', '90', '365'] as const;
+/** A panel user's or an account's status; here, not beside the schemas, so that a list's status filter loads no zod. */
+export const USER_STATUSES = ['active', 'inactive', 'suspended'] as const;
 export const EXPIRY_WARNING_DAYS = 7;
 export const MONTHS_LEFT_AFTER_DAYS = 31;
 

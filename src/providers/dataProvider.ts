@@ -3,11 +3,12 @@
  * conventions of spec section 7 and reads each list shape back as { data, total }. Every method sends
  * `meta.headers` (an Idempotency-Key goes through useCreate / useCustomMutation that way).
  */
-import type { CrudFilter, CrudSort, DataProvider } from '@refinedev/core';
+import type { CrudFilter, CrudSort, DataProvider, GetListParams } from '@refinedev/core';
 import type { AxiosInstance } from 'axios';
 import { API_PREFIX } from '../contract';
 import { type ListConvention, conventionOf, pathOf } from './apiConventions';
 import { http as defaultHttp } from './http';
+import { session } from './session';
 
 type Query = Record<string, string | number>;
 
@@ -95,23 +96,79 @@ export function readList(body: any, convention: ListConvention): ListPage {
 /** A single record: { data: record } or the record itself. */
 const one = (body: any) => (body && typeof body === 'object' && 'data' in body && !Array.isArray(body.data) ? body.data : body);
 
-export function createDataProvider(http: AxiosInstance = defaultHttp): DataProvider {
+/** The key of a GET for the current token: a prefetched answer serves only the same request. */
+const getKey = (path: string, params: Query = {}) =>
+  `${session.token()} ${path}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]).sort()).toString()}`;
+
+/** The path and query of a getList call. */
+function listRequest({ resource, pagination, sorters, filters, meta }: GetListParams) {
+  const convention = conventionOf(resource);
+  const params: Query = {
+    ...filterParams(filters, convention),
+    ...sortParams(sorters, convention),
+    ...(meta?.query as Query | undefined),
+  };
+  if (pagination?.mode !== 'off') {
+    params.page = pagination?.currentPage ?? 1;
+    params.per_page = pagination?.pageSize ?? 10;
+  }
+  const path: string = meta?.path ?? pathOf(resource);
+  return { convention, path, params, key: getKey(path, params) };
+}
+
+/** A custom call's path under the API prefix: both 'path' and Refine's usual `${apiUrl}/path` are accepted. */
+const customPath = (url: string) => (url.startsWith(`${API_PREFIX}/`) ? url.slice(API_PREFIX.length + 1) : url);
+
+/** How long a prefetched answer waits for the page that asks for it before it is dropped. */
+export const PREFETCHED_MS = 10_000;
+
+export type PanelDataProvider = DataProvider & {
+  /**
+   * Requests a list before the page that shows it has loaded (the page a reload lands on): the first
+   * getList of the same request, for the same token, gets this answer instead of asking again.
+   */
+  prefetchList(params: Omit<GetListParams, 'meta'> & { meta?: { path: string } }): void;
+  /** The same for a GET the page makes through `custom` (useCustom), without a query. */
+  prefetchGet(url: string): void;
+};
+
+export function createDataProvider(http: AxiosInstance = defaultHttp): PanelDataProvider {
+  const prefetched = new Map<string, Promise<unknown>>();
+  const fetchList = (params: GetListParams) => {
+    const { convention, path, params: query } = listRequest(params);
+    return http.get(path, { params: query, headers: params.meta?.headers }).then(({ data }) => readList(data, convention));
+  };
+  const prefetch = (key: string, request: () => Promise<unknown>) => {
+    if (prefetched.has(key)) return;
+    const answer = request();
+    prefetched.set(key, answer);
+    // A failure is the page's to show, when it asks; unasked, it is not an unhandled rejection.
+    answer.catch(() => undefined);
+    setTimeout(() => {
+      if (prefetched.get(key) === answer) prefetched.delete(key);
+    }, PREFETCHED_MS);
+  };
+  /** The prefetched answer for this key, handed over once. */
+  const take = <T,>(key: string) => {
+    const answer = prefetched.get(key);
+    prefetched.delete(key);
+    return answer as Promise<T> | undefined;
+  };
+
   return {
     getApiUrl: () => API_PREFIX,
 
-    async getList({ resource, pagination, sorters, filters, meta }) {
-      const convention = conventionOf(resource);
-      const params: Query = {
-        ...filterParams(filters, convention),
-        ...sortParams(sorters, convention),
-        ...(meta?.query as Query | undefined),
-      };
-      if (pagination?.mode !== 'off') {
-        params.page = pagination?.currentPage ?? 1;
-        params.per_page = pagination?.pageSize ?? 10;
-      }
-      const { data } = await http.get(meta?.path ?? pathOf(resource), { params, headers: meta?.headers });
-      return readList(data, convention);
+    prefetchList(params) {
+      prefetch(listRequest(params).key, () => fetchList(params));
+    },
+
+    prefetchGet(url) {
+      const path = customPath(url);
+      prefetch(getKey(path), () => http.get(path).then(({ data }) => ({ data })));
+    },
+
+    async getList(params) {
+      return (!params.meta?.headers && take<ListPage>(listRequest(params).key)) || fetchList(params);
     },
 
     async getMany({ resource, ids, meta }) {
@@ -141,8 +198,9 @@ export function createDataProvider(http: AxiosInstance = defaultHttp): DataProvi
     },
 
     async custom({ url, method, payload, query, headers, meta }) {
-      // Accept both 'path' and Refine's usual `${apiUrl}/path`.
-      const path = url.startsWith(`${API_PREFIX}/`) ? url.slice(API_PREFIX.length + 1) : url;
+      const path = customPath(url);
+      const early = method === 'get' && !payload && !headers && !meta?.headers ? take<{ data: any }>(getKey(path, query as Query | undefined)) : undefined;
+      if (early) return early;
       const { data } = await http.request({ url: path, method, data: payload, params: query, headers: { ...headers, ...meta?.headers } });
       return { data };
     },

@@ -407,3 +407,46 @@ describe('errors from provider calls', () => {
     });
   });
 });
+
+describe('a list page prefetched before its page loads', () => {
+  const first = { resource: 'accounts', pagination: { currentPage: 1, pageSize: 10, mode: 'server' as const }, filters: [], sorters: [] };
+  const rows = [{ id: 1 }];
+
+  it('answers the first getList of the same request without asking again, and only that one', async () => {
+    fake.on('GET', 'accounts', { status: 200, body: { data: rows, meta: { total: 1 } } });
+    provider.prefetchList(first);
+    expect(await provider.getList({ ...first, filters: undefined, sorters: undefined })).toEqual({ data: rows, total: 1, totalExact: true });
+    expect(fake.calls('GET', 'accounts')).toHaveLength(1);
+    await provider.getList(first);
+    expect(fake.calls('GET', 'accounts')).toHaveLength(2);
+  });
+
+  it('leaves another request (page, sort, token) to its own call', async () => {
+    localStorage.setItem('token', 'one');
+    provider.prefetchList(first);
+    await provider.getList({ ...first, pagination: { ...first.pagination, currentPage: 2 } });
+    await provider.getList({ ...first, sorters: [{ field: 'login', order: 'asc' }] });
+    localStorage.setItem('token', 'two');
+    await provider.getList(first);
+    expect(fake.calls('GET', 'accounts')).toHaveLength(4);
+  });
+
+  it('answers an unpaged list from its own path and a custom GET the same way, once', async () => {
+    fake.on('GET', 'servers/public', { status: 200, body: { data: rows } });
+    fake.on('GET', 'user/manager-server', { status: 200, body: { data: null } });
+    provider.prefetchList({ resource: 'servers', meta: { path: 'servers/public' }, pagination: { mode: 'off' } });
+    provider.prefetchGet('user/manager-server');
+    expect(await provider.getList({ resource: 'servers', meta: { path: 'servers/public' }, pagination: { mode: 'off' } })).toMatchObject({ data: rows });
+    expect(await provider.custom!({ url: 'user/manager-server', method: 'get' })).toEqual({ data: { data: null } });
+    await provider.custom!({ url: 'user/manager-server', method: 'get' });
+    expect(fake.calls('GET', 'servers/public')).toHaveLength(1);
+    expect(fake.calls('GET', 'user/manager-server')).toHaveLength(2);
+  });
+
+  it('hands a failed prefetch to the page as its failure', async () => {
+    fake.on('GET', 'accounts', { status: 500, body: { message: 'Server Error' } });
+    provider.prefetchList(first);
+    await expect(provider.getList(first)).rejects.toMatchObject({ statusCode: 500, message: 'Server Error' });
+    expect(fake.calls('GET', 'accounts')).toHaveLength(1);
+  });
+});

@@ -92,6 +92,8 @@ export interface DataTableProps<T extends BaseRecord> {
   syncWithLocation?: boolean;
   /** What an empty list (no search or filter) says to do next, and the button that does it. */
   empty?: { hint: ReactNode; action?: ReactNode };
+  /** Loads code the page needs only later (its dialogs): called when the browser is idle after the first answer is shown. */
+  preload?: () => unknown;
 }
 
 /** Width of the element, followed as it changes (null until measured, and where nothing lays out). */
@@ -108,6 +110,16 @@ function useWidth<E extends HTMLElement>() {
     return () => observer.disconnect();
   }, []);
   return [ref, width] as const;
+}
+
+/** Runs `task` when the browser is next idle (after a timeout where it has no idle callbacks). */
+function whenIdle(task: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(task, { timeout: 2000 });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(task, 200);
+  return () => window.clearTimeout(id);
 }
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -141,6 +153,7 @@ export function DataTable<T extends BaseRecord>({
   rowNumbers = false,
   syncWithLocation = false,
   empty,
+  preload,
 }: DataTableProps<T>) {
   const screens = Grid.useBreakpoint();
   const phone = screens.xs === true;
@@ -174,6 +187,11 @@ export function DataTable<T extends BaseRecord>({
     setCurrentPage(1);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debouncedSearch]);
+
+  // After the first answer, so that the code loads beside the rows, not before them.
+  const answered = !tableQuery.isLoading;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => (answered && preload ? whenIdle(() => void preload()) : undefined), [answered]);
 
   const [selected, setSelected] = useState<Array<string | number>>([]);
   const rows = tableQuery.isError ? [] : result.data;

@@ -22,8 +22,9 @@ export function useKeyboardScrollable(ref: RefObject<HTMLElement | null>, label:
           element.removeAttribute('aria-label');
         }
       });
-    update();
-    // The width changes with the window; the content with the rows, which change the height.
+    // The observer also calls back once on observing, after the browser's next layout: measured then,
+    // the first render does not force a layout of its own. The width changes with the window; the
+    // content with the rows, which change the height.
     const observer = new ResizeObserver(update);
     observer.observe(root);
     return () => observer.disconnect();

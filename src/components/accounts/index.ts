@@ -1,6 +1,6 @@
-export { AccountFormDialog, type AccountFormDialogProps } from './AccountFormDialog';
+// The dialogs are imported from their own modules, or as lazyDialogs.ts loads them: re-exported here,
+// their code would load with every list that only needs the columns and the row actions.
 export { accountColumns } from './columns';
-export { AutoRenewDialog, BulkMessageDialog, StbInfoDrawer, TransactionsDrawer } from './dialogs';
 export { accountListProps, useAccountActions } from './useAccountActions';
 export { useAccountServers } from './useServers';
 export { useTrialSettings } from './useTrialSettings';

@@ -18,9 +18,7 @@ import { useState } from 'react';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, EXPIRY_FILTERS, GENERAL, HIERARCHY, RENEWAL, STATUS, USER_STATUSES } from '../../contract';
 import type { RowAction } from '../DataTable';
 import { MountWhenOpened, useConfirm, useNotify } from '../feedback';
-import { QuickRenewDialog } from '../renewals';
-import { AccountFormDialog } from './AccountFormDialog';
-import { AutoRenewDialog, StbInfoDrawer, TransactionsDrawer } from './dialogs';
+import { AccountFormDialog, AutoRenewDialog, QuickRenewDialog, StbInfoDrawer, TransactionsDrawer, preloadAccountDialogs } from './lazyDialogs';
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** How the confirmation dialogs name an account. */
@@ -39,7 +37,10 @@ export const accountListProps = {
   ],
 };
 
-/** Row actions every account list offers; `open` shows the matching dialog. */
+/**
+ * Row actions every account list offers; `open` shows the matching dialog. `preloadDialogs` loads the
+ * dialogs' code ahead of their first opening (the data table calls it once its rows are shown).
+ */
 export function useAccountActions() {
   const notify = useNotify();
   const invalidate = useInvalidate();
@@ -146,5 +147,5 @@ export function useAccountActions() {
     </>
   );
 
-  return { rowActions, dialogs, openCreate: () => setEditing('create'), call, post, can };
+  return { rowActions, dialogs, preloadDialogs: preloadAccountDialogs, openCreate: () => setEditing('create'), call, post, can };
 }

@@ -4,30 +4,17 @@
  * are all derived from these declarations.
  */
 import type { ResourceProps } from '@refinedev/core';
-import { type ComponentType, type LazyExoticComponent, type ReactNode, lazy } from 'react';
+import type { ComponentType, ReactNode } from 'react';
+import { type Preloadable, lazyComponent } from '../lazyComponent';
 
-export type LazyPage = LazyExoticComponent<ComponentType<any>> & { preload: () => Promise<unknown> };
+export type LazyPage = Preloadable<ComponentType<any>>;
 
 /**
  * A page module loaded when its route is first opened, or earlier through `preload` (the page a
  * reload lands on starts loading beside the session check); `name` is the component it exports.
  */
 export function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): LazyPage {
-  let loading: Promise<M> | undefined;
-  let loaded: M | undefined;
-  const preload = () =>
-    (loading ??= load().then((module) => {
-      loaded = module;
-      return module;
-    }));
-  const page = (module: M) => ({ default: module[name] as ComponentType<any> });
-  return Object.assign(
-    // A module that has already arrived is handed over at once: React's lazy reads a thenable that
-    // calls back synchronously as resolved, where a resolved promise would still suspend the page for
-    // one more render behind its fallback.
-    lazy(() => (loaded ? ({ then: (resolve: (value: ReturnType<typeof page>) => void) => resolve(page(loaded!)) } as unknown as Promise<ReturnType<typeof page>>) : preload().then(page))),
-    { preload },
-  );
+  return lazyComponent(load, name);
 }
 
 export interface PanelRoute {
@@ -39,7 +26,17 @@ export interface PanelRoute {
   title?: string;
   /** The [resource, action] of the role matrix this route needs; defaults to the resource and the route's kind. */
   access?: readonly [resource: string, action: string];
+  /** What the page asks the API for as it opens: requested with its module when the browser opens this route. */
+  firstCalls?: readonly FirstCall[];
 }
+
+export type FirstCall =
+  /** A resource's list as the data table first asks for it (first page, default size, no search, filter or sort). */
+  | { list: string }
+  /** A whole list from a path of its own (useList with `meta.path`, no paging): 'servers/public'. */
+  | { list: string; path: string; unpaged: true }
+  /** A GET without a query through useCustom: 'user/manager-server'. */
+  | { get: string };
 
 export interface PanelResource {
   /** The role matrix's resource name and the API path. */

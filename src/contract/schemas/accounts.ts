@@ -1,10 +1,10 @@
 /** Payloads of the end-user account calls, the MAC check and the renewal price lookup (spec 7). */
 import { z } from 'zod';
-import { MAX_RECORD_ID, RENEW_MONTHS } from '../constants';
+import { MAX_RECORD_ID, RENEW_MONTHS, USER_STATUSES } from '../constants';
 import { normalizeMac } from '../mac';
 import { ACCOUNTS, ENTITY_FORM, FIELD_RULES, HIERARCHY, RENEWAL } from '../messages';
 import { integerInput, looseBoolean, namedRefEntity, parseCalendarDate, requiredText, userRefEntity } from './common';
-import { USER_STATUSES, type UserStatus } from './hierarchy';
+import type { UserStatus } from './hierarchy';
 
 export const ACCOUNT_STATES = ['online', 'offline'] as const;
 export const MONTHS_MESSAGE = RENEWAL.invalidMonths.description;

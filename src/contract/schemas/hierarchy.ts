@@ -3,12 +3,11 @@
  * parameterised by the level's messages, so the three levels share their rules.
  */
 import { z } from 'zod';
-import { MANAGER_ALLOCATION_MAX, MAX_RECORD_ID, PASSWORD_MIN_LENGTH } from '../constants';
+import { MANAGER_ALLOCATION_MAX, MAX_RECORD_ID, PASSWORD_MIN_LENGTH, USER_STATUSES } from '../constants';
 import { CREDITS, ENTITY_FORM, HIERARCHY } from '../messages';
 import { integerInput, looseBoolean, namedRefEntity, requiredText, userRefEntity } from './common';
 import { ROLES } from '../roles';
 
-export const USER_STATUSES = ['active', 'inactive', 'suspended'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
 /** An optional id picked in a form: empty string and null mean none. */

@@ -8,13 +8,13 @@ import { useCan } from '@refinedev/core';
 import { Button } from 'antd';
 import { useState } from 'react';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, DATA_TABLE, RENEWAL, STATUS } from '../../contract';
-import { BulkMessageDialog, accountColumns, accountListProps, useAccountActions, useAccountServers } from '../../components/accounts';
+import { accountColumns, accountListProps, useAccountActions, useAccountServers } from '../../components/accounts';
+import { BulkMessageDialog, BulkRenewDialog } from '../../components/accounts/lazyDialogs';
 import { DataTable } from '../../components/DataTable';
 import { MountWhenOpened, useConfirm } from '../../components/feedback';
-import { BulkRenewDialog } from '../../components/renewals';
 
 export function AccountsPage() {
-  const { rowActions, dialogs, openCreate, call, post, can } = useAccountActions();
+  const { rowActions, dialogs, preloadDialogs, openCreate, call, post, can } = useAccountActions();
   const { confirm } = useConfirm();
   const { options: servers } = useAccountServers();
   const canCreate = useCan({ resource: 'accounts', action: 'create' }).data?.can === true;
@@ -65,6 +65,7 @@ export function AccountsPage() {
             : undefined
         }
         rowActions={rowActions}
+        preload={preloadDialogs}
         bulkActions={[
           ...(can.credits
             ? [

@@ -1,14 +1,16 @@
 import { UserOutlined } from '@ant-design/icons';
-import { type PanelResource, lazyPage } from '../../components/routing';
+import { type FirstCall, type PanelResource, lazyPage } from '../../components/routing';
 import { ACCOUNT_SCREEN } from '../../contract';
 
 const AccountsPage = lazyPage(() => import('./AccountsPage'), 'AccountsPage');
+/** The accounts, and the servers of the Server filter and the caller's branch server (useAccountServers). */
+const firstCalls: FirstCall[] = [{ list: 'accounts' }, { list: 'servers', path: 'servers/public', unpaged: true }, { get: 'user/manager-server' }];
 
 /** End-user accounts: /users and /accounts are the same screen (spec 2). */
 export const accounts: PanelResource = {
   name: 'accounts',
   label: ACCOUNT_SCREEN.title,
   icon: <UserOutlined />,
-  list: { path: '/users', page: AccountsPage },
-  routes: [{ path: '/accounts', page: AccountsPage }],
+  list: { path: '/users', page: AccountsPage, firstCalls },
+  routes: [{ path: '/accounts', page: AccountsPage, firstCalls }],
 };

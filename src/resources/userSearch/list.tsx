@@ -5,7 +5,7 @@ import { DataTable } from '../../components/DataTable';
 import { accountColumns, accountListProps, useAccountActions } from '../../components/accounts';
 
 export function UserSearchPage() {
-  const { rowActions, dialogs } = useAccountActions();
+  const { rowActions, dialogs, preloadDialogs } = useAccountActions();
   return (
     <>
       <DataTable<Account>
@@ -14,6 +14,7 @@ export function UserSearchPage() {
         {...accountListProps}
         columns={[...accountColumns.slice(0, 5), { dataIndex: 'owner.username', title: 'Owner' }, ...accountColumns.slice(5)]}
         rowActions={rowActions}
+        preload={preloadDialogs}
       />
       {dialogs}
     </>
