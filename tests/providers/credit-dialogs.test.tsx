@@ -55,8 +55,10 @@ function renderDialog(
   );
   const modal = () => view.baseElement.querySelector('.ant-modal')!;
   const text = () => modal().textContent ?? '';
-  const submit = () =>
-    fireEvent.click([...modal().querySelectorAll('.ant-modal-footer button')].find((b) => /Add Credits|Recover Credits/.test(b.textContent ?? ''))!);
+  const okButton = () => [...modal().querySelectorAll<HTMLButtonElement>('.ant-modal-footer button')].find((b) => /Add Credits|Recover Credits/.test(b.textContent ?? ''))!;
+  const submit = () => fireEvent.click(okButton());
+  /** The amounts' lookup answered: until then the dialog's button is disabled and a click does nothing. */
+  const ready = () => waitFor(() => expect(okButton().disabled).toBe(false));
   const choose = async (label: string) => {
     fireEvent.mouseDown(modal().querySelector('.ant-select-selector')!);
     await waitFor(() => expect([...view.baseElement.querySelectorAll('.ant-select-item-option')].some((o) => o.textContent === label)).toBe(true));
@@ -74,7 +76,7 @@ function renderDialog(
     const item = [...modal().querySelectorAll('.ant-form-item')].find((i) => i.querySelector('label')?.textContent === 'Amount');
     return item?.querySelector('.ant-form-item-explain-error')?.textContent ?? '';
   };
-  return { view, text, submit, choose, typeAmount, amountError, onClose };
+  return { view, text, submit, ready, choose, typeAmount, amountError, onClose };
 }
 
 /** The toasts as the user reads them (Refine's antd provider shows `description` as the title: see titled()). */
@@ -96,10 +98,11 @@ describe('Add Credits dialog', { timeout: 30_000 }, () => {
         ? { status: 422, body: { message: 'Too many credit operations. Please wait before trying again.', errors: { rate_limit: ['Too many credit operations. Please wait before trying again.'] } } }
         : { status: 200, body: { message: 'Credits added successfully.', data: { credits: 25, bonus_credits: 5 } } },
     );
-    const { text, submit, choose, onClose } = renderDialog('add');
+    const { text, submit, ready, choose, onClose } = renderDialog('add');
 
     await waitFor(() => expect(fake.calls('GET', 'credit-options/allocation')).toHaveLength(1));
     expect(fake.calls('GET', 'credit-options/allocation')[0].query).toEqual({ user_id: '5' });
+    await ready();
     expect(text()).toContain('Your available credits');
 
     submit();
@@ -185,8 +188,9 @@ describe('Add Credits form: the contract rules before sending, the server 422 un
   it('checks the amount with the schema and the allocation cap before any request', async () => {
     fake.on('GET', 'credit-options/allocation', { status: 200, body: { data: { options: [option(10)], user_credits: null, min_credits: 10, max_credits: 10_000 } } });
     fake.on('POST', 'managers/2/credits', { status: 200, body: { message: 'Credits added successfully.', data: { credits: 10_000, bonus_credits: 0 } } });
-    const { submit, typeAmount, amountError, onClose } = renderDialog('add', vi.fn(), { identity: ADMIN_IDENTITY, entity: 'managers', target: MANAGER });
+    const { submit, ready, typeAmount, amountError, onClose } = renderDialog('add', vi.fn(), { identity: ADMIN_IDENTITY, entity: 'managers', target: MANAGER });
     await waitFor(() => expect(fake.calls('GET', 'credit-options/allocation')).toHaveLength(1));
+    await ready();
 
     submit();
     await waitFor(() => expect(amountError()).toBe(CREDITS.selectAmount));
