@@ -168,8 +168,11 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
 
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Case-insensitive "contains" on several columns, portable across SQLite and PostgreSQL. */
-export function searchAny(eb: ExpressionBuilder<any, any>, columns: string[], term: string, dialect: DialectName = 'postgres') {
+/**
+ * Any of the columns containing the term, case-insensitively. `lower(col) like` works on both
+ * databases; a caller that knows it runs on SQLite passes the dialect for the cheaper form.
+ */
+export function searchAny(eb: ExpressionBuilder<any, any>, columns: string[], term: string, dialect?: DialectName) {
   const pattern = `%${escapeLike(term.toLowerCase())}%`;
   // SQLite's LIKE already ignores ASCII case, the only case its lower() folds: the same rows without
   // two function calls per row. PostgreSQL's LIKE does not, and its trigram indexes are on lower().
