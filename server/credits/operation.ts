@@ -55,8 +55,9 @@ export async function rateLimitCredits(app: FastifyInstance, actor: UserRow): Pr
 /** What a credit call does: checks that read no locked state, then the move in one transaction. */
 export interface CreditOperation<P> {
   /**
-   * Pre-checks (scope, form rules, uniqueness) that run only once the key is known to be new: a
-   * retry of a call that succeeded must get its first answer, not a refusal caused by its own effect.
+   * Pre-checks (scope, form rules, uniqueness) that only read. They run beside the replay lookup,
+   * and count only when the key is new: a retry of a call that succeeded must get its first answer,
+   * not a refusal caused by its own effect.
    */
   prepare?: () => Promise<P>;
   run: (trx: Transaction<Database>, prepared: P) => Promise<OperationResult>;
@@ -65,8 +66,9 @@ export interface CreditOperation<P> {
 /**
  * Runs a credit move under the idempotency and rate-limit rules and sends its answer. It resolves to
  * nothing (never to the reply, which is a thenable): once it returns, the answer has been sent.
- * Order: the replay lookup first (a replay is answered and costs no rate-limit hit), then the
- * pre-checks, the rate limit, and the transaction that claims the key and moves.
+ * Order: the replay lookup and the pre-checks (a replay is answered, whatever the pre-checks found,
+ * and costs no rate-limit hit), then the rate limit, and the transaction that moves and stores its
+ * answer under the key.
  */
 export async function runCreditOperation<P = void>(
   app: FastifyInstance,
@@ -98,30 +100,28 @@ export async function runCreditOperation<P = void>(
     reply.code(answer.status).send(answer.body);
   };
 
-  const seen = await storedAnswer();
+  const checked: Promise<{ prepared: P } | { refused: unknown }> = prepare
+    ? prepare().then((prepared) => ({ prepared }), (refused: unknown) => ({ refused }))
+    : Promise.resolve({ prepared: undefined as P });
+  const [seen, check] = await Promise.all([storedAnswer(), checked]);
   if (seen) return send(seen, true);
 
   let counted = false;
   let result: OperationResult;
   try {
-    const prepared = prepare ? await prepare() : (undefined as P);
+    if ('refused' in check) throw check.refused;
+    const { prepared } = check;
     counted = true; // hit() counts even when it refuses
     await rateLimitCredits(app, actor);
     result = await inTransaction(db, async (trx) => {
+      const out = await run(trx, prepared);
+      // The key is written with its answer, last: a concurrent twin that got here first holds it
+      // (uncommitted), so this insert waits for it and then fails as a duplicate, which rolls this
+      // move back and replays the twin's answer (below).
       if (key) {
-        // Claimed first: a concurrent twin waits on this unique row, then replays the answer.
         await trx
           .insertInto('idempotency_keys')
-          .values({ actor_id: actor.id, key, request_hash: requestHash, status_code: 0, response_body: '', created_at: nowIso() })
-          .execute();
-      }
-      const out = await run(trx, prepared);
-      if (key) {
-        await trx
-          .updateTable('idempotency_keys')
-          .set({ status_code: out.status, response_body: JSON.stringify(out.body) })
-          .where('actor_id', '=', actor.id)
-          .where('key', '=', key)
+          .values({ actor_id: actor.id, key, request_hash: requestHash, status_code: out.status, response_body: JSON.stringify(out.body), created_at: nowIso() })
           .execute();
       }
       return out;

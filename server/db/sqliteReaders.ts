@@ -148,10 +148,13 @@ export class SqliteReadersDriver implements Driver {
     return new RoutedConnection(this);
   }
 
+  // IMMEDIATE: the write lock is taken at BEGIN, where SQLite's busy timeout waits for another
+  // process's writer. A deferred transaction that read first and then writes after another process
+  // committed fails at once (SQLITE_BUSY_SNAPSHOT): its snapshot is too old to write from.
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const routed = connection as RoutedConnection;
     await routed.holdMain();
-    await routed.executeQuery(CompiledQuery.raw('begin'));
+    await routed.executeQuery(CompiledQuery.raw('begin immediate'));
   }
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('commit'));

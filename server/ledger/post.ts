@@ -5,9 +5,9 @@
  * or bonus above the total) at any of its steps, in the caller's transaction. Inserting the entry
  * applies it to the balance (triggers of migrations 0006 and 0014; the database refuses any other
  * balance change). Changes are applied in ascending user id so concurrent moves lock rows in one
- * order. On PostgreSQL a user's several changes (a bulk renewal's thousand) are one statement: its
- * trigger applies them together at the end, where SQLite's row triggers apply each entry as it is
- * written, and a statement there costs no round trip.
+ * order. On PostgreSQL the changes of a call (both sides of a move, a bulk renewal's thousand) are
+ * one statement: its trigger applies them together at the end, per user, where SQLite's row triggers
+ * apply each entry as it is written, and a statement there costs no round trip.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Transaction, sql } from 'kysely';
@@ -84,12 +84,9 @@ export async function postChanges(
   const numbers = new Set<string>();
   while (numbers.size < ordered.length) numbers.add(newTransactionNumber());
   const steps = [...numbers].map((transactionNumber, i) => ({ change: ordered[i], transactionNumber }));
+  // PostgreSQL writes up to RUN_MAX entries, of any users, per statement; SQLite one per statement.
   const runs: Step[][] = [];
-  for (const step of steps) {
-    const run = runs.at(-1);
-    if (postgres && run && run[0].change.userId === step.change.userId && run.length < RUN_MAX) run.push(step);
-    else runs.push([step]);
-  }
+  for (let i = 0; i < steps.length; i += postgres ? RUN_MAX : 1) runs.push(steps.slice(i, i + (postgres ? RUN_MAX : 1)));
   const posted: PostedEntry[] = [];
   for (const run of runs) posted.push(...(await postRun(trx, run, { actorId: meta.actorId, operationId, createdAt, postgres })));
   return posted;
@@ -100,69 +97,89 @@ interface Step {
   transactionNumber: string;
 }
 
-/** Changes per statement: eleven bound values each, well under PostgreSQL's 65,535. */
+/** Changes per statement: sixteen bound values each, well under PostgreSQL's 65,535. */
 const RUN_MAX = 1000;
 
-/** Writes the entries of one user's changes, in order, in one statement: all of them or none. */
+/** The balance a user must have now for all of its changes in a run to keep every rule, step by step. */
+interface Bounds {
+  minCredits: number;
+  minBonus: number;
+  maxGap: number;
+  /** Only a credit can cross the cap (a balance above it may still be spent down). */
+  maxCredits: number;
+}
+
+/**
+ * Writes the entries of a run of changes (ordered by user, each user's in order) in one statement:
+ * every user's entries or none of them. Each step starts from the user's balance now plus its changes
+ * before it. The bounds on the balance now under which every step keeps it valid are worked out here,
+ * so each condition compares a column with a constant and no sum can overflow the 32-bit columns of
+ * PostgreSQL, whatever order it evaluates them in.
+ */
 async function postRun(
   trx: Transaction<Database>,
   run: Step[],
   meta: { actorId: number | null; operationId: string; createdAt: string; postgres: boolean },
 ): Promise<PostedEntry[]> {
-  const userId = run[0].change.userId;
-  // Each step starts from the balance now plus the changes before it. The bounds on the balance now
-  // under which every step keeps it valid are worked out here, so each condition compares a column
-  // with a constant and no sum can overflow the 32-bit columns of PostgreSQL, whatever order it
-  // evaluates them in. Only a credit can cross the cap (a balance above it may still be spent down).
-  let offset = 0;
-  let bonusOffset = 0;
-  let minCredits = -Infinity;
-  let minBonus = -Infinity;
-  let maxGap = Infinity;
-  let maxCredits = Infinity;
+  const bounds = new Map<number, Bounds>();
+  const offsets = new Map<number, { credits: number; bonus: number }>();
   const rows = run.map(({ change, transactionNumber }, i) => {
+    const userId = change.userId;
+    const b = bounds.get(userId) ?? { minCredits: -Infinity, minBonus: -Infinity, maxGap: Infinity, maxCredits: Infinity };
+    const offset = offsets.get(userId) ?? { credits: 0, bonus: 0 };
     const delta = change.credits;
-    const bonusDelta = change.bonusCredits ?? 0;
-    const before = offset;
-    if (delta > 0) maxCredits = Math.min(maxCredits, MAX_BALANCE - delta - offset);
-    offset += delta;
-    bonusOffset += bonusDelta;
-    minCredits = Math.max(minCredits, -offset);
-    minBonus = Math.max(minBonus, -bonusOffset);
-    maxGap = Math.min(maxGap, offset - bonusOffset);
-    return sql`(${int(i)}, ${text(transactionNumber)}, ${text(change.type)}, ${int(delta)}, ${int(bonusDelta)}, ${big(before)},
-      ${int(change.counterpartyId)}, ${int(change.accountId)}, ${text(change.coverageStart)}, ${text(change.coverageEnd)}, ${text(change.remarks)})`;
+    const before = offset.credits;
+    if (delta > 0) b.maxCredits = Math.min(b.maxCredits, MAX_BALANCE - delta - offset.credits);
+    offset.credits += delta;
+    offset.bonus += change.bonusCredits ?? 0;
+    b.minCredits = Math.max(b.minCredits, -offset.credits);
+    b.minBonus = Math.max(b.minBonus, -offset.bonus);
+    b.maxGap = Math.min(b.maxGap, offset.credits - offset.bonus);
+    bounds.set(userId, b);
+    offsets.set(userId, offset);
+    return { i, change, transactionNumber, before };
   });
-  const capped = maxCredits < Infinity ? sql`and u.credits <= ${big(maxCredits)}` : sql``;
-  // PostgreSQL: the row stays locked until commit (the same lock the balance update takes).
+  const values = rows.map(({ i, change, transactionNumber, before }) => {
+    const b = bounds.get(change.userId)!;
+    return sql`(${int(i)}, ${text(transactionNumber)}, ${text(change.type)}, ${int(change.credits)}, ${int(change.bonusCredits ?? 0)}, ${big(before)},
+      ${int(change.counterpartyId)}, ${int(change.accountId)}, ${text(change.coverageStart)}, ${text(change.coverageEnd)}, ${text(change.remarks)},
+      ${int(change.userId)}, ${big(b.minCredits)}, ${big(b.minBonus)}, ${big(b.maxGap)}, ${b.maxCredits < Infinity ? big(b.maxCredits) : sql`cast(null as bigint)`})`;
+  });
+  // PostgreSQL: the rows stay locked until commit (the same lock the balance update takes), taken
+  // in the order of the rows, which is ascending user id.
   const lock = meta.postgres ? sql`for no key update of u` : sql``;
   const result = await sql<{ id: number; transaction_number: string; balance_before: number; balance_after: number }>`
     insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after,
       counterparty_id, actor_id, account_id, operation_id, coverage_start, coverage_end, remarks, created_at)
     select c.column2, u.id, c.column3, c.column4, c.column5, u.credits + c.column6, u.credits + c.column6 + c.column4,
       c.column7, ${int(meta.actorId)}, c.column8, ${text(meta.operationId)}, c.column9, c.column10, c.column11, ${text(meta.createdAt)}
-    from users u cross join (values ${sql.join(rows)}) as c
-    where u.id = ${int(userId)}
-      and u.credits >= ${big(minCredits)}
-      and u.bonus_credits >= ${big(minBonus)}
-      and u.bonus_credits - u.credits <= ${big(maxGap)}
-      ${capped}
+    from (values ${sql.join(values)}) as c
+    join users u on u.id = c.column12
+    where u.credits >= c.column13
+      and u.bonus_credits >= c.column14
+      and u.bonus_credits - u.credits <= c.column15
+      and (c.column16 is null or u.credits <= c.column16)
     order by c.column1
     ${lock}
     returning id, transaction_number, balance_before, balance_after`.execute(trx);
-  if (result.rows.length === 0) {
+  const written = new Map(result.rows.map((row) => [row.transaction_number, row]));
+  if (written.size !== run.length) {
+    // The first user whose entries were refused names the error; the caller's transaction rolls back
+    // what the statement wrote for the others.
+    const refused = rows.find((r) => !written.has(r.transactionNumber));
+    if (!refused) throw new Error(`${written.size} of ${run.length} entries written`);
+    const userId = refused.change.userId;
+    const b = bounds.get(userId)!;
     const current = await trx.selectFrom('users').select(['credits', 'bonus_credits']).where('id', '=', userId).executeTakeFirst();
-    if (current && current.credits > maxCredits) throw new BalanceCapExceeded(userId);
-    const bonusShort = current && current.bonus_credits < minBonus;
+    if (current && current.credits > b.maxCredits) throw new BalanceCapExceeded(userId);
+    const bonusShort = current && current.bonus_credits < b.minBonus;
     throw new InsufficientBalance(
       userId,
       bonusShort ? 'bonus' : 'paid',
       bonusShort ? (current?.bonus_credits ?? 0) : (current?.credits ?? 0),
-      bonusShort ? minBonus : minCredits,
+      bonusShort ? b.minBonus : b.minCredits,
     );
   }
-  if (result.rows.length !== run.length) throw new Error(`User ${userId}: ${result.rows.length} of ${run.length} entries written`);
-  const written = new Map(result.rows.map((row) => [row.transaction_number, row]));
   return run.map(({ change, transactionNumber }) => {
     const entry = written.get(transactionNumber)!;
     return {

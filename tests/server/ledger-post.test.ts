@@ -1,7 +1,7 @@
 /**
- * Posting several changes of one user in one call (server/ledger/post.ts; on PostgreSQL one statement,
- * applied by migration 0014's trigger): the entries chain in order, each step is held to the balance
- * rules, and a call that breaks them at any step writes nothing.
+ * Posting several changes in one call (server/ledger/post.ts; on PostgreSQL one statement for all the
+ * users, applied by migration 0014's trigger): the entries chain in order, each step is held to the
+ * balance rules, and a call that breaks them at any step, for any of its users, writes nothing.
  */
 import { expect, it } from 'vitest';
 import { MAX_BALANCE } from '../../src/contract';
@@ -10,7 +10,7 @@ import { BalanceCapExceeded, type BalanceChange, InsufficientBalance, postChange
 import { describeEachDatabase } from './harness';
 import { balance, createBranch } from './hierarchyFixtures';
 
-describeEachDatabase('posting several changes of one user', (ctx) => {
+describeEachDatabase('posting several changes in one call', (ctx) => {
   const post = (changes: BalanceChange[]) => inTransaction(ctx.db.kysely, (trx) => postChanges(trx, changes, { actorId: null }));
   const entries = (userId: number) =>
     ctx.db.kysely.selectFrom('credit_transactions').selectAll().where('user_id', '=', userId).orderBy('id').execute();
@@ -75,5 +75,19 @@ describeEachDatabase('posting several changes of one user', (ctx) => {
     ]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BalanceCapExceeded);
     expect(await state(dealer.id)).toEqual(before);
+  });
+
+  it('names the user that is short when a call for several users is refused, and writes nothing for any of them', async () => {
+    const { reseller, dealer } = await createBranch(ctx, { reseller: 50, dealer: 4 });
+    const before = { reseller: await state(reseller.id), dealer: await state(dealer.id) };
+    // A move from the dealer back up: the reseller (lower id) gains, the dealer cannot pay.
+    const error = await post([
+      { userId: dealer.id, type: 'RECOVERED', credits: -(before.dealer.balance.credits + 1), counterpartyId: reseller.id },
+      { userId: reseller.id, type: 'RECOVERED', credits: before.dealer.balance.credits + 1, counterpartyId: dealer.id },
+    ]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InsufficientBalance);
+    expect((error as InsufficientBalance).userId).toBe(dealer.id);
+    expect((error as InsufficientBalance).available).toBe(before.dealer.balance.credits);
+    expect({ reseller: await state(reseller.id), dealer: await state(dealer.id) }).toEqual(before);
   });
 });

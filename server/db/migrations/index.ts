@@ -10,6 +10,7 @@ import * as allocationIndex from './0011_allocation_index';
 import * as listIndexes from './0012_list_indexes';
 import * as keptFigures from './0013_kept_figures';
 import * as ledgerStatements from './0014_ledger_statements';
+import * as unloggedCounters from './0015_unlogged_counters';
 
 /** Every migration, in order. Add a file and list it here; names sort in apply order. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0012_list_indexes': listIndexes,
   '0013_kept_figures': keptFigures,
   '0014_ledger_statements': ledgerStatements,
+  '0015_unlogged_counters': unloggedCounters,
 };
