@@ -52,18 +52,29 @@ export const remainingOf = (a: Pick<AllocationState, 'credits' | 'recovered'>) =
  * user's row lock, so two recoveries never link the same credits.
  */
 export async function linkRecovery(db: Kysely<Database>, userId: number, recoveryId: number, amount: number, allocationId?: number): Promise<void> {
-  let q = allocationStates(db, userId);
-  if (allocationId !== undefined) q = q.where('t.id', '=', allocationId);
-  const states = (await q.execute()) as AllocationState[];
   const createdAt = nowIso();
   let left = amount;
   const rows: Array<{ allocation_id: number; recovery_id: number; credits: number; created_at: string }> = [];
-  for (const state of states) {
-    if (left <= 0) break;
-    const take = Math.min(remainingOf(state), left);
-    if (take <= 0) continue;
-    rows.push({ allocation_id: state.id, recovery_id: recoveryId, credits: take, created_at: createdAt });
-    left -= take;
+  // Newest first, a batch at a time: a long-lived user has thousands of allocations, and the
+  // newest one or two usually cover a recovery.
+  let before: number | null = null;
+  while (left > 0) {
+    let q = allocationStates(db, userId).limit(LINK_BATCH);
+    if (before !== null) q = q.where('t.id', '<', before);
+    if (allocationId !== undefined) q = q.where('t.id', '=', allocationId);
+    const states = (await q.execute()) as AllocationState[];
+    for (const state of states) {
+      const take = Math.min(remainingOf(state), left);
+      if (take <= 0) continue;
+      rows.push({ allocation_id: state.id, recovery_id: recoveryId, credits: take, created_at: createdAt });
+      left -= take;
+      if (left <= 0) break;
+    }
+    if (states.length < LINK_BATCH) break;
+    before = states[states.length - 1].id;
   }
   if (rows.length) await db.insertInto('allocation_recoveries').values(rows).execute();
 }
+
+/** Allocations read per query while linking a recovery. */
+const LINK_BATCH = 20;

@@ -438,6 +438,24 @@ describeEachDatabase(
       ]);
     });
 
+    it('a recovery takes back the newest allocations first, however many it spans', async () => {
+      const { reseller, dealer } = await createBranch(ctx, { reseller: 100 });
+      const given: number[] = [];
+      for (let i = 0; i < 25; i++) {
+        const res = await reseller.client.post(`/dealers/${dealer.id}/credits`, add(2));
+        expect(res.status).toBe(200);
+        given.push(res.body.data.transactions.find((t: { user_id: number }) => t.user_id === dealer.id).id);
+      }
+      // 45 of 50: the newest 22 allocations whole, one credit of the 23rd, the two oldest untouched.
+      expect((await reseller.client.post(`/dealers/${dealer.id}/credits`, recover(45))).status).toBe(200);
+      const links = await ctx.db.kysely.selectFrom('allocation_recoveries').select(['allocation_id', 'credits']).where('allocation_id', 'in', given).orderBy('id').execute();
+      expect(links).toEqual([
+        ...given.slice(3).reverse().map((id) => ({ allocation_id: id, credits: 2 })),
+        { allocation_id: given[2], credits: 1 },
+      ]);
+      expect(await balance(ctx, dealer.id)).toEqual({ credits: 5, bonus_credits: 0 });
+    });
+
     it('the migration links the recoveries already in the ledger exactly as the API links new ones', async () => {
       const db = ctx.db.kysely;
       const links = () => db.selectFrom('allocation_recoveries').select(['allocation_id', 'recovery_id', 'credits']).orderBy('recovery_id').orderBy('allocation_id').execute();
