@@ -20,11 +20,16 @@ export interface AllocationState {
   recovered_at: string | null;
 }
 
-/** The allocations of a user with what was taken back from each, newest first. */
+/**
+ * The allocations of a user with what was taken back from each, newest first. The sums are read per
+ * allocation (by the recoveries' allocation index), so a LIMIT reads only that many allocations off
+ * the user's allocation index instead of grouping all of them first.
+ */
 export function allocationStates(db: Kysely<Database>, userId: number) {
+  const taken = (aggregate: 'sum' | 'max', column: 'credits' | 'created_at') =>
+    sql`(select ${sql.raw(aggregate)}(r.${sql.raw(column)}) from allocation_recoveries r where r.allocation_id = t.id)`;
   return db
     .selectFrom('credit_transactions as t')
-    .leftJoin('allocation_recoveries as r', 'r.allocation_id', 't.id')
     .select([
       't.id',
       't.transaction_number',
@@ -32,14 +37,13 @@ export function allocationStates(db: Kysely<Database>, userId: number) {
       't.created_at',
       't.remarks',
       't.counterparty_id',
-      sql<number>`coalesce(sum(r.credits), 0)`.as('recovered'),
-      sql<string | null>`max(r.created_at)`.as('recovered_at'),
+      sql<number>`coalesce(${taken('sum', 'credits')}, 0)`.as('recovered'),
+      sql<string | null>`${taken('max', 'created_at')}`.as('recovered_at'),
     ])
     .where('t.user_id', '=', userId)
     // Literals, as in the partial index that serves this (migration 0011): a bound value hides from
     // SQLite's planner that the index applies.
     .where(sql<boolean>`t.type = 'PURCHASED' and t.counterparty_id is not null and t.bonus_credits = 0 and t.credits > 0`)
-    .groupBy(['t.id', 't.transaction_number', 't.credits', 't.created_at', 't.remarks', 't.counterparty_id'])
     .orderBy('t.id', 'desc');
 }
 
@@ -56,7 +60,7 @@ export async function linkRecovery(db: Kysely<Database>, userId: number, recover
   let left = amount;
   const rows: Array<{ allocation_id: number; recovery_id: number; credits: number; created_at: string }> = [];
   // Newest first, a batch at a time: a long-lived user has thousands of allocations, and the
-  // newest one or two usually cover a recovery.
+  // newest one usually covers a recovery.
   let before: number | null = null;
   while (left > 0) {
     let q = allocationStates(db, userId).limit(LINK_BATCH);
@@ -77,4 +81,4 @@ export async function linkRecovery(db: Kysely<Database>, userId: number, recover
 }
 
 /** Allocations read per query while linking a recovery. */
-const LINK_BATCH = 20;
+const LINK_BATCH = 5;

@@ -1,6 +1,8 @@
 /**
  * One reader thread of server/db/sqliteReaders.ts: its own read-only connection to the WAL database,
  * one statement at a time. Plain JavaScript so that it runs as it is under node, tsx and vitest.
+ * It also runs the WAL checkpoints the pool asks for, on a read-write connection of its own, so that
+ * copying the log into the database file does not hold up the main connection's commits.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
@@ -9,6 +11,7 @@ const { file, busyTimeoutMs } = workerData;
 const CACHE_SIZE = 64;
 
 let db = null;
+let writer = null;
 const statements = new Map();
 
 function open() {
@@ -36,15 +39,32 @@ function hasBuffer(rows) {
   return false;
 }
 
+/** PASSIVE: copies what no reader still needs and never waits for the writer or the readers. */
+function checkpoint() {
+  if (!writer) {
+    writer = new SQLite(file, { fileMustExist: true });
+    writer.pragma(`busy_timeout = ${Number(busyTimeoutMs)}`);
+    // This connection never writes, so it never checkpoints on its own either.
+    writer.pragma('wal_autocheckpoint = 0');
+  }
+  return writer.pragma('wal_checkpoint(PASSIVE)');
+}
+
 parentPort.on('message', (message) => {
   if (message.type === 'close') {
     db?.close();
+    writer?.close();
     db = null;
+    writer = null;
     parentPort.close();
     return;
   }
   const { id, sql, parameters } = message;
   try {
+    if (message.type === 'checkpoint') {
+      parentPort.postMessage({ id, ok: true, rows: checkpoint() });
+      return;
+    }
     const stmt = prepare(sql);
     if (stmt.reader) {
       const rows = stmt.all(bindable(parameters));

@@ -190,6 +190,28 @@ describe('SQLite reader threads', () => {
     expect(await db.selectFrom('t').select('name').execute()).toEqual([{ name: 'after' }]);
   });
 
+  it('checkpoints the log on a reader thread after writes, where the main connection would only past 10,000 pages', async () => {
+    expect(database.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    const shm = path.join(dir, 'test.sqlite-shm');
+    // The WAL index's header (native byte order): the last frame in the log, and how many of them
+    // are copied back into the database file. Read from the file: asking SQLite would checkpoint.
+    const frames = () => {
+      const header = fs.readFileSync(shm).subarray(0, 100);
+      return { inLog: header.readUInt32LE(16), copied: header.readUInt32LE(96) };
+    };
+    await db.insertInto('t').values({ id: 1, name: 'one', data: Buffer.alloc(3000), big: null }).execute();
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ id: 2, name: 'two', data: Buffer.alloc(3000), big: null }).execute();
+      await trx.insertInto('t').values({ id: 3, name: 'three', data: Buffer.alloc(3000), big: null }).execute();
+    });
+    const written = frames();
+    expect(written.copied).toBeLessThan(written.inLog);
+    const deadline = performance.now() + 5000;
+    while (frames().copied < written.inLog && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(frames()).toEqual({ inLog: written.inLog, copied: written.inLog });
+    expect(await db.selectFrom('t').select('id').orderBy('id').execute()).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+  });
+
   it('ends its threads on destroy', async () => {
     await Promise.all([db.selectFrom('t').selectAll().execute(), db.selectFrom('t').selectAll().execute()]);
     const threads = dialect.readerThreads();
