@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
-import type { Database } from './db/schema';
+import type { Insertable, Kysely } from 'kysely';
+import type { AuditLogsTable, Database } from './db/schema';
 import { nowIso } from './db/values';
 
 declare module 'fastify' {
@@ -39,13 +39,36 @@ export async function recordAudit(db: Kysely<Database>, request: FastifyRequest,
 }
 
 /** Rows per INSERT: well under the bound-parameter limits of SQLite and PostgreSQL. */
-const AUDIT_BATCH = 500;
+export const AUDIT_BATCH = 500;
+
+export type AuditRow = Insertable<AuditLogsTable>;
+
+/**
+ * Transactions whose audit rows are held back and written by whoever deferred them, with their own
+ * last statement (a credit operation writes them with its idempotency answer: one round trip).
+ */
+const deferred = new WeakMap<Kysely<Database>, AuditRow[]>();
+
+export function deferAudits(trx: Kysely<Database>): void {
+  deferred.set(trx, []);
+}
+
+/** The rows held back in `trx` since deferAudits; they are the caller's to write now. */
+export function takeDeferredAudits(trx: Kysely<Database>): AuditRow[] {
+  const rows = deferred.get(trx) ?? [];
+  deferred.delete(trx);
+  return rows;
+}
+
+export async function writeAudits(db: Kysely<Database>, rows: AuditRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += AUDIT_BATCH) await db.insertInto('audit_logs').values(rows.slice(i, i + AUDIT_BATCH)).execute();
+}
 
 /** Several entries of one request (a bulk call) in as few statements as the batch size allows. */
 export async function recordAudits(db: Kysely<Database>, request: FastifyRequest, entries: AuditEntry[]): Promise<void> {
   const userAgent = request.headers['user-agent'];
   const createdAt = nowIso();
-  const rows = entries.map((entry) => ({
+  const rows: AuditRow[] = entries.map((entry) => ({
     module: entry.module,
     action: entry.action,
     user_id: request.user?.id ?? null,
@@ -59,7 +82,9 @@ export async function recordAudits(db: Kysely<Database>, request: FastifyRequest
     new_values: redact(entry.newValues),
     created_at: createdAt,
   }));
-  for (let i = 0; i < rows.length; i += AUDIT_BATCH) await db.insertInto('audit_logs').values(rows.slice(i, i + AUDIT_BATCH)).execute();
+  const held = deferred.get(db);
+  if (held) held.push(...rows);
+  else await writeAudits(db, rows);
   if (rows.length > 0) request.auditRecorded = true;
 }
 

@@ -27,17 +27,18 @@ export const paidOf = (user: Pick<UserRow, 'credits' | 'bonus_credits'>) => user
 /** Reads (and on PostgreSQL row-locks, in ascending id order) the given users. */
 export async function lockUsers(trx: Trx, ids: number[]): Promise<Map<number, UserRow>> {
   const unique = [...new Set(ids)].sort((a, b) => a - b);
-  const q = trx.selectFrom('users').selectAll().where('id', 'in', unique).orderBy('id');
-  if (!isPostgres(trx)) return new Map((await q.execute()).map((r) => [r.id, r]));
+  const users = () => trx.selectFrom('users').selectAll().where('id', 'in', unique);
+  if (!isPostgres(trx)) return new Map((await users().orderBy('id').execute()).map((r) => [r.id, r]));
   // FOR NO KEY UPDATE: blocks other balance changes but not the key-share locks of foreign keys.
   // The admin holds no balance (it mints and burns), so its row is read, not locked: otherwise
-  // every admin move in the panel waits for the one before it to commit.
-  const rows = await q.where('role', '!=', 'admin').forNoKeyUpdate().execute();
-  if (rows.length < unique.length) {
-    const locked = new Set(rows.map((r) => r.id));
-    rows.push(...(await trx.selectFrom('users').selectAll().where('id', 'in', unique.filter((id) => !locked.has(id))).where('role', '=', 'admin').execute()));
-  }
-  return new Map(rows.map((r) => [r.id, r]));
+  // every admin move in the panel waits for the one before it to commit. One statement for both.
+  const rows = await trx
+    .with('locked', () => users().where('role', '!=', 'admin').orderBy('id').forNoKeyUpdate())
+    .selectFrom('locked')
+    .selectAll()
+    .unionAll(users().where('role', '=', 'admin'))
+    .execute();
+  return new Map(rows.map((r) => [r.id, r as UserRow]));
 }
 
 export interface MoveResult {

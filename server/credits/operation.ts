@@ -4,13 +4,16 @@
  * - same key + same request: the first status and body again, nothing moves;
  * - same key + another request: 422 errors.idempotency_key;
  * - a failed call stores nothing: it moved nothing, so the key stays free for a retry.
- * A replay does nothing else: no pre-check, no rate-limit hit, no transaction.
+ * A replay does nothing else: no rate-limit hit, no transaction (the pre-checks, read beside the
+ * replay lookup, are set aside).
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Transaction } from 'kysely';
+import type { Insertable, Transaction } from 'kysely';
 import { CREDITS, HIERARCHY } from '../../src/contract';
-import type { Database, UserRow } from '../db/schema';
+import { AUDIT_BATCH, type AuditRow, deferAudits, takeDeferredAudits, writeAudits } from '../audit';
+import { isPostgres } from '../db/dialect';
+import type { Database, IdempotencyKeysTable, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { ApiError, fieldError } from '../http/errors';
@@ -64,6 +67,25 @@ export interface CreditOperation<P> {
 }
 
 /**
+ * The last writes of a credit operation: its audit rows and the answer under its key. The key is
+ * written last: a concurrent twin that got here first holds it (uncommitted), so this insert waits
+ * for it and then fails as a duplicate, which rolls this move back and replays the twin's answer.
+ * On PostgreSQL both are one statement.
+ */
+async function storeAnswer(trx: Transaction<Database>, audits: AuditRow[], answer: Insertable<IdempotencyKeysTable> | null): Promise<void> {
+  if (answer && audits.length > 0 && audits.length <= AUDIT_BATCH && isPostgres(trx)) {
+    await trx
+      .with('audit', (db) => db.insertInto('audit_logs').values(audits))
+      .insertInto('idempotency_keys')
+      .values(answer)
+      .execute();
+    return;
+  }
+  await writeAudits(trx, audits);
+  if (answer) await trx.insertInto('idempotency_keys').values(answer).execute();
+}
+
+/**
  * Runs a credit move under the idempotency and rate-limit rules and sends its answer. It resolves to
  * nothing (never to the reply, which is a thenable): once it returns, the answer has been sent.
  * Order: the replay lookup and the pre-checks (a replay is answered, whatever the pre-checks found,
@@ -114,16 +136,9 @@ export async function runCreditOperation<P = void>(
     counted = true; // hit() counts even when it refuses
     await rateLimitCredits(app, actor);
     result = await inTransaction(db, async (trx) => {
+      deferAudits(trx);
       const out = await run(trx, prepared);
-      // The key is written with its answer, last: a concurrent twin that got here first holds it
-      // (uncommitted), so this insert waits for it and then fails as a duplicate, which rolls this
-      // move back and replays the twin's answer (below).
-      if (key) {
-        await trx
-          .insertInto('idempotency_keys')
-          .values({ actor_id: actor.id, key, request_hash: requestHash, status_code: out.status, response_body: JSON.stringify(out.body), created_at: nowIso() })
-          .execute();
-      }
+      await storeAnswer(trx, takeDeferredAudits(trx), key ? { actor_id: actor.id, key, request_hash: requestHash, status_code: out.status, response_body: JSON.stringify(out.body), created_at: nowIso() } : null);
       return out;
     });
   } catch (error) {
