@@ -1,6 +1,6 @@
 /** The accounts list (GET /accounts, GET /user-search): filters, search on login, name and MAC, sorts. */
 import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
-import { ACCOUNT_STATES, type Account, EXACT_TOTAL_LIMIT, EXPIRY_FILTERS, type Paginated, USER_STATUSES } from '../../src/contract';
+import { ACCOUNT_STATES, type Account, EXACT_TOTAL_LIMIT, EXPIRY_FILTERS, type Paginated, SEARCH_EXACT_TOTAL_LIMIT, USER_STATUSES } from '../../src/contract';
 import { type DialectName, isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
 import { type ListSpec, listQuerystring, paginate, searchAny } from '../http/list';
@@ -132,5 +132,6 @@ export async function listAccounts(
       lean = lean.where(candidates);
     }
   }
-  return paginate<AccountJoined, Account>(base, rest, spec, (qb) => selectAccount(qb as typeof base), (row) => toAccount(row, actor.role), lean);
+  const counted = term ? { ...spec, exactTotalUpTo: spec.exactTotalUpTo ?? SEARCH_EXACT_TOTAL_LIMIT } : spec;
+  return paginate<AccountJoined, Account>(base, rest, counted, (qb) => selectAccount(qb as typeof base), (row) => toAccount(row, actor.role), lean);
 }

@@ -4,7 +4,7 @@
  * a per-resource whitelist and answered as { data, meta: { total, current_page, per_page, last_page } }.
  */
 import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import { DEFAULT_PAGE_SIZE, EXACT_TOTAL_LIMIT, MAX_PAGE_SIZE, MAX_RECORD_ID, type ListMeta, type Paginated } from '../../src/contract';
+import { DEFAULT_PAGE_SIZE, EXACT_TOTAL_LIMIT, MAX_PAGE_SIZE, MAX_RECORD_ID, type ListMeta, type Paginated, SEARCH_EXACT_TOTAL_LIMIT } from '../../src/contract';
 import { z } from 'zod';
 import type { DialectName } from '../db/dialect';
 import { badRequest, validationError } from './errors';
@@ -36,7 +36,7 @@ export interface ListSpec {
    * base (see paginate), the count and the page's ids are then read from that table alone.
    */
   mainAlias?: string;
-  /** Rows counted exactly before the total becomes a lower bound (EXACT_TOTAL_LIMIT unless stated). */
+  /** Rows counted exactly before the total becomes a lower bound (EXACT_TOTAL_LIMIT, or SEARCH_EXACT_TOTAL_LIMIT with a search, unless stated). */
   exactTotalUpTo?: number;
 }
 
@@ -282,7 +282,7 @@ export async function paginate<Row, Out = Row>(
       .limit(params.perPage)
       .offset((params.page - 1) * params.perPage);
 
-  const limit = spec.exactTotalUpTo ?? EXACT_TOTAL_LIMIT;
+  const limit = spec.exactTotalUpTo ?? (params.search ? SEARCH_EXACT_TOTAL_LIMIT : EXACT_TOTAL_LIMIT);
   // The count and the page run at once (PostgreSQL connections of the pool, SQLite reader threads):
   // a list then takes as long as the slower of the two, not their sum.
   if (!leanFits) {

@@ -3,9 +3,10 @@
  * paging meta, search, sorting in all its spellings, unknown filters, the per-page cap, and CRUD.
  */
 import { expect, it } from 'vitest';
-import { ACCESS, DEFAULT_PAGE_SIZE, ENTITY_FORM, MAX_PAGE_SIZE, ROLES } from '../../src/contract';
+import { ACCESS, DEFAULT_PAGE_SIZE, ENTITY_FORM, EXACT_TOTAL_LIMIT, MAX_PAGE_SIZE, ROLES, SEARCH_EXACT_TOTAL_LIMIT } from '../../src/contract';
 import { type ListSpec, paginate } from '../../server/http/list';
 import { type TestContext, describeEachDatabase } from './harness';
+import { createBranch, insertAccounts } from './hierarchyFixtures';
 
 const SEEDED = ['Billing', 'General', 'Technical Support'];
 const EXTRA = Array.from({ length: 12 }, (_, i) => `Extra ${String(i + 1).padStart(2, '0')}`);
@@ -68,6 +69,22 @@ describeEachDatabase('list conventions (ticket categories)', (ctx) => {
     expect((await list({ 'filter[search]': 'Counted 0' })).meta).toMatchObject({ total: 9, total_exact: true, last_page: 1 });
     await ctx.db.kysely.deleteFrom('ticket_categories').where('name', 'in', counted.slice(10)).execute();
     expect((await list({})).meta).toMatchObject({ total: 10, total_exact: true, last_page: 1 });
+  });
+
+  it('counts a search exactly up to SEARCH_EXACT_TOTAL_LIMIT and the same list without one up to EXACT_TOTAL_LIMIT', async () => {
+    expect(SEARCH_EXACT_TOTAL_LIMIT).toBeLessThan(EXACT_TOTAL_LIMIT);
+    const { dealer } = await createBranch(ctx);
+    await insertAccounts(ctx, dealer.id, SEARCH_EXACT_TOTAL_LIMIT + 5);
+    const all = await dealer.client.get('/accounts?per_page=10');
+    expect(all.body.meta).toMatchObject({ total: SEARCH_EXACT_TOTAL_LIMIT + 5, total_exact: true });
+    const searched = await dealer.client.get('/accounts?per_page=10&filter[search]=test%20account');
+    expect(searched.status).toBe(200);
+    expect(searched.body.data).toHaveLength(10);
+    expect(searched.body.meta).toMatchObject({ total: SEARCH_EXACT_TOTAL_LIMIT, total_exact: false });
+    // The rows past the count are still served.
+    const past = await dealer.client.get(`/accounts?per_page=10&page=${SEARCH_EXACT_TOTAL_LIMIT / 10 + 1}&filter[search]=test%20account`);
+    expect(past.body.data).toHaveLength(5);
+    expect(past.body.meta).toMatchObject({ total_exact: false, to: SEARCH_EXACT_TOTAL_LIMIT + 5 });
   });
 
   it('caps per_page and refuses non-numeric paging with 422', async () => {
