@@ -44,8 +44,10 @@ function checkpoint() {
   if (!writer) {
     writer = new SQLite(file, { fileMustExist: true });
     writer.pragma(`busy_timeout = ${Number(busyTimeoutMs)}`);
-    // This connection never writes, so it never checkpoints on its own either.
+    // This connection never writes, so it never checkpoints on its own either; a checkpoint copies
+    // pages without the page cache, which stays small.
     writer.pragma('wal_autocheckpoint = 0');
+    writer.pragma('cache_size = -256');
   }
   return writer.pragma('wal_checkpoint(PASSIVE)');
 }
