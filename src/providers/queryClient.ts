@@ -6,10 +6,33 @@
  * before a table can show its rows. Refine keys them ['auth', action] and ['access', resource, action,
  * ...]; the checks still run, and agree.
  */
-import { QueryClient, keepPreviousData } from '@tanstack/react-query';
+import { QueryClient, keepPreviousData, notifyManager } from '@tanstack/react-query';
 import { PERMISSIONS } from '../contract';
 import { accessAnswer } from './accessControlProvider';
 import { identity } from './identity';
+
+// Answers that settle in the same turn (the first screen's calls, requested together) notify their
+// observers in one task, so React renders the page once for all of them: TanStack's default gives each
+// notification a setTimeout of its own, and each rendered the page and its table again.
+let due: Array<() => void> = [];
+notifyManager.setScheduler((notify) => {
+  due.push(notify);
+  if (due.length > 1) return;
+  setTimeout(() => {
+    const now = due;
+    due = [];
+    for (const run of now) {
+      try {
+        run();
+      } catch (error) {
+        // As its own task would have: reported, and the others still notified.
+        setTimeout(() => {
+          throw error;
+        });
+      }
+    }
+  }, 0);
+});
 
 export function createQueryClient(): QueryClient {
   const client = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, placeholderData: keepPreviousData } } });

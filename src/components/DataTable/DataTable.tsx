@@ -9,12 +9,13 @@
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { type BaseRecord, type CrudFilter, type CrudSort, type HttpError, useTable } from '@refinedev/core';
-import { Alert, Button, Card, Grid, Input, Select, Space, Table, Typography } from 'antd';
+import { Alert, Button, Card, Input, Select, Space, Table, Typography } from 'antd';
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../contract';
 import { titled } from '../feedback/notify';
 import { usePageHeading } from '../layout/PageHeading';
+import { useScreens } from '../layout/screens';
 import { PhoneList } from './PhoneList';
 import { ListEmpty } from './ListEmpty';
 import { Pagination, pagingOf } from './Pagination';
@@ -122,6 +123,17 @@ function whenIdle(task: () => void): () => void {
   return () => window.clearTimeout(id);
 }
 
+/**
+ * The previous fit while the same columns are shown and folded: the table is measured after its first
+ * render, and a width that changes nothing then renders none of its rows and cells again.
+ */
+function useSameFit<C>(fit: { shown: C[]; folded: C[] }) {
+  const kept = useRef(fit);
+  const same = (a: C[], b: C[]) => a.length === b.length && a.every((c, i) => c === b[i]);
+  if (!same(kept.current.shown, fit.shown) || !same(kept.current.folded, fit.folded)) kept.current = fit;
+  return kept.current;
+}
+
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
   useEffect(() => {
@@ -155,7 +167,7 @@ export function DataTable<T extends BaseRecord>({
   empty,
   preload,
 }: DataTableProps<T>) {
-  const screens = Grid.useBreakpoint();
+  const screens = useScreens();
   const phone = screens.xs === true;
   const [bodyRef, bodyWidth] = useWidth<HTMLDivElement>();
   const isPageTitle = usePageHeading(Boolean(title));
@@ -204,15 +216,9 @@ export function DataTable<T extends BaseRecord>({
 
   const hasActions = Boolean(rowActions);
   const selectable = Boolean(bulkActions);
-  // Before antd knows the breakpoints, every column counts as matching them.
-  const knownScreens = Object.keys(screens).length > 0 ? screens : { xs: true, sm: true, md: true, lg: true, xl: true, xxl: true };
   const keys = useMemo(() => keyColumns(columns), [columns]);
   const extrasWidth = (selectable ? SELECTION_WIDTH : 0) + (hasActions ? ACTIONS_WIDTH : 0) + (rowNumbers ? NUMBER_WIDTH : 0) + EXPAND_WIDTH;
-  const { shown, folded } = useMemo(
-    () => fitColumns(columns, bodyWidth === null ? null : bodyWidth - extrasWidth, knownScreens),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [columns, bodyWidth, extrasWidth, JSON.stringify(knownScreens)],
-  );
+  const { shown, folded } = useSameFit(useMemo(() => fitColumns(columns, bodyWidth === null ? null : bodyWidth - extrasWidth, screens), [columns, bodyWidth, extrasWidth, screens]));
   const nameColumn = keys[0];
 
   const sortOrder = (column: DataColumn<T>): SortOrder | undefined => {
