@@ -97,21 +97,30 @@ export interface DataTableProps<T extends BaseRecord> {
   preload?: () => unknown;
 }
 
-/** Width of the element, followed as it changes (null until measured, and where nothing lays out). */
+/**
+ * Width of the element, followed as it changes (null until measured, and where nothing lays out), and
+ * whether it has been measured: the first render comes before the element exists.
+ */
 function useWidth<E extends HTMLElement>() {
   const ref = useRef<E>(null);
   const [width, setWidth] = useState<number | null>(null);
+  const [measured, setMeasured] = useState(false);
   useLayoutEffect(() => {
     const element = ref.current;
     if (!element) return;
     const measure = () => setWidth(element.clientWidth > 0 ? element.clientWidth : null);
     measure();
+    setMeasured(true);
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
-  return [ref, width] as const;
+  return [ref, width, measured] as const;
 }
+
+/** The rows of a table not yet measured (see `table` in DataTable). */
+const NOT_YET: never[] = [];
+const LOADING = <div className="data-table-loading" style={{ minHeight: 96 }} />;
 
 /** Runs `task` when the browser is next idle (after a timeout where it has no idle callbacks). */
 function whenIdle(task: () => void): () => void {
@@ -169,7 +178,7 @@ export function DataTable<T extends BaseRecord>({
 }: DataTableProps<T>) {
   const screens = useScreens();
   const phone = screens.xs === true;
-  const [bodyRef, bodyWidth] = useWidth<HTMLDivElement>();
+  const [bodyRef, bodyWidth, measured] = useWidth<HTMLDivElement>();
   const isPageTitle = usePageHeading(Boolean(title));
   useKeyboardScrollable(bodyRef, typeof title === 'string' ? title : resource);
   const { tableQuery, result, currentPage, setCurrentPage, pageSize, setPageSize, sorters, setSorters, filters, setFilters } =
@@ -264,9 +273,55 @@ export function DataTable<T extends BaseRecord>({
   };
   // Nothing is said of an empty list before its first answer (the spinner shows it is loading).
   const emptyState = tableQuery.isLoading ? (
-    <div className="data-table-loading" style={{ minHeight: 96 }} />
+    LOADING
   ) : (
     <ListEmpty narrowed={narrowed} onClear={clearFilters} hint={empty?.hint} action={empty?.action} />
+  );
+
+  // The table renders again only when what it shows changes: the page around it renders again as the
+  // table is measured, its title takes the h1 and the page's other queries settle, and each time the
+  // table rendered every row and cell again. Its rows wait for its width (measured before the browser
+  // paints): which columns fit decides the cells, and rows rendered before would be rendered twice.
+  const scrollX = bodyWidth !== null && shown.reduce((sum, c) => sum + columnWidth(c), 0) + extrasWidth > bodyWidth;
+  const shownRows = measured ? rows : NOT_YET;
+  // What an empty list says matters only when it has no rows; nothing is said before the width is known.
+  const emptyText = !measured ? LOADING : shownRows.length === 0 ? emptyState : null;
+  const sortBy = useRef(setSorters);
+  sortBy.current = setSorters;
+  const table = useMemo(
+    () => (
+      <Table<T>
+        rowKey={rowKey}
+        dataSource={shownRows}
+        columns={antColumns}
+        loading={tableQuery.isLoading}
+        pagination={false}
+        // Sideways scrolling inside the table only where even the key columns do not fit.
+        scroll={scrollX ? { x: 'max-content' } : undefined}
+        size="middle"
+        locale={{ emptyText }}
+        expandable={
+          folded.length > 0
+            ? { columnWidth: EXPAND_WIDTH, expandedRowRender: (record: T, index: number) => <RowDetails columns={folded} record={record} index={index} /> }
+            : undefined
+        }
+        rowSelection={
+          selectable
+            ? {
+                selectedRowKeys: selected,
+                onChange: (keys) => setSelected(keys as Array<string | number>),
+                getCheckboxProps: (record: T) => ({ 'aria-label': DATA_TABLE.selectRow(rowName(nameColumn, record, rowKey)) }) as never,
+              }
+            : undefined
+        }
+        onChange={(_pagination, _filters, sorter) => {
+          const s = Array.isArray(sorter) ? sorter[0] : sorter;
+          const field = s?.columnKey as string | undefined;
+          sortBy.current(s?.order && field ? [{ field, order: s.order === 'ascend' ? 'asc' : 'desc' }] : []);
+        }}
+      />
+    ),
+    [rowKey, shownRows, antColumns, tableQuery.isLoading, scrollX, emptyText, folded, selectable, selected, nameColumn],
   );
 
   const sortableColumns = columns.filter((c) => c.sortable);
@@ -386,36 +441,7 @@ export function DataTable<T extends BaseRecord>({
             firstNumber={rowNumbers ? (currentPage - 1) * pageSize + 1 : undefined}
           />
         ) : (
-          <Table<T>
-            rowKey={rowKey}
-            dataSource={rows}
-            columns={antColumns}
-            loading={tableQuery.isLoading}
-            pagination={false}
-            // Sideways scrolling inside the table only where even the key columns do not fit.
-            scroll={bodyWidth !== null && shown.reduce((sum, c) => sum + columnWidth(c), 0) + extrasWidth > bodyWidth ? { x: 'max-content' } : undefined}
-            size="middle"
-            locale={{ emptyText: emptyState }}
-            expandable={
-              folded.length > 0
-                ? { columnWidth: EXPAND_WIDTH, expandedRowRender: (record: T, index: number) => <RowDetails columns={folded} record={record} index={index} /> }
-                : undefined
-            }
-            rowSelection={
-              bulkActions
-                ? {
-                    selectedRowKeys: selected,
-                    onChange: (keys) => setSelected(keys as Array<string | number>),
-                    getCheckboxProps: (record: T) => ({ 'aria-label': DATA_TABLE.selectRow(rowName(nameColumn, record, rowKey)) }) as never,
-                  }
-                : undefined
-            }
-            onChange={(_pagination, _filters, sorter) => {
-              const s = Array.isArray(sorter) ? sorter[0] : sorter;
-              const field = s?.columnKey as string | undefined;
-              setSorters(s?.order && field ? [{ field, order: s.order === 'ascend' ? 'asc' : 'desc' }] : []);
-            }}
-          />
+          table
         )}
       </div>
       <Pagination
