@@ -54,7 +54,7 @@ function PublicFrame() {
   );
 }
 
-const queryClient = createQueryClient();
+const queryClient = createQueryClient(dataProvider);
 
 function PanelRoutes() {
   return (

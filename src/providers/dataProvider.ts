@@ -122,6 +122,12 @@ const customPath = (url: string) => (url.startsWith(`${API_PREFIX}/`) ? url.slic
 /** How long a prefetched answer waits for the page that asks for it before it is dropped. */
 export const PREFETCHED_MS = 10_000;
 
+/** A prefetched answer that has arrived, and when (Date.now()). */
+export interface Arrived<T> {
+  data: T;
+  at: number;
+}
+
 export type PanelDataProvider = DataProvider & {
   /**
    * Requests a list before the page that shows it has loaded (the page a reload lands on): the first
@@ -130,30 +136,48 @@ export type PanelDataProvider = DataProvider & {
   prefetchList(params: Omit<GetListParams, 'meta'> & { meta?: { path: string } }): void;
   /** The same for a GET the page makes through `custom` (useCustom), without a query. */
   prefetchGet(url: string): void;
+  /**
+   * The answer a getList of this request would be handed, when it has already arrived: handed over
+   * here instead (once), so that the page's query starts with it. Undefined while it is on its way.
+   */
+  arrivedList(params: GetListParams): Arrived<ListPage> | undefined;
+  /** The same for a GET through `custom`. */
+  arrivedGet(url: string, query?: Query): Arrived<{ data: any }> | undefined;
 };
 
 export function createDataProvider(http: AxiosInstance = defaultHttp): PanelDataProvider {
-  const prefetched = new Map<string, Promise<unknown>>();
+  const prefetched = new Map<string, { answer: Promise<unknown>; arrived?: Arrived<unknown> }>();
   const fetchList = (params: GetListParams) => {
     const { convention, path, params: query } = listRequest(params);
     return http.get(path, { params: query, headers: params.meta?.headers }).then(({ data }) => readList(data, convention));
   };
   const prefetch = (key: string, request: () => Promise<unknown>) => {
     if (prefetched.has(key)) return;
-    const answer = request();
-    prefetched.set(key, answer);
+    const entry: { answer: Promise<unknown>; arrived?: Arrived<unknown> } = { answer: request() };
+    prefetched.set(key, entry);
     // A failure is the page's to show, when it asks; unasked, it is not an unhandled rejection.
-    answer.catch(() => undefined);
+    entry.answer.then(
+      (data) => (entry.arrived = { data, at: Date.now() }),
+      () => undefined,
+    );
     setTimeout(() => {
-      if (prefetched.get(key) === answer) prefetched.delete(key);
+      if (prefetched.get(key) === entry) prefetched.delete(key);
     }, PREFETCHED_MS);
   };
   /** The prefetched answer for this key, handed over once. */
   const take = <T,>(key: string) => {
-    const answer = prefetched.get(key);
+    const entry = prefetched.get(key);
     prefetched.delete(key);
-    return answer as Promise<T> | undefined;
+    return entry?.answer as Promise<T> | undefined;
   };
+  /** The same, only when it has arrived. */
+  const takeArrived = <T,>(key: string) => {
+    const arrived = prefetched.get(key)?.arrived;
+    if (arrived) prefetched.delete(key);
+    return arrived as Arrived<T> | undefined;
+  };
+  // A call with headers of its own (an Idempotency-Key) is not the request that was prefetched.
+  const listKey = (params: GetListParams) => (params.meta?.headers ? undefined : listRequest(params).key);
 
   return {
     getApiUrl: () => API_PREFIX,
@@ -167,8 +191,18 @@ export function createDataProvider(http: AxiosInstance = defaultHttp): PanelData
       prefetch(getKey(path), () => http.get(path).then(({ data }) => ({ data })));
     },
 
+    arrivedList(params) {
+      const key = listKey(params);
+      return key === undefined ? undefined : takeArrived<ListPage>(key);
+    },
+
+    arrivedGet(url, query) {
+      return takeArrived<{ data: any }>(getKey(customPath(url), query));
+    },
+
     async getList(params) {
-      return (!params.meta?.headers && take<ListPage>(listRequest(params).key)) || fetchList(params);
+      const key = listKey(params);
+      return (key !== undefined && take<ListPage>(key)) || fetchList(params);
     },
 
     async getMany({ resource, ids, meta }) {

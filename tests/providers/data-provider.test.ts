@@ -3,7 +3,7 @@
  * shape it reads back, and the paths and bodies of single-record calls.
  */
 import type { CrudFilter, CrudSort } from '@refinedev/core';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
 
@@ -441,6 +441,37 @@ describe('a list page prefetched before its page loads', () => {
     await provider.custom!({ url: 'user/manager-server', method: 'get' });
     expect(fake.calls('GET', 'servers/public')).toHaveLength(1);
     expect(fake.calls('GET', 'user/manager-server')).toHaveLength(2);
+  });
+
+  it('hands an answer that has arrived to the query that starts with it, once, and then to no getList', async () => {
+    fake.on('GET', 'accounts', { status: 200, body: { data: rows, meta: { total: 1 } } });
+    fake.on('GET', 'user/manager-server', { status: 200, body: { data: null } });
+    provider.prefetchList(first);
+    provider.prefetchGet('user/manager-server');
+    // On its way: not yet (the page's getList takes it as it comes).
+    expect(provider.arrivedList(first)).toBeUndefined();
+    await vi.waitFor(() => expect(provider.arrivedList({ ...first, filters: undefined, sorters: undefined })).toMatchObject({ data: { data: rows, total: 1 } }));
+    expect(provider.arrivedList(first)).toBeUndefined();
+    expect(provider.arrivedGet('/api/v1/user/manager-server')).toMatchObject({ data: { data: { data: null } } });
+    await provider.getList(first);
+    await provider.custom!({ url: 'user/manager-server', method: 'get' });
+    expect(fake.calls('GET', 'accounts')).toHaveLength(2);
+    expect(fake.calls('GET', 'user/manager-server')).toHaveLength(2);
+  });
+
+  it('hands no arrived answer to a request with headers of its own, nor a failure', async () => {
+    fake.on('GET', 'accounts', { status: 200, body: { data: rows, meta: { total: 1 } } });
+    fake.on('GET', 'servers/public', { status: 500, body: { message: 'Server Error' } });
+    provider.prefetchList(first);
+    provider.prefetchList({ resource: 'servers', meta: { path: 'servers/public' }, pagination: { mode: 'off' } });
+    const servers = { resource: 'servers', meta: { path: 'servers/public' }, pagination: { mode: 'off' as const } };
+    await vi.waitFor(() => expect(fake.requests).toHaveLength(2));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(provider.arrivedList({ ...first, meta: { headers: { 'Idempotency-Key': 'k' } } })).toBeUndefined();
+    expect(provider.arrivedList(servers)).toBeUndefined();
+    // The failure is still the page's, through its getList.
+    await expect(provider.getList(servers)).rejects.toMatchObject({ statusCode: 500 });
+    expect(provider.arrivedList(first)).toMatchObject({ data: { data: rows } });
   });
 
   it('hands a failed prefetch to the page as its failure', async () => {

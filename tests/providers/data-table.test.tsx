@@ -7,7 +7,9 @@ import { Refine } from '@refinedev/core';
 import { act, fireEvent, render, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DataTable } from '../../src/components/DataTable';
-import { createDataProvider } from '../../src/providers/dataProvider';
+import { DEFAULT_PAGE_SIZE } from '../../src/contract';
+import { PREFETCHED_MS, createDataProvider } from '../../src/providers/dataProvider';
+import { createQueryClient } from '../../src/providers/queryClient';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
 
 let fake: FakeHttp;
@@ -16,7 +18,10 @@ beforeEach(() => {
   localStorage.clear();
   fake = fakeHttp();
 });
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 function renderTable(resource = 'ticket-categories', props: { loadErrorMessage?: string } = {}) {
   return render(
@@ -68,6 +73,34 @@ describe('DataTable', { timeout: 30_000 }, () => {
     expect(view.container.textContent).toContain('Bob');
     expect(view.container.textContent).toContain('Page 1 of 4');
     expect(view.container.textContent).not.toContain('No data found');
+  });
+
+  it('shows a prefetched first page that has arrived on its first render, without asking again; fresh while a prefetched answer may wait', async () => {
+    fake.on('GET', 'managers', { status: 200, body: { data: [{ id: 1, name: 'Alice' }], meta: { total: 1 } } });
+    const provider = createDataProvider(fake.http);
+    // What the entry module asks for the page a reload lands on (src/navigation.ts).
+    provider.prefetchList({ resource: 'managers', pagination: { currentPage: 1, pageSize: DEFAULT_PAGE_SIZE, mode: 'server' }, filters: [], sorters: [] });
+    await waitFor(() => expect(listCalls('managers')).toHaveLength(1));
+    // The fake answers at once: a moment later the answer has arrived.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const client = createQueryClient(provider);
+    const table = () => (
+      <Refine dataProvider={provider} resources={[{ name: 'managers', list: '/managers' }]} options={{ disableTelemetry: true, reactQuery: { clientConfig: client } }}>
+        <DataTable resource="managers" columns={[{ dataIndex: 'name', title: 'Name' }]} />
+      </Refine>
+    );
+    const view = render(table());
+    expect(view.container.textContent).toContain('Alice');
+    expect(view.container.querySelector('.ant-spin-spinning')).toBeNull();
+    view.unmount();
+    // Mounted again at once, the answer is still fresh; the page's next load asks the API.
+    render(table()).unmount();
+    expect(listCalls('managers')).toHaveLength(1);
+    const later = Date.now() + PREFETCHED_MS;
+    vi.spyOn(Date, 'now').mockReturnValue(later);
+    const again = render(table());
+    await settle(() => expect(listCalls('managers')).toHaveLength(2));
+    expect(again.container.textContent).toContain('Alice');
   });
 
   it('waits 500 ms after the last keystroke before searching, then asks for page 1 with the search', async () => {

@@ -9,12 +9,13 @@
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { type BaseRecord, type CrudFilter, type CrudSort, type HttpError, useTable } from '@refinedev/core';
-import { Alert, Button, Card, Grid, Input, Select, Space, Table, Typography } from 'antd';
+import { Alert, Button, Card, Input, Select, Space, Table, Typography } from 'antd';
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../contract';
 import { titled } from '../feedback/notify';
 import { usePageHeading } from '../layout/PageHeading';
+import { useScreens } from '../layout/screens';
 import { PhoneList } from './PhoneList';
 import { ListEmpty } from './ListEmpty';
 import { Pagination, pagingOf } from './Pagination';
@@ -96,21 +97,30 @@ export interface DataTableProps<T extends BaseRecord> {
   preload?: () => unknown;
 }
 
-/** Width of the element, followed as it changes (null until measured, and where nothing lays out). */
+/**
+ * Width of the element, followed as it changes (null until measured, and where nothing lays out), and
+ * whether it has been measured: the first render comes before the element exists.
+ */
 function useWidth<E extends HTMLElement>() {
   const ref = useRef<E>(null);
   const [width, setWidth] = useState<number | null>(null);
+  const [measured, setMeasured] = useState(false);
   useLayoutEffect(() => {
     const element = ref.current;
     if (!element) return;
     const measure = () => setWidth(element.clientWidth > 0 ? element.clientWidth : null);
     measure();
+    setMeasured(true);
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
-  return [ref, width] as const;
+  return [ref, width, measured] as const;
 }
+
+/** The rows of a table not yet measured (see `table` in DataTable). */
+const NOT_YET: never[] = [];
+const LOADING = <div className="data-table-loading" style={{ minHeight: 96 }} />;
 
 /** Runs `task` when the browser is next idle (after a timeout where it has no idle callbacks). */
 function whenIdle(task: () => void): () => void {
@@ -120,6 +130,17 @@ function whenIdle(task: () => void): () => void {
   }
   const id = window.setTimeout(task, 200);
   return () => window.clearTimeout(id);
+}
+
+/**
+ * The previous fit while the same columns are shown and folded: the table is measured after its first
+ * render, and a width that changes nothing then renders none of its rows and cells again.
+ */
+function useSameFit<C>(fit: { shown: C[]; folded: C[] }) {
+  const kept = useRef(fit);
+  const same = (a: C[], b: C[]) => a.length === b.length && a.every((c, i) => c === b[i]);
+  if (!same(kept.current.shown, fit.shown) || !same(kept.current.folded, fit.folded)) kept.current = fit;
+  return kept.current;
 }
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -155,9 +176,9 @@ export function DataTable<T extends BaseRecord>({
   empty,
   preload,
 }: DataTableProps<T>) {
-  const screens = Grid.useBreakpoint();
+  const screens = useScreens();
   const phone = screens.xs === true;
-  const [bodyRef, bodyWidth] = useWidth<HTMLDivElement>();
+  const [bodyRef, bodyWidth, measured] = useWidth<HTMLDivElement>();
   const isPageTitle = usePageHeading(Boolean(title));
   useKeyboardScrollable(bodyRef, typeof title === 'string' ? title : resource);
   const { tableQuery, result, currentPage, setCurrentPage, pageSize, setPageSize, sorters, setSorters, filters, setFilters } =
@@ -204,15 +225,9 @@ export function DataTable<T extends BaseRecord>({
 
   const hasActions = Boolean(rowActions);
   const selectable = Boolean(bulkActions);
-  // Before antd knows the breakpoints, every column counts as matching them.
-  const knownScreens = Object.keys(screens).length > 0 ? screens : { xs: true, sm: true, md: true, lg: true, xl: true, xxl: true };
   const keys = useMemo(() => keyColumns(columns), [columns]);
   const extrasWidth = (selectable ? SELECTION_WIDTH : 0) + (hasActions ? ACTIONS_WIDTH : 0) + (rowNumbers ? NUMBER_WIDTH : 0) + EXPAND_WIDTH;
-  const { shown, folded } = useMemo(
-    () => fitColumns(columns, bodyWidth === null ? null : bodyWidth - extrasWidth, knownScreens),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [columns, bodyWidth, extrasWidth, JSON.stringify(knownScreens)],
-  );
+  const { shown, folded } = useSameFit(useMemo(() => fitColumns(columns, bodyWidth === null ? null : bodyWidth - extrasWidth, screens), [columns, bodyWidth, extrasWidth, screens]));
   const nameColumn = keys[0];
 
   const sortOrder = (column: DataColumn<T>): SortOrder | undefined => {
@@ -258,9 +273,55 @@ export function DataTable<T extends BaseRecord>({
   };
   // Nothing is said of an empty list before its first answer (the spinner shows it is loading).
   const emptyState = tableQuery.isLoading ? (
-    <div className="data-table-loading" style={{ minHeight: 96 }} />
+    LOADING
   ) : (
     <ListEmpty narrowed={narrowed} onClear={clearFilters} hint={empty?.hint} action={empty?.action} />
+  );
+
+  // The table renders again only when what it shows changes: the page around it renders again as the
+  // table is measured, its title takes the h1 and the page's other queries settle, and each time the
+  // table rendered every row and cell again. Its rows wait for its width (measured before the browser
+  // paints): which columns fit decides the cells, and rows rendered before would be rendered twice.
+  const scrollX = bodyWidth !== null && shown.reduce((sum, c) => sum + columnWidth(c), 0) + extrasWidth > bodyWidth;
+  const shownRows = measured ? rows : NOT_YET;
+  // What an empty list says matters only when it has no rows; nothing is said before the width is known.
+  const emptyText = !measured ? LOADING : shownRows.length === 0 ? emptyState : null;
+  const sortBy = useRef(setSorters);
+  sortBy.current = setSorters;
+  const table = useMemo(
+    () => (
+      <Table<T>
+        rowKey={rowKey}
+        dataSource={shownRows}
+        columns={antColumns}
+        loading={tableQuery.isLoading}
+        pagination={false}
+        // Sideways scrolling inside the table only where even the key columns do not fit.
+        scroll={scrollX ? { x: 'max-content' } : undefined}
+        size="middle"
+        locale={{ emptyText }}
+        expandable={
+          folded.length > 0
+            ? { columnWidth: EXPAND_WIDTH, expandedRowRender: (record: T, index: number) => <RowDetails columns={folded} record={record} index={index} /> }
+            : undefined
+        }
+        rowSelection={
+          selectable
+            ? {
+                selectedRowKeys: selected,
+                onChange: (keys) => setSelected(keys as Array<string | number>),
+                getCheckboxProps: (record: T) => ({ 'aria-label': DATA_TABLE.selectRow(rowName(nameColumn, record, rowKey)) }) as never,
+              }
+            : undefined
+        }
+        onChange={(_pagination, _filters, sorter) => {
+          const s = Array.isArray(sorter) ? sorter[0] : sorter;
+          const field = s?.columnKey as string | undefined;
+          sortBy.current(s?.order && field ? [{ field, order: s.order === 'ascend' ? 'asc' : 'desc' }] : []);
+        }}
+      />
+    ),
+    [rowKey, shownRows, antColumns, tableQuery.isLoading, scrollX, emptyText, folded, selectable, selected, nameColumn],
   );
 
   const sortableColumns = columns.filter((c) => c.sortable);
@@ -380,36 +441,7 @@ export function DataTable<T extends BaseRecord>({
             firstNumber={rowNumbers ? (currentPage - 1) * pageSize + 1 : undefined}
           />
         ) : (
-          <Table<T>
-            rowKey={rowKey}
-            dataSource={rows}
-            columns={antColumns}
-            loading={tableQuery.isLoading}
-            pagination={false}
-            // Sideways scrolling inside the table only where even the key columns do not fit.
-            scroll={bodyWidth !== null && shown.reduce((sum, c) => sum + columnWidth(c), 0) + extrasWidth > bodyWidth ? { x: 'max-content' } : undefined}
-            size="middle"
-            locale={{ emptyText: emptyState }}
-            expandable={
-              folded.length > 0
-                ? { columnWidth: EXPAND_WIDTH, expandedRowRender: (record: T, index: number) => <RowDetails columns={folded} record={record} index={index} /> }
-                : undefined
-            }
-            rowSelection={
-              bulkActions
-                ? {
-                    selectedRowKeys: selected,
-                    onChange: (keys) => setSelected(keys as Array<string | number>),
-                    getCheckboxProps: (record: T) => ({ 'aria-label': DATA_TABLE.selectRow(rowName(nameColumn, record, rowKey)) }) as never,
-                  }
-                : undefined
-            }
-            onChange={(_pagination, _filters, sorter) => {
-              const s = Array.isArray(sorter) ? sorter[0] : sorter;
-              const field = s?.columnKey as string | undefined;
-              setSorters(s?.order && field ? [{ field, order: s.order === 'ascend' ? 'asc' : 'desc' }] : []);
-            }}
-          />
+          table
         )}
       </div>
       <Pagination

@@ -14,7 +14,7 @@ import {
   ThunderboltOutlined,
 } from '@ant-design/icons';
 import { useCan, useCustomMutation, useDelete, useInvalidate, useUpdate } from '@refinedev/core';
-import { useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, EXPIRY_FILTERS, GENERAL, HIERARCHY, RENEWAL, STATUS, USER_STATUSES } from '../../contract';
 import type { RowAction } from '../DataTable';
 import { MountWhenOpened, useConfirm, useNotify } from '../feedback';
@@ -87,7 +87,7 @@ export function useAccountActions() {
     }
   };
 
-  const rowActions = (record: Account): Array<RowAction<Account>> => {
+  const actionsFor = (record: Account): Array<RowAction<Account>> => {
     const active = record.status === 'active';
     return [
       { key: 'renew', label: RENEWAL.quickRenew, icon: <ThunderboltOutlined />, hidden: !can.credits, onClick: setRenewing },
@@ -126,6 +126,16 @@ export function useAccountActions() {
       },
     ];
   };
+
+  // One function while the same actions are offered (the permissions): a new one each render would
+  // render every row of the table again. It builds the actions from the latest render.
+  const latest = useRef(actionsFor);
+  latest.current = actionsFor;
+  const rowActions = useCallback(
+    (record: Account) => latest.current(record),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [can.credits, can.edit, can.status, can.delete, can.show, can.transactions],
+  );
 
   const dialogs = (
     <>

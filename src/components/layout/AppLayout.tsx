@@ -1,5 +1,5 @@
 /** The signed-in frame: side menu (a drawer on small screens), header, and the page under its h1. */
-import { Drawer, Grid, Layout } from 'antd';
+import { Drawer, Layout } from 'antd';
 import { useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { LAYOUT } from '../../contract';
@@ -10,6 +10,7 @@ import { AppMenu } from './AppMenu';
 import { MaintenanceNotice } from './MaintenanceNotice';
 import { PageHeadingProvider } from './PageHeading';
 import { pageTitleFor } from './pageTitle';
+import { useScreens } from './screens';
 import { type MenuEntry, type PanelResource, PageLoading } from '../routing';
 import './layout.css';
 
@@ -17,8 +18,7 @@ const Brand = () => <div style={{ color: '#fff', fontSize: 20, fontWeight: 600, 
 
 /** `menuFor` gives a role's menu; both come from the app's declarations. */
 export function AppLayout({ menuFor, resources }: { menuFor: (role: string | null) => MenuEntry[]; resources: readonly PanelResource[] }) {
-  const screens = Grid.useBreakpoint();
-  const mobile = !screens.lg;
+  const mobile = !useScreens().lg;
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { role, isLoading } = useCurrentUser();
   const { config } = useAppConfig();

@@ -1,6 +1,7 @@
 /** The role's menu (spec 2) as an antd Menu; the selected item follows the current path. */
 import { Menu } from 'antd';
 import type { ItemType } from 'antd/es/menu/interface';
+import { useMemo } from 'react';
 import { Link, matchPath, useLocation } from 'react-router';
 import type { MenuEntry, PanelResource } from '../routing';
 
@@ -26,15 +27,20 @@ export function selectedKey(pathname: string, resources: readonly PanelResource[
 export function AppMenu({ entries, resources, onNavigate }: { entries: MenuEntry[]; resources: readonly PanelResource[]; onNavigate?: () => void }) {
   const { pathname } = useLocation();
   const groups = entries.filter((e) => 'group' in e).map((e) => `group:${(e as { group: string }).group}`);
+  // The same items while the role's menu is the same: new ones render every item again.
+  const items = useMemo(() => toItems(entries), [entries]);
   return (
     <Menu
       mode="inline"
       theme="dark"
       selectedKeys={[selectedKey(pathname, resources)]}
       defaultOpenKeys={groups}
-      items={toItems(entries)}
+      items={items}
       onClick={onNavigate}
       aria-label="Main menu"
+      // antd wraps each item in a tooltip that only a collapsed menu shows; this one never collapses
+      // (the phone layout has a drawer instead), and a tooltip per item was a good part of its first render.
+      _internalDisableMenuItemTitleTooltip
     />
   );
 }
