@@ -85,8 +85,9 @@ export async function postChanges(
   while (numbers.size < ordered.length) numbers.add(newTransactionNumber());
   const steps = [...numbers].map((transactionNumber, i) => ({ change: ordered[i], transactionNumber }));
   // PostgreSQL writes up to RUN_MAX entries, of any users, per statement; SQLite one per statement.
+  const size = postgres ? RUN_MAX : 1;
   const runs: Step[][] = [];
-  for (let i = 0; i < steps.length; i += postgres ? RUN_MAX : 1) runs.push(steps.slice(i, i + (postgres ? RUN_MAX : 1)));
+  for (let i = 0; i < steps.length; i += size) runs.push(steps.slice(i, i + size));
   const posted: PostedEntry[] = [];
   for (const run of runs) posted.push(...(await postRun(trx, run, { actorId: meta.actorId, operationId, createdAt, postgres })));
   return posted;
