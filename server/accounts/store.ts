@@ -64,47 +64,22 @@ export async function loadAccount(db: Kysely<Database>, id: number): Promise<Acc
   return (await selectAccount(accountsFrom(db)).where('a.id', '=', id).executeTakeFirstOrThrow()) as AccountJoined;
 }
 
-/**
- * Locks the caller's account row for the rest of the transaction (a no-op UPDATE that PostgreSQL
- * makes later writers wait behind) and returns its current values; 404 outside the subtree.
- */
+/** Locks the caller's account row for the rest of the transaction (lockAccounts) and returns its current values. */
 export async function lockAccount(db: Kysely<Database>, actor: Actor, id: number): Promise<AccountRow> {
-  const row = await db
-    .updateTable('accounts')
-    .set({ updated_at: nowIso() })
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .where(within(actor, 'owner_path'))
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw notFound();
+  const [row] = await lockAccounts(db, actor, [id]);
   return row;
 }
 
 /**
- * lockAccount for several ids in one statement, in the order given; 404 unless every one is the
- * caller's. PostgreSQL locks them without writing them (rows in id order): the no-op UPDATE wrote a
- * new version of each row into every index of accounts, as many writes as the renewal itself.
+ * Locks the caller's accounts for the rest of the transaction and returns their current values, in
+ * the order given; 404 unless every one is the caller's. PostgreSQL locks the rows without writing
+ * them (in id order); a SQLite transaction holds the database's write lock from its start
+ * (BEGIN IMMEDIATE), so reading them is enough there. (A no-op UPDATE would write a new version of
+ * each row into every index of accounts and run the kept figures' trigger.)
  */
 export async function lockAccounts(db: Kysely<Database>, actor: Actor, ids: number[]): Promise<AccountRow[]> {
-  const rows = isPostgres(db)
-    ? await db
-        .selectFrom('accounts')
-        .selectAll()
-        .where('id', 'in', ids)
-        .where('deleted_at', 'is', null)
-        .where(within(actor, 'owner_path'))
-        .orderBy('id')
-        .forNoKeyUpdate()
-        .execute()
-    : await db
-        .updateTable('accounts')
-        .set({ updated_at: nowIso() })
-        .where('id', 'in', ids)
-        .where('deleted_at', 'is', null)
-        .where(within(actor, 'owner_path'))
-        .returningAll()
-        .execute();
+  const query = db.selectFrom('accounts').selectAll().where('id', 'in', ids).where('deleted_at', 'is', null).where(within(actor, 'owner_path')).orderBy('id');
+  const rows = isPostgres(db) ? await query.forNoKeyUpdate().execute() : await query.execute();
   const byId = new Map(rows.map((row) => [row.id, row]));
   const ordered = ids.map((id) => byId.get(id));
   if (ordered.some((row) => !row) || new Set(ids).size !== ids.length) throw notFound();

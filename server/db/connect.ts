@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { DialectName } from './dialect';
 import type { Database } from './schema';
-import { SqliteReadersDialect } from './sqliteReaders';
+import { ImmediateSqliteDialect, SqliteReadersDialect } from './sqliteReaders';
 import { cacheStatements } from './statementCache';
 
 export interface Db {
@@ -75,7 +75,7 @@ export function connect(url: string = DEFAULT_DATABASE_URL, options: ConnectOpti
   const readers = options.sqliteReaders ?? DEFAULT_SQLITE_READERS;
   const dialect =
     file === ':memory:' || readers < 1
-      ? new SqliteDialect({ database })
+      ? new ImmediateSqliteDialect({ database })
       : new SqliteReadersDialect({ database, file: path.resolve(file), readers, busyTimeoutMs: BUSY_TIMEOUT_MS });
   const kysely = new Kysely<Database>({ dialect });
   const close = async () => {

@@ -25,6 +25,9 @@ import {
   type QueryResult,
   SelectQueryNode,
   SqliteAdapter,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
@@ -63,6 +66,27 @@ export class SqliteReadersDialect implements Dialect {
   }
   createIntrospector(db: Kysely<any>) {
     return new SqliteIntrospector(db);
+  }
+}
+
+/**
+ * Kysely's own SQLite dialect (everything on the one connection: a database in memory, or no reader
+ * threads), its transactions beginning IMMEDIATE as the readers' dialect's do.
+ */
+export class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 
