@@ -22,18 +22,16 @@ export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
   const password_hash = await hashPassword(DEMO_PASSWORD);
   const now = nowIso();
 
-  const [main, backup] = await Promise.all(
-    [
-      { name: 'Main Server', db_host: '127.0.0.1', db_name: 'stalker_db' },
-      { name: 'Backup Server', db_host: '127.0.0.2', db_name: 'stalker_db' },
-    ].map((s) =>
-      db
-        .insertInto('servers')
-        .values({ ...s, db_username: 'stalker', db_password_enc: null, db_port: '3306', status: 'active', connection_status: 'online', last_checked_at: null, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow(),
-    ),
-  );
+  // One after the other: the main server is server 1 (concurrent inserts on a PostgreSQL pool took
+  // their ids in either order).
+  const server = (name: string, db_host: string) =>
+    db
+      .insertInto('servers')
+      .values({ name, db_host, db_name: 'stalker_db', db_username: 'stalker', db_password_enc: null, db_port: '3306', status: 'active', connection_status: 'online', last_checked_at: null, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  const main = await server('Main Server', '127.0.0.1');
+  const backup = await server('Backup Server', '127.0.0.2');
 
   const user = (parent: UserRow | null, role: string, username: string, name: string, server_id: number | null = null) =>
     insertUser(db, parent, { role, username, name, password_hash, server_id, phone: null });
@@ -90,11 +88,11 @@ export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
     );
   }
 
-  const categories = await Promise.all(
-    ['General', 'Billing', 'Technical Support'].map((name) =>
-      db.insertInto('ticket_categories').values({ name, description: `${name} questions`, is_active: 1, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow(),
-    ),
-  );
+  // In order, as the servers: their ids follow the list.
+  const categories: Array<{ id: number }> = [];
+  for (const name of ['General', 'Billing', 'Technical Support']) {
+    categories.push(await db.insertInto('ticket_categories').values({ name, description: `${name} questions`, is_active: 1, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow());
+  }
   const tickets: Array<[UserRow, number, string, string, string]> = [
     [dealer, categories[1].id, 'Credits not received', 'I ordered 100 credits yesterday and cannot see them.', 'high'],
     [reseller, categories[2].id, 'Box keeps restarting', 'Account carl.r reports restarts every evening.', 'medium'],
