@@ -4,19 +4,26 @@
  * - 16 concurrent HTTP clients run a bounded mix of credit adds down the hierarchy, recoveries and
  *   account renewals by dealers (credit rate limit raised), against a baseline measured in the same
  *   run: on PostgreSQL `pgbench`'s TPC-B-like script with as many clients, in a scratch database of
- *   its own on the same server; on SQLite a plain better-sqlite3 loop writing what a move writes;
+ *   its own on the same server; on SQLite a plain better-sqlite3 loop running the same statements:
+ *   every statement the server ran for the timed moves (recorded with its parameters, reads on the
+ *   reader threads included), replayed in the order they ran on a copy of the database taken just
+ *   before them, so each runs on the same rows with the same outcome. For reference, the loop of
+ *   only what a move writes, written by hand, is printed too;
  * - the ledger invariants afterwards (checkLedger);
  * - a bulk renewal of 1,000 accounts in one call, timed, after a refused one that must change nothing.
  * The moves it makes stay in the database (each add is recovered again, renewals spend the dealers'
  * spare credits) and keep every ledger rule.
  */
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { BULK_MAX, MANAGER_ALLOCATION_MAX } from '../src/contract';
 import { buildApp } from '../server/app';
@@ -190,12 +197,59 @@ function sqliteBaseline(file: string, lanes: Lane[], actorId: number, ops: numbe
   }
 }
 
+type Statement = [sql: string, parameters: readonly unknown[]];
+
+/** The database file as it is now, copied beside it once the log is folded in (nothing may write meanwhile). */
+async function snapshot(db: Kysely<Database>, file: string): Promise<string> {
+  // A checkpoint a reader thread was asked for after the last write: let it finish first.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  for (let attempt = 0; ; attempt++) {
+    const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+    if (rows[0]?.busy === 0) break;
+    if (attempt === 20) throw new Error('the log could not be folded into the database for its copy');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-moves-')), path.basename(file));
+  fs.copyFileSync(file, copy);
+  return copy;
+}
+
+/** The recorded statements run one after the other on a plain better-sqlite3 connection (the server's pragmas): moves per second. */
+function replay(file: string, statements: Statement[], moves: number): { rate: number; errors: number } {
+  const db = new SQLite(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  db.pragma('synchronous = NORMAL');
+  const prepared = new Map<string, SQLite.Statement>();
+  let errors = 0;
+  try {
+    const started = performance.now();
+    for (const [text, parameters] of statements) {
+      let stmt = prepared.get(text);
+      if (!stmt) prepared.set(text, (stmt = db.prepare(text)));
+      try {
+        if (stmt.reader) stmt.all(parameters as unknown[]);
+        else stmt.run(parameters as unknown[]);
+      } catch {
+        errors++; // as it failed for the server (a refused move rolls back): counted, not hidden
+      }
+    }
+    return { rate: moves / ((performance.now() - started) / 1000), errors };
+  } finally {
+    db.close();
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+}
+
 /** Runs the moves and bulk-renew benchmarks on a seed:scale database; prints the rows, answers the figures. */
 export async function benchMoves(url: string, opsTotal = Number(process.env.BENCH_MOVES_OPS ?? 3200)): Promise<{ pass: boolean; figures: MovesFigure[] }> {
   const postgres = /^postgres(ql)?:\/\//.test(url);
   const kind = postgres ? 'postgres' : 'sqlite';
   const ops = Math.max(CLIENTS * 8, Math.floor(opsTotal / (CLIENTS * 8)) * CLIENTS * 8); // whole cycles per client
-  const db = connect(url, { poolSize: CLIENTS + 4 });
+  // On SQLite every statement the server runs during the timed moves is recorded for the baseline.
+  let recording: Statement[] | null = null;
+  const db = connect(url, { poolSize: CLIENTS + 4, onStatement: (text, parameters) => recording?.push([text, [...parameters]]) });
   await migrateToLatest(db.kysely);
   // The credit rate limit raised for the run: the bench measures throughput, not the limiter.
   const config = { ...loadConfig({ NODE_ENV: 'test', DEMO_MODE: 'false', DATABASE_URL: url }), schedulers: false, logLevel: 'warn', creditOpsPerMinute: 1_000_000 };
@@ -255,13 +309,16 @@ export async function benchMoves(url: string, opsTotal = Number(process.env.BENC
     };
     const plan = (count: number, label: string) => lanesOf.map((lane, c) => Array.from({ length: count }, (_, n) => step(lane, n, `bench-moves-${run}-${label}-${c}-${n}`)));
     await clientsInWorker(plan(8, 'warm'));
+    const before = postgres ? null : await snapshot(k, db.file!);
+    recording = postgres ? null : [];
     const { seconds, failures } = await clientsInWorker(plan(ops / CLIENTS, 'run'));
+    const recorded = recording ?? [];
+    recording = null;
     const rate = ops / seconds;
     if (failures.length) console.log(`  moves refused: ${failures.join('; ')}`);
 
-    const baseline = postgres
-      ? await pgbenchTps(url, Number(process.env.BENCH_PGBENCH_SECONDS ?? 20))
-      : sqliteBaseline(db.file!, lanesOf, admin.id, Math.min(ops, 4000));
+    const replayed = before ? replay(before, recorded, ops) : null;
+    const baseline = replayed ? replayed.rate : await pgbenchTps(url, Number(process.env.BENCH_PGBENCH_SECONDS ?? 20));
     const budget = MOVES_RATIO_BUDGET[kind];
     console.log(`\ncredit moves and bulk renew at scale (${url})`);
     console.log(`  ${'figure'.padEnd(50)} ${'value'.padStart(12)} ${'baseline'.padStart(9)} ${'ratio'.padStart(6)} ${'budget'.padStart(10)}  result`);
@@ -274,7 +331,12 @@ export async function benchMoves(url: string, opsTotal = Number(process.env.BENC
     };
     figures.push(moves);
     row(moves, 'ops/s');
-    console.log(`    baseline: ${postgres ? `pgbench -b tpcb-like -c ${CLIENTS} (tps)` : 'better-sqlite3 loop, the writes of one move (ops/s)'}${failures.length ? `; ${failures.length}+ moves refused` : ''}`);
+    if (replayed) {
+      const writesOnly = sqliteBaseline(db.file!, lanesOf, admin.id, Math.min(ops, 4000));
+      console.log(`    baseline: the server's ${recorded.length} statements of these moves (${(recorded.length / ops).toFixed(1)} a move) replayed in a better-sqlite3 loop (moves/s)${replayed.errors ? `, ${replayed.errors} failed as they did for the server` : ''}`);
+      console.log(`    for reference: a better-sqlite3 loop of only what a move writes, ${writesOnly.toFixed(0)} moves/s (${(rate / writesOnly).toFixed(2)} x)`);
+    } else console.log(`    baseline: pgbench -b tpcb-like -c ${CLIENTS} (tps)`);
+    if (failures.length) console.log(`    ${failures.length}+ moves refused`);
 
     const ledgerStarted = performance.now();
     const ledger = await checkLedger(k, 5);

@@ -43,6 +43,11 @@ export interface ConnectOptions {
    * connection. An in-memory database always does: it cannot be shared between threads.
    */
   sqliteReaders?: number;
+  /**
+   * SQLite file databases with reader threads only: told of every statement as it is run, with its
+   * parameters (the credit-moves benchmark replays them on a plain connection).
+   */
+  onStatement?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 export const DEFAULT_SQLITE_READERS = 2;
@@ -76,7 +81,7 @@ export function connect(url: string = DEFAULT_DATABASE_URL, options: ConnectOpti
   const dialect =
     file === ':memory:' || readers < 1
       ? new ImmediateSqliteDialect({ database })
-      : new SqliteReadersDialect({ database, file: path.resolve(file), readers, busyTimeoutMs: BUSY_TIMEOUT_MS });
+      : new SqliteReadersDialect({ database, file: path.resolve(file), readers, busyTimeoutMs: BUSY_TIMEOUT_MS, onStatement: options.onStatement });
   const kysely = new Kysely<Database>({ dialect });
   const close = async () => {
     if (database.open) database.pragma('optimize');

@@ -40,6 +40,8 @@ export interface SqliteReadersConfig {
   /** How many reader threads (at least 1). */
   readers: number;
   busyTimeoutMs?: number;
+  /** Told of every statement as it is run, on either connection, in the order they run. */
+  onStatement?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 export class SqliteReadersDialect implements Dialect {
@@ -162,11 +164,13 @@ export class SqliteReadersDriver implements Driver {
   readonly #pool: ReaderPool;
   /** Where each statement text runs, as SQLite itself says; texts repeat, so this is kept. */
   readonly #routes = new Map<string, Route>();
+  readonly #onStatement: SqliteReadersConfig['onStatement'];
 
   #checkpoint: NodeJS.Timeout | Promise<void> | null = null;
 
   constructor(config: SqliteReadersConfig) {
     this.#db = config.database;
+    this.#onStatement = config.onStatement;
     this.#pool = new ReaderPool(config.file, Math.max(1, Math.floor(config.readers) || 1), config.busyTimeoutMs ?? 5000);
     this.#db.pragma(`wal_autocheckpoint = ${MAIN_CHECKPOINT_PAGES}`);
   }
@@ -242,16 +246,19 @@ export class SqliteReadersDriver implements Driver {
   }
   /** @internal */
   runOnMain(query: CompiledQuery): QueryResult<any> {
+    this.#onStatement?.(query.sql, query.parameters);
     const result = runOn(this.#db, query);
     if (result.numAffectedRows !== undefined && !this.#db.inTransaction) this.#committed();
     return result;
   }
   /** @internal */
   *iterateOnMain({ sql, parameters }: CompiledQuery): Generator<unknown> {
+    this.#onStatement?.(sql, parameters);
     yield* this.#db.prepare(sql).iterate(parameters as unknown[]);
   }
   /** @internal */
   runOnReader(query: CompiledQuery): Promise<QueryResult<any>> {
+    this.#onStatement?.(query.sql, query.parameters);
     return this.#pool.run(query.sql, query.parameters);
   }
 

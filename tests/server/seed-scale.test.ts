@@ -76,6 +76,7 @@ describeEachDatabase('seed:scale', (ctx) => {
         // And the credit moves: every move answered, the ledger whole after them.
         const moves = await benchMoves(`sqlite:${db.file}`, 128);
         expect(moves.figures[0].value).toBeGreaterThan(0);
+        expect(moves.figures[0].baseline).toBeGreaterThan(0);
         expect(moves.figures[1]).toMatchObject({ value: 0, pass: true });
         for (const f of moves.figures.filter((x) => x.figure.startsWith('bulk renew with'))) expect(f.pass).toBe(true);
       }

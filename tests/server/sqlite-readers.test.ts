@@ -260,6 +260,29 @@ describe('connect() on SQLite', () => {
   });
 });
 
+  it('tells onStatement of every statement with its parameters, in the order they run, on either connection', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-readers-'));
+    const seen: Array<[string, unknown[]]> = [];
+    try {
+      const db = connect(`sqlite:${path.join(dir, 'panel.sqlite')}`, { onStatement: (text, parameters) => seen.push([text, [...parameters]]) });
+      await sql`create table m (x integer)`.execute(db.kysely);
+      await db.kysely.transaction().execute(async (trx) => {
+        await sql`insert into m values (${1})`.execute(trx);
+      });
+      await sql`select x from m where x > ${0}`.execute(db.kysely); // a reader thread's
+      await db.close();
+      expect(seen).toEqual([
+        ['create table m (x integer)', []],
+        ['begin immediate', []],
+        ['insert into m values (?)', [1]],
+        ['commit', []],
+        ['select x from m where x > ?', [0]],
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
 describe('/health during a slow read [sqlite]', () => {
   let started: Awaited<ReturnType<typeof startTestServer>>;
   afterAll(async () => started?.stop());
