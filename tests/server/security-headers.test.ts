@@ -1,5 +1,5 @@
 /**
- * Security headers on every answer (@fastify/helmet with the panel's Content-Security-Policy) and
+ * Security headers on every answer (helmet's, with the panel's Content-Security-Policy) and
  * CORS closed: no other origin may read the API.
  */
 import { expect, it } from 'vitest';
