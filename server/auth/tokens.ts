@@ -1,6 +1,7 @@
 /** Opaque bearer tokens: 256 random bits given to the client once, stored only as a SHA-256 hash. */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { prepared } from '../db/prepared';
 import type { Database, UserRow } from '../db/schema';
 import { nowIso } from '../db/values';
 import { SYSTEM_SETTINGS_KEY, type SystemSettings, systemSettingsOf } from '../settings';
@@ -35,9 +36,8 @@ export interface Session {
  * come in the same statement: every authenticated request needs them, and a round trip saved on each
  * request is what the database's throughput is made of.
  */
-export async function resolveToken(db: Kysely<Database>, token: string): Promise<Session | null> {
-  const tokenHash = hashToken(token);
-  const row = await db
+const sessionOf = prepared((db, tokenHash: string) =>
+  db
     .selectFrom('auth_tokens')
     .innerJoin('users', 'users.id', 'auth_tokens.user_id')
     .selectAll('users')
@@ -45,8 +45,12 @@ export async function resolveToken(db: Kysely<Database>, token: string): Promise
       'auth_tokens.expires_at as token_expires_at',
       eb.selectFrom('settings').select('value').where('key', '=', SYSTEM_SETTINGS_KEY).as('system_settings'),
     ])
-    .where('auth_tokens.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('auth_tokens.token_hash', '=', tokenHash),
+);
+
+export async function resolveToken(db: Kysely<Database>, token: string): Promise<Session | null> {
+  const tokenHash = hashToken(token);
+  const [row] = await sessionOf(db, tokenHash);
   if (!row || row.token_expires_at <= nowIso()) return null;
   const { token_expires_at: _expires, system_settings, ...user } = row;
   return { user, tokenHash, settings: systemSettingsOf(system_settings) };

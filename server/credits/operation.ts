@@ -13,6 +13,7 @@ import type { Insertable, Transaction } from 'kysely';
 import { CREDITS, HIERARCHY } from '../../src/contract';
 import { AUDIT_BATCH, type AuditRow, deferAudits, takeDeferredAudits, writeAudits } from '../audit';
 import { isPostgres } from '../db/dialect';
+import { prepared } from '../db/prepared';
 import type { Database, IdempotencyKeysTable, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
@@ -25,6 +26,10 @@ export interface OperationResult {
 }
 
 const RATE_WINDOW_MS = 60_000;
+
+const storedKey = prepared((db, actorId: number, key: string) =>
+  db.selectFrom('idempotency_keys').selectAll().where('actor_id', '=', actorId).where('key', '=', key),
+);
 
 /** JSON with object keys sorted, so the same body always hashes the same. */
 function canonical(value: unknown): string {
@@ -107,12 +112,7 @@ export async function runCreditOperation<P = void>(
   /** The stored answer of this key, or null; the same key with another request is refused. */
   const storedAnswer = async (): Promise<OperationResult | null> => {
     if (!key) return null;
-    const stored = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('actor_id', '=', actor.id)
-      .where('key', '=', key)
-      .executeTakeFirst();
+    const [stored] = await storedKey(db, actor.id, key);
     if (!stored) return null;
     if (stored.request_hash !== requestHash) throw fieldError('idempotency_key', HIERARCHY.idempotencyMismatch);
     return { status: stored.status_code, body: JSON.parse(stored.response_body) };

@@ -4,9 +4,10 @@
  */
 import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { HierarchyUser, NamedRef, Role } from '../../src/contract';
+import { prepared } from '../db/prepared';
 import type { Database, UserRow } from '../db/schema';
 import { notFound } from '../http/errors';
-import { below, pathEndSql, pathIds } from '../http/scope';
+import { below, pathEnd, pathEndSql, pathIds } from '../http/scope';
 
 export const DELETED = 'deleted';
 
@@ -67,10 +68,16 @@ export async function loadMember(db: Kysely<Database>, id: number): Promise<Memb
  * made every other move on them wait.
  */
 export async function findMemberCounted(db: Kysely<Database>, actor: Actor, id: number, role: Role): Promise<MemberRow> {
-  const row = await withCounts(memberBase(db).where('u.id', '=', id).where('u.role', '=', role).where(below(actor, 'u.path'))).executeTakeFirst();
+  // Below the actor: its subtree's path range without its own path; every path is in '/'..'0' (below an admin).
+  const [from, own] = actor.role === 'admin' ? ['/', ''] : [actor.path, actor.path];
+  const [row] = await countedMember(db, id, role, from, pathEnd(from), own);
   if (!row) throw notFound();
   return row as MemberRow;
 }
+
+const countedMember = prepared((db, id: number, role: string, from: string, to: string, own: string) =>
+  withCounts(memberBase(db).where('u.id', '=', id).where('u.role', '=', role).where('u.path', '>=', from).where('u.path', '<', to).where('u.path', '!=', own)),
+);
 
 const ref = (u: { id: number; name: string } | undefined): NamedRef | null => (u ? { id: u.id, name: u.name } : null);
 

@@ -3,6 +3,7 @@
  * One atomic upsert per hit; no read-then-write race.
  */
 import { type Kysely, sql } from 'kysely';
+import { prepared } from '../db/prepared';
 import type { Database } from '../db/schema';
 
 export interface Limit {
@@ -29,11 +30,9 @@ export async function peek(db: Kysely<Database>, key: string, limit: Limit): Pro
   return state(row, limit, Date.now());
 }
 
-/** Counts one hit and returns the state after it. */
-export async function hit(db: Kysely<Database>, key: string, limit: Limit): Promise<LimitState> {
-  const now = Date.now();
-  const expired = sql<boolean>`rate_limits.window_start <= ${now - limit.windowMs}`;
-  const row = await db
+const counted = prepared((db, key: string, now: number, windowStartedBy: number) => {
+  const expired = sql<boolean>`rate_limits.window_start <= ${windowStartedBy}`;
+  return db
     .insertInto('rate_limits')
     .values({ key, window_start: now, hits: 1 })
     .onConflict((oc) =>
@@ -42,8 +41,13 @@ export async function hit(db: Kysely<Database>, key: string, limit: Limit): Prom
         window_start: sql`case when ${expired} then ${now} else rate_limits.window_start end`,
       }),
     )
-    .returning(['hits', 'window_start'])
-    .executeTakeFirstOrThrow();
+    .returning(['hits', 'window_start']);
+});
+
+/** Counts one hit and returns the state after it. */
+export async function hit(db: Kysely<Database>, key: string, limit: Limit): Promise<LimitState> {
+  const now = Date.now();
+  const [row] = await counted(db, key, now, now - limit.windowMs);
   const s = state(row, limit, now);
   return { ...s, exceeded: row.hits > limit.max };
 }
