@@ -146,18 +146,24 @@ async function pgbenchTps(url: string, seconds: number): Promise<number> {
   return Number(tps[1]);
 }
 
-/**
- * What a credit move writes, by hand on a plain better-sqlite3 connection (the server's pragmas):
- * the idempotency key claimed and answered, the rate-limit counter, the giver's and the receiver's
- * entries (each applied to its balance by the database), the audit row, in one transaction. Each
- * op gives one credit from a manager to its reseller and the next takes it back, as moves do.
- */
-function sqliteBaseline(file: string, lanes: Lane[], actorId: number, ops: number): number {
+/** A better-sqlite3 connection with the server's pragmas. */
+function plainConnection(file: string): SQLite.Database {
   const db = new SQLite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
+  return db;
+}
+
+/**
+ * What a credit move writes, by hand on a plain better-sqlite3 connection:
+ * the idempotency key claimed and answered, the rate-limit counter, the giver's and the receiver's
+ * entries (each applied to its balance by the database), the audit row, in one transaction. Each
+ * op gives one credit from a manager to its reseller and the next takes it back, as moves do.
+ */
+function sqliteBaseline(file: string, lanes: Lane[], actorId: number, ops: number): number {
+  const db = plainConnection(file);
   try {
     const claim = db.prepare(`insert into idempotency_keys (actor_id, key, request_hash, status_code, response_body, created_at) values (?, ?, 'raw', 0, '', ?)`);
     const answer = db.prepare(`update idempotency_keys set status_code = 200, response_body = ? where actor_id = ? and key = ?`);
@@ -214,13 +220,9 @@ async function snapshot(db: Kysely<Database>, file: string): Promise<string> {
   return copy;
 }
 
-/** The recorded statements run one after the other on a plain better-sqlite3 connection (the server's pragmas): moves per second. */
+/** The recorded statements run one after the other on a plain better-sqlite3 connection: moves per second. */
 function replay(file: string, statements: Statement[], moves: number): { rate: number; errors: number } {
-  const db = new SQLite(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  db.pragma('synchronous = NORMAL');
+  const db = plainConnection(file);
   const prepared = new Map<string, SQLite.Statement>();
   let errors = 0;
   try {
