@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Insertable, Kysely } from 'kysely';
+import { prepared } from './db/prepared';
 import type { AuditLogsTable, Database } from './db/schema';
 import { nowIso } from './db/values';
 
@@ -60,7 +61,19 @@ export function takeDeferredAudits(trx: Kysely<Database>): AuditRow[] {
   return rows;
 }
 
+/** The columns an entry sets (recordAudits sets each of them). */
+const AUDIT_COLUMNS = ['module', 'action', 'user_id', 'username', 'target_username', 'entity_id', 'description', 'ip_address', 'user_agent', 'old_values', 'new_values', 'created_at'] as const;
+
+// One entry, the usual case, as a statement compiled once.
+const insertAudit = prepared((db, ...values: unknown[]) =>
+  db.insertInto('audit_logs').values(Object.fromEntries(AUDIT_COLUMNS.map((column, i) => [column, values[i]])) as AuditRow),
+);
+
 export async function writeAudits(db: Kysely<Database>, rows: AuditRow[]): Promise<void> {
+  if (rows.length === 1 && AUDIT_COLUMNS.every((column) => rows[0][column] !== undefined)) {
+    await insertAudit(db, ...AUDIT_COLUMNS.map((column) => rows[0][column]));
+    return;
+  }
   for (let i = 0; i < rows.length; i += AUDIT_BATCH) await db.insertInto('audit_logs').values(rows.slice(i, i + AUDIT_BATCH)).execute();
 }
 

@@ -11,6 +11,7 @@
 import { type Transaction } from 'kysely';
 import { CREDITS, HIERARCHY, MANAGER_ALLOCATION_MAX } from '../../src/contract';
 import { isPostgres } from '../db/dialect';
+import { prepared } from '../db/prepared';
 import type { Database, UserRow } from '../db/schema';
 import { fieldError, notFound } from '../http/errors';
 import { type BalanceChange, InsufficientBalance, type PostedEntry, postChanges } from '../ledger/post';
@@ -25,10 +26,16 @@ type Trx = Transaction<Database>;
 export const paidOf = (user: Pick<UserRow, 'credits' | 'bonus_credits'>) => user.credits - user.bonus_credits;
 
 /** Reads (and on PostgreSQL row-locks, in ascending id order) the given users. */
+// A move's two users, the usual case on SQLite, as a statement compiled once (its transaction already holds the write lock).
+const lockPair = prepared((db, first: number, second: number) => db.selectFrom('users').selectAll().where('id', 'in', [first, second]).orderBy('id'));
+
 export async function lockUsers(trx: Trx, ids: number[]): Promise<Map<number, UserRow>> {
   const unique = [...new Set(ids)].sort((a, b) => a - b);
   const users = () => trx.selectFrom('users').selectAll().where('id', 'in', unique);
-  if (!isPostgres(trx)) return new Map((await users().orderBy('id').execute()).map((r) => [r.id, r]));
+  if (!isPostgres(trx)) {
+    const rows = unique.length === 2 ? await lockPair(trx, unique[0], unique[1]) : await users().orderBy('id').execute();
+    return new Map(rows.map((r) => [r.id, r]));
+  }
   // FOR NO KEY UPDATE: blocks other balance changes but not the key-share locks of foreign keys.
   // The admin holds no balance (it mints and burns), so its row is read, not locked: otherwise
   // every admin move in the panel waits for the one before it to commit. One statement for both.

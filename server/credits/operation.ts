@@ -27,6 +27,10 @@ export interface OperationResult {
 
 const RATE_WINDOW_MS = 60_000;
 
+const insertKey = prepared((db, actorId: number, key: string, requestHash: string, statusCode: number, responseBody: string, createdAt: string) =>
+  db.insertInto('idempotency_keys').values({ actor_id: actorId, key, request_hash: requestHash, status_code: statusCode, response_body: responseBody, created_at: createdAt }),
+);
+
 const storedKey = prepared((db, actorId: number, key: string) =>
   db.selectFrom('idempotency_keys').selectAll().where('actor_id', '=', actorId).where('key', '=', key),
 );
@@ -87,7 +91,7 @@ async function storeAnswer(trx: Transaction<Database>, audits: AuditRow[], answe
     return;
   }
   await writeAudits(trx, audits);
-  if (answer) await trx.insertInto('idempotency_keys').values(answer).execute();
+  if (answer) await insertKey(trx, answer.actor_id, answer.key, answer.request_hash, answer.status_code, answer.response_body, answer.created_at);
 }
 
 /**
