@@ -25,10 +25,10 @@ type Trx = Transaction<Database>;
 
 export const paidOf = (user: Pick<UserRow, 'credits' | 'bonus_credits'>) => user.credits - user.bonus_credits;
 
-/** Reads (and on PostgreSQL row-locks, in ascending id order) the given users. */
 // A move's two users, the usual case on SQLite, as a statement compiled once (its transaction already holds the write lock).
 const lockPair = prepared((db, first: number, second: number) => db.selectFrom('users').selectAll().where('id', 'in', [first, second]).orderBy('id'));
 
+/** Reads (and on PostgreSQL row-locks, in ascending id order) the given users. */
 export async function lockUsers(trx: Trx, ids: number[]): Promise<Map<number, UserRow>> {
   const unique = [...new Set(ids)].sort((a, b) => a - b);
   const users = () => trx.selectFrom('users').selectAll().where('id', 'in', unique);
