@@ -64,14 +64,24 @@ export function takeDeferredAudits(trx: Kysely<Database>): AuditRow[] {
 /** The columns an entry sets (recordAudits sets each of them). */
 const AUDIT_COLUMNS = ['module', 'action', 'user_id', 'username', 'target_username', 'entity_id', 'description', 'ip_address', 'user_agent', 'old_values', 'new_values', 'created_at'] as const;
 
-// One entry, the usual case, as a statement compiled once.
-const insertAudit = prepared((db, ...values: unknown[]) =>
-  db.insertInto('audit_logs').values(Object.fromEntries(AUDIT_COLUMNS.map((column, i) => [column, values[i]])) as AuditRow),
-);
+/** The row of one entry's column values, in AUDIT_COLUMNS order. */
+export const auditRowOf = (values: unknown[]): AuditRow => Object.fromEntries(AUDIT_COLUMNS.map((column, i) => [column, values[i]])) as AuditRow;
+
+/**
+ * The column values of a lone entry that sets every column, the usual case, which compiled
+ * statements take (server/db/prepared.ts); null for any other list of entries.
+ */
+export function singleAuditValues(rows: AuditRow[]): unknown[] | null {
+  if (rows.length !== 1 || !AUDIT_COLUMNS.every((column) => rows[0][column] !== undefined)) return null;
+  return AUDIT_COLUMNS.map((column) => rows[0][column]);
+}
+
+const insertAudit = prepared((db, ...values: unknown[]) => db.insertInto('audit_logs').values(auditRowOf(values)));
 
 export async function writeAudits(db: Kysely<Database>, rows: AuditRow[]): Promise<void> {
-  if (rows.length === 1 && AUDIT_COLUMNS.every((column) => rows[0][column] !== undefined)) {
-    await insertAudit(db, ...AUDIT_COLUMNS.map((column) => rows[0][column]));
+  const single = singleAuditValues(rows);
+  if (single) {
+    await insertAudit(db, ...single);
     return;
   }
   for (let i = 0; i < rows.length; i += AUDIT_BATCH) await db.insertInto('audit_logs').values(rows.slice(i, i + AUDIT_BATCH)).execute();

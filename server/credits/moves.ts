@@ -8,7 +8,7 @@
  * The rows of both sides are locked in id order first, then checked, then posted through postChanges.
  * A recovery also records which allocations of the child it took back (credits/allocations.ts).
  */
-import { type Transaction } from 'kysely';
+import { type Kysely, type Transaction } from 'kysely';
 import { CREDITS, HIERARCHY, MANAGER_ALLOCATION_MAX } from '../../src/contract';
 import { isPostgres } from '../db/dialect';
 import { prepared } from '../db/prepared';
@@ -25,26 +25,30 @@ type Trx = Transaction<Database>;
 
 export const paidOf = (user: Pick<UserRow, 'credits' | 'bonus_credits'>) => user.credits - user.bonus_credits;
 
-// A move's two users, the usual case on SQLite, as a statement compiled once (its transaction already holds the write lock).
-const lockPair = prepared((db, first: number, second: number) => db.selectFrom('users').selectAll().where('id', 'in', [first, second]).orderBy('id'));
+/**
+ * The given users, read and on PostgreSQL row-locked in ascending id order (FOR NO KEY UPDATE: it
+ * blocks other balance changes but not the key-share locks of foreign keys). The admin holds no
+ * balance (it mints and burns), so its row is read, not locked: otherwise every admin move in the
+ * panel waits for the one before it to commit. One statement for both. On SQLite the transaction
+ * already holds the write lock.
+ */
+function usersLocked(db: Kysely<Database>, ids: number[]) {
+  const users = () => db.selectFrom('users').selectAll().where('id', 'in', ids);
+  if (!isPostgres(db)) return users().orderBy('id');
+  return db
+    .with('locked', () => users().where('role', '!=', 'admin').orderBy('id').forNoKeyUpdate())
+    .selectFrom('locked')
+    .selectAll()
+    .unionAll(users().where('role', '=', 'admin'));
+}
+
+// A move's two users, the usual case, as a statement compiled once.
+const lockPair = prepared((db, first: number, second: number) => usersLocked(db, [first, second]));
 
 /** Reads (and on PostgreSQL row-locks, in ascending id order) the given users. */
 export async function lockUsers(trx: Trx, ids: number[]): Promise<Map<number, UserRow>> {
   const unique = [...new Set(ids)].sort((a, b) => a - b);
-  const users = () => trx.selectFrom('users').selectAll().where('id', 'in', unique);
-  if (!isPostgres(trx)) {
-    const rows = unique.length === 2 ? await lockPair(trx, unique[0], unique[1]) : await users().orderBy('id').execute();
-    return new Map(rows.map((r) => [r.id, r]));
-  }
-  // FOR NO KEY UPDATE: blocks other balance changes but not the key-share locks of foreign keys.
-  // The admin holds no balance (it mints and burns), so its row is read, not locked: otherwise
-  // every admin move in the panel waits for the one before it to commit. One statement for both.
-  const rows = await trx
-    .with('locked', () => users().where('role', '!=', 'admin').orderBy('id').forNoKeyUpdate())
-    .selectFrom('locked')
-    .selectAll()
-    .unionAll(users().where('role', '=', 'admin'))
-    .execute();
+  const rows = unique.length === 2 ? await lockPair(trx, unique[0], unique[1]) : await usersLocked(trx, unique).execute();
   return new Map(rows.map((r) => [r.id, r as UserRow]));
 }
 

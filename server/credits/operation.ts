@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Insertable, Transaction } from 'kysely';
 import { CREDITS, HIERARCHY } from '../../src/contract';
-import { AUDIT_BATCH, type AuditRow, deferAudits, takeDeferredAudits, writeAudits } from '../audit';
+import { AUDIT_BATCH, type AuditRow, auditRowOf, deferAudits, singleAuditValues, takeDeferredAudits, writeAudits } from '../audit';
 import { isPostgres } from '../db/dialect';
 import { prepared } from '../db/prepared';
 import type { Database, IdempotencyKeysTable, UserRow } from '../db/schema';
@@ -29,6 +29,15 @@ const RATE_WINDOW_MS = 60_000;
 
 const insertKey = prepared((db, actorId: number, key: string, requestHash: string, statusCode: number, responseBody: string, createdAt: string) =>
   db.insertInto('idempotency_keys').values({ actor_id: actorId, key, request_hash: requestHash, status_code: statusCode, response_body: responseBody, created_at: createdAt }),
+);
+
+// PostgreSQL: a move's audit entry and its answer, one statement compiled once.
+const auditAndKey = prepared(
+  (db, actorId: number, key: string, requestHash: string, statusCode: number, responseBody: string, createdAt: string, ...audit: unknown[]) =>
+    db
+      .with('audit', (d) => d.insertInto('audit_logs').values(auditRowOf(audit)))
+      .insertInto('idempotency_keys')
+      .values({ actor_id: actorId, key, request_hash: requestHash, status_code: statusCode, response_body: responseBody, created_at: createdAt }),
 );
 
 const storedKey = prepared((db, actorId: number, key: string) =>
@@ -82,6 +91,11 @@ export interface CreditOperation<P> {
  * On PostgreSQL both are one statement.
  */
 async function storeAnswer(trx: Transaction<Database>, audits: AuditRow[], answer: Insertable<IdempotencyKeysTable> | null): Promise<void> {
+  const single = singleAuditValues(audits);
+  if (answer && single && isPostgres(trx)) {
+    await auditAndKey(trx, answer.actor_id, answer.key, answer.request_hash, answer.status_code, answer.response_body, answer.created_at, ...single);
+    return;
+  }
   if (answer && audits.length > 0 && audits.length <= AUDIT_BATCH && isPostgres(trx)) {
     await trx
       .with('audit', (db) => db.insertInto('audit_logs').values(audits))

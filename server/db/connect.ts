@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { DialectName } from './dialect';
 import type { Database } from './schema';
 import { ImmediateSqliteDialect, SqliteReadersDialect } from './sqliteReaders';
+import { namingClient } from './namedStatements';
 import { cacheStatements } from './statementCache';
 
 export interface Db {
@@ -54,7 +55,9 @@ export const DEFAULT_SQLITE_READERS = 2;
 
 export function connect(url: string = DEFAULT_DATABASE_URL, options: ConnectOptions = {}): Db {
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const pool = new (loadPg().Pool)({
+    const driver = loadPg();
+    const pool = new driver.Pool({
+      Client: namingClient(driver.Client),
       connectionString: url,
       max: options.poolSize ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),

@@ -10,6 +10,7 @@
  */
 import { type Compilable, type CompiledQuery, type Kysely, createQueryId } from 'kysely';
 import { isPostgres } from './dialect';
+import { nameStatement } from './namedStatements';
 import type { Database } from './schema';
 
 /** Stands for argument `index` while the statement is built. */
@@ -37,7 +38,10 @@ export function prepared<Args extends unknown[], R>(build: (db: Kysely<Database>
   return async (db: Kysely<Database>, ...args: Args): Promise<R[]> => {
     const postgres = isPostgres(db);
     let compiled = byDialect.get(postgres);
-    if (!compiled) byDialect.set(postgres, (compiled = compile(db, args.length)));
+    if (!compiled) {
+      byDialect.set(postgres, (compiled = compile(db, args.length)));
+      if (postgres) nameStatement(compiled.query.sql);
+    }
     const { query, fills } = compiled;
     const parameters = query.parameters.map((p, i) => (fills[i] < 0 ? p : args[fills[i]]));
     const { rows } = await db.executeQuery<R>({ ...query, parameters, queryId: createQueryId() });

@@ -13,6 +13,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { type Transaction, sql } from 'kysely';
 import { CREDITS, MAX_BALANCE } from '../../src/contract';
 import { isPostgres } from '../db/dialect';
+import { nameStatement } from '../db/namedStatements';
 import type { Database } from '../db/schema';
 import { nowIso } from '../db/values';
 import { ApiError } from '../http/errors';
@@ -100,6 +101,8 @@ interface Step {
 
 /** Changes per statement: sixteen bound values each, well under PostgreSQL's 65,535. */
 const RUN_MAX = 1000;
+/** Runs of up to this many changes (credit moves, single renewals) run as named statements on PostgreSQL. */
+const NAMED_RUN_MAX = 4;
 
 /** The balance a user must have now for all of its changes in a run to keep every rule, step by step. */
 interface Bounds {
@@ -149,7 +152,7 @@ async function postRun(
   // PostgreSQL: the rows stay locked until commit (the same lock the balance update takes), taken
   // in the order of the rows, which is ascending user id.
   const lock = meta.postgres ? sql`for no key update of u` : sql``;
-  const result = await sql<{ id: number; transaction_number: string; balance_before: number; balance_after: number }>`
+  const statement = sql<{ id: number; transaction_number: string; balance_before: number; balance_after: number }>`
     insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after,
       counterparty_id, actor_id, account_id, operation_id, coverage_start, coverage_end, remarks, created_at)
     select c.column2, u.id, c.column3, c.column4, c.column5, u.credits + c.column6, u.credits + c.column6 + c.column4,
@@ -162,7 +165,10 @@ async function postRun(
       and (c.column16 is null or u.credits <= c.column16)
     order by c.column1
     ${lock}
-    returning id, transaction_number, balance_before, balance_after`.execute(trx);
+    returning id, transaction_number, balance_before, balance_after`.compile(trx);
+  // A move's few entries: the same text for every move of its kind, planned once per connection.
+  if (meta.postgres && run.length <= NAMED_RUN_MAX) nameStatement(statement.sql);
+  const result = await trx.executeQuery(statement);
   const written = new Map(result.rows.map((row) => [row.transaction_number, row]));
   if (written.size !== run.length) {
     // The first user whose entries were refused names the error; the caller's transaction rolls back

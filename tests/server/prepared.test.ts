@@ -4,9 +4,10 @@
  * for anything but a value is refused at its first call.
  */
 import { sql } from 'kysely';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { connect } from '../../server/db/connect';
 import { prepared } from '../../server/db/prepared';
-import { describeEachDatabase } from './harness';
+import { describeEachDatabase, pgUrl } from './harness';
 
 describeEachDatabase('prepared statements', (ctx) => {
   const usersByRole = prepared((db, role: string, minId: number) =>
@@ -49,5 +50,27 @@ describeEachDatabase('prepared statements', (ctx) => {
   it('refuses a build that uses an argument for anything but a value', async () => {
     const bad = prepared((db, column: string) => db.selectFrom('users').select(column === 'id' ? 'id' : 'username'));
     await expect(bad(ctx.db.kysely, 'id')).rejects.toThrow(/argument 0 is not a value/);
+  });
+});
+
+// PostgreSQL: a compiled statement is sent as a named prepared statement, parsed and planned once
+// on each connection; any other statement stays unnamed.
+describe.skipIf(!pgUrl)('prepared statements are named on PostgreSQL', () => {
+  it('prepares a compiled statement once on its connection and reuses it', async () => {
+    const db = connect(pgUrl!, { poolSize: 1 });
+    try {
+      const count = prepared((k, min: number) => k.selectFrom('pg_catalog.pg_class' as never).select(sql<number>`count(*)`.as('n')).where(sql<boolean>`oid >= ${min}`));
+      const named = () => sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'panel_%'`.execute(db.kysely);
+      expect((await named()).rows).toEqual([]);
+      await count(db.kysely, 0);
+      await count(db.kysely, 1);
+      const statements = (await named()).rows.map((r) => r.statement);
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toMatch(/from "pg_catalog"\."pg_class" where oid >= \$1/);
+      // Unregistered statements (the lookups above) are not kept on the connection.
+      expect((await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements`.execute(db.kysely)).rows[0].n).toBe(1);
+    } finally {
+      await db.close();
+    }
   });
 });
