@@ -139,8 +139,52 @@ async function lanes(db: Kysely<Database>, perDealer: number): Promise<Lane[]> {
   return out;
 }
 
+/** CPU seconds used so far, read from /proc (Linux): the API's main thread, this whole process, PostgreSQL, this process's ended children. */
+interface CpuSeconds {
+  main: number;
+  process: number;
+  /** The local PostgreSQL server's processes, ended ones included (through the postmaster's count of its children); 0 for a remote one. */
+  postgres: number;
+  children: number;
+}
+
+const CLOCK_TICKS = 100;
+
+function cpuSeconds(): CpuSeconds | null {
+  // The fields after "(comm) ": state first, so utime, stime, cutime and cstime are 11 to 14.
+  const fields = (file: string) => {
+    const text = fs.readFileSync(file, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
+  };
+  try {
+    const self = fields('/proc/self/stat');
+    const main = fields(`/proc/self/task/${process.pid}/stat`);
+    let postgres = 0;
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+        const f = fields(`/proc/${pid}/stat`);
+        postgres += f[11] + f[12] + f[13] + f[14];
+      } catch {
+        // ended meanwhile
+      }
+    }
+    return { main: (main[11] + main[12]) / CLOCK_TICKS, process: (self[11] + self[12]) / CLOCK_TICKS, postgres: postgres / CLOCK_TICKS, children: (self[13] + self[14]) / CLOCK_TICKS };
+  } catch {
+    return null; // no /proc
+  }
+}
+
+/** Milliseconds of CPU per operation between two readings, by part. */
+function cpuPer(before: CpuSeconds | null, after: CpuSeconds | null, operations: number): CpuSeconds | null {
+  if (!before || !after || operations <= 0) return null;
+  const per = (key: keyof CpuSeconds) => ((after[key] - before[key]) * 1000) / operations;
+  return { main: per('main'), process: per('process'), postgres: per('postgres'), children: per('children') };
+}
+
 /** `pgbench -b tpcb-like` with CLIENTS clients in a scratch database on the server of `url`. */
-async function pgbenchTps(url: string, seconds: number): Promise<number> {
+async function pgbenchTps(url: string, seconds: number): Promise<{ tps: number; cpu: CpuSeconds | null }> {
   const u = new URL(url);
   const scratch = 'bench_pgbench';
   const env = { ...process.env, PGHOST: u.hostname, PGPORT: u.port || '5432', PGUSER: decodeURIComponent(u.username || 'postgres'), ...(u.password ? { PGPASSWORD: decodeURIComponent(u.password) } : {}) };
@@ -154,10 +198,13 @@ async function pgbenchTps(url: string, seconds: number): Promise<number> {
   }
   const pgbench = process.env.PGBENCH ?? '/usr/bin/pgbench';
   await execFileAsync(pgbench, ['-i', '-q', '-s', String(CLIENTS), scratch], { env });
+  const before = cpuSeconds();
   const { stdout } = await execFileAsync(pgbench, ['-c', String(CLIENTS), '-j', '2', '-T', String(seconds), '-b', 'tpcb-like', scratch], { env });
+  await new Promise((resolve) => setTimeout(resolve, 200)); // the postmaster counts its ended backends once it has reaped them
   const tps = /tps = ([\d.]+)/.exec(stdout);
+  const done = /actually processed: (\d+)/.exec(stdout);
   if (!tps) throw new Error(`pgbench printed no tps:\n${stdout}`);
-  return Number(tps[1]);
+  return { tps: Number(tps[1]), cpu: cpuPer(before, cpuSeconds(), Number(done?.[1] ?? 0)) };
 }
 
 /** A better-sqlite3 connection with the server's pragmas. */
@@ -327,14 +374,17 @@ export async function benchMoves(url: string, opsTotal = Number(process.env.BENC
     await clientsInWorker(plan(8, 'warm'));
     const before = postgres ? null : await snapshot(k, db.file!);
     recording = postgres ? null : [];
+    const cpuBefore = cpuSeconds();
     const { seconds, failures } = await clientsInWorker(plan(ops / CLIENTS, 'run'));
+    const cpu = cpuPer(cpuBefore, cpuSeconds(), ops);
     const recorded = recording ?? [];
     recording = null;
     const rate = ops / seconds;
     if (failures.length) console.log(`  moves refused: ${failures.join('; ')}`);
 
     const replayed = before ? replay(before, recorded, ops) : null;
-    const baseline = replayed ? replayed.rate : await pgbenchTps(url, Number(process.env.BENCH_PGBENCH_SECONDS ?? 20));
+    const pgbench = replayed ? null : await pgbenchTps(url, Number(process.env.BENCH_PGBENCH_SECONDS ?? 20));
+    const baseline = replayed ? replayed.rate : pgbench!.tps;
     const budget = MOVES_RATIO_BUDGET[kind];
     console.log(`\ncredit moves and bulk renew at scale (${url})`);
     console.log(`  ${'figure'.padEnd(50)} ${'value'.padStart(12)} ${'baseline'.padStart(9)} ${'ratio'.padStart(6)} ${'budget'.padStart(10)}  result`);
@@ -352,6 +402,13 @@ export async function benchMoves(url: string, opsTotal = Number(process.env.BENC
       console.log(`    baseline: the server's ${recorded.length} statements of these moves (${(recorded.length / ops).toFixed(1)} a move) replayed in a better-sqlite3 loop (moves/s)${replayed.errors ? `, ${replayed.errors} failed as they did for the server` : ''}`);
       console.log(`    for reference: a better-sqlite3 loop of only what a move writes, ${writesOnly.toFixed(0)} moves/s (${(rate / writesOnly).toFixed(2)} x)`);
     } else console.log(`    baseline: pgbench -b tpcb-like -c ${CLIENTS} (tps)`);
+    // Where the CPU goes: the budget is a rate, and on a small machine the clients, the API and the database share its cores.
+    if (cpu) {
+      const ms = (n: number) => `${n.toFixed(1)} ms`;
+      const database = postgres && cpu.postgres > 0 ? `, PostgreSQL ${ms(cpu.postgres)}` : '';
+      console.log(`    CPU a move: the API's main thread ${ms(cpu.main)}, its whole process ${ms(cpu.process)} (the clients' thread included)${database}`);
+      if (pgbench?.cpu && pgbench.cpu.postgres > 0) console.log(`    CPU a pgbench transaction: PostgreSQL ${ms(pgbench.cpu.postgres)}, pgbench ${ms(pgbench.cpu.children)}`);
+    }
 
     const ledgerStarted = performance.now();
     const ledger = await checkLedger(k, 5);

@@ -79,14 +79,17 @@ export async function checkLedger(db: Kysely<Database>, limit = 20): Promise<Led
   report(negativeEntries.rows.map((r) => `entry ${r.id}: ${r.balance_before} + ${r.credits} = ${r.balance_after}`));
 
   // A transfer: an entry whose counterparty is another (non-admin) user, with the counterparty's own
-  // entry in the same operation; the two net to zero.
+  // entry in the same operation; the two net to zero. Grouped by operation and pair of users, a
+  // group with one side only is unpaired: one pass over the entries, where a lookup of the other
+  // side per entry read all of the counterparty's entries (15 s at 89,000 entries with busy users).
+  const low = sql`case when e.user_id < e.counterparty_id then e.user_id else e.counterparty_id end`;
+  const high = sql`case when e.user_id < e.counterparty_id then e.counterparty_id else e.user_id end`;
   const unpaired = await sql<{ id: number; operation_id: string }>`
-    select e.id, e.operation_id from credit_transactions e
+    select min(e.id) as id, e.operation_id from credit_transactions e
     join users c on c.id = e.counterparty_id and c.role <> 'admin'
-    where not exists (
-      select 1 from credit_transactions p
-      where p.operation_id = e.operation_id and p.user_id = e.counterparty_id and p.counterparty_id = e.user_id)
-    order by e.id limit ${limit}`.execute(db);
+    group by e.operation_id, ${low}, ${high}
+    having count(distinct e.user_id) < 2
+    order by 1 limit ${limit}`.execute(db);
   report(unpaired.rows.map((r) => `entry ${r.id}: a move to another user without that user's entry in operation ${r.operation_id}`));
   const unbalanced = await sql<{ operation_id: string; total: number }>`
     select e.operation_id, sum(e.credits) as total from credit_transactions e
