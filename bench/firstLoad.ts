@@ -1,15 +1,17 @@
 /**
  * The panel's first load against issue 8's budgets, next to a minimal Refine + antd page showing the
- * same rows (bench/minimal/). Both are built in this run with the panel's Vite config and served by
- * the same server on a temporary SQLite database with the demo seed. Sizes are what a gzip client
- * downloads (the build's .gz copies); times run from navigation to the /users rows painted, as medians
- * over fresh browser contexts (cold cache) and over reloads (warm cache) in headless Chromium.
+ * same rows (bench/minimal/), and the panel with that page's bare table in place of its accounts page
+ * (its frame, providers and sign-in around the same table: the part of the difference that no change
+ * to the page removes). All are built in this run with the panel's Vite config and served by the same
+ * server on a temporary SQLite database with the demo seed. Sizes are what a gzip client downloads
+ * (the build's .gz copies); times run from navigation to the /users rows painted, as medians over
+ * fresh browser contexts (cold cache) and over reloads (warm cache) in headless Chromium.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { Rolldown } from 'vite';
+import type { Plugin, Rolldown } from 'vite';
 import { buildApp } from '../server/app';
 import { viteBuild } from '../server/panelBuild';
 import { STORAGE_KEYS } from '../src/contract';
@@ -26,8 +28,8 @@ interface Built {
   chunks: Rolldown.OutputChunk[];
 }
 
-async function buildInto(root: string, dir: string): Promise<Built> {
-  const outputs = [await viteBuild(root, dir)].flat() as Rolldown.RolldownOutput[];
+async function buildInto(root: string, dir: string, plugins: Plugin[] = []): Promise<Built> {
+  const outputs = [await viteBuild(root, dir, plugins)].flat() as Rolldown.RolldownOutput[];
   return { dir, chunks: outputs.flatMap((o) => o.output).filter((o): o is Rolldown.OutputChunk => o.type === 'chunk') };
 }
 
@@ -39,6 +41,21 @@ const wireBytes = (dir: string, file: string, extension: '.gz' | '.br') =>
 function initialFiles(dir: string): string[] {
   const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
   return [...html.matchAll(/<script[^>]*\ssrc="\/([^"]+)"|<link[^>]*rel="modulepreload"[^>]*href="\/([^"]+)"/g)].map((m) => m[1] ?? m[2]);
+}
+
+// The minimal page's table, put in place of the panel's accounts page (src/resources/accounts).
+const BARE_TABLE = path.join(ROOT, 'bench', 'minimal', 'AccountsTable.tsx');
+const bareAccountsPage = (): Plugin => ({
+  name: 'bare-accounts-page',
+  enforce: 'pre',
+  resolveId: (source, importer) => (source === './AccountsPage' && importer === path.join(ROOT, 'src', 'resources', 'accounts', 'index.tsx') ? BARE_TABLE : null),
+});
+
+/** The panel with the minimal page's table as its accounts page. */
+async function buildFrame(dir: string): Promise<Built> {
+  const built = await buildInto(ROOT, dir, [bareAccountsPage()]);
+  if (!built.chunks.some((c) => BARE_TABLE in c.modules)) throw new Error(`the panel's accounts page was not replaced by ${BARE_TABLE}`);
+  return built;
 }
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -134,17 +151,19 @@ async function signedInContext(browser: Browser, token: string, role: string) {
   return context;
 }
 
-async function paintTimes(panelDir: string, minimalDir: string) {
+async function paintTimes(panelDir: string, frameDir: string, minimalDir: string) {
   const { ctx, stop } = await startTestServer('sqlite', {}, panelDir);
+  const frameApp = await buildApp({ db: ctx.db, config: ctx.config, panelDir: frameDir });
   const minimalApp = await buildApp({ db: ctx.db, config: ctx.config, panelDir: minimalDir });
   const browser = await launchBrowser();
   try {
+    const frameUrl = await listenOnLoopback(frameApp);
     const minimalUrl = await listenOnLoopback(minimalApp);
     const token = (await ctx.as('admin')).token!;
-    const targets = { panel: `${ctx.baseUrl}/users`, minimal: `${minimalUrl}/` } as const;
+    const targets = { panel: `${ctx.baseUrl}/users`, frame: `${frameUrl}/users`, minimal: `${minimalUrl}/` } as const;
     const names = Object.keys(targets) as Array<keyof typeof targets>;
-    const cold: Record<string, number[]> = { panel: [], minimal: [] };
-    const warm: Record<string, number[]> = { panel: [], minimal: [] };
+    const cold: Record<string, number[]> = { panel: [], frame: [], minimal: [] };
+    const warm: Record<string, number[]> = { panel: [], frame: [], minimal: [] };
     const shown: Record<string, { rows: number; styleChars: number }> = {};
     // One unmeasured load of each first, then runs in turn so that drift in the machine's load hits both.
     for (let run = -1; run < RUNS; run++) {
@@ -163,12 +182,14 @@ async function paintTimes(panelDir: string, minimalDir: string) {
     const what = (name: string) => `${shown[name].rows} rows, ${Math.round(shown[name].styleChars / 1000)}k chars of styles`;
     const note = `median of ${RUNS}; panel ${what('panel')}, minimal page ${what('minimal')}`;
     for (const [label, times] of [['cold cache', cold], ['warm cache', warm]] as const) {
-      const [panel, minimal] = [median(times.panel), median(times.minimal)];
+      const [panel, frame, minimal] = [median(times.panel), median(times.frame), median(times.minimal)];
       const ratio = `goal: no slower (${(panel / minimal).toFixed(2)}x)`;
       report(`/users rows painted, ${label}: panel / minimal`, `${panel.toFixed(0)} / ${minimal.toFixed(0)} ms`, ratio, panel <= minimal, note);
+      report(`  the panel with the minimal page's table`, `${frame.toFixed(0)} ms`, `${(frame / minimal).toFixed(2)}x the minimal page`, undefined, `its frame, providers and sign-in, ${what('frame')}`);
     }
   } finally {
     await browser.close();
+    await frameApp.close();
     await minimalApp.close();
     await stop();
   }
@@ -181,7 +202,7 @@ export async function benchFirstLoad() {
     const panel = await buildInto(ROOT, path.join(tmp, 'panel'));
     const minimal = await buildInto(path.join(ROOT, 'bench', 'minimal'), path.join(tmp, 'minimal'));
     sizes(panel, minimal);
-    if (fs.existsSync(CHROMIUM)) await paintTimes(panel.dir, minimal.dir);
+    if (fs.existsSync(CHROMIUM)) await paintTimes(panel.dir, (await buildFrame(path.join(tmp, 'frame'))).dir, minimal.dir);
     else console.log(`  paint times skipped: no Chromium at ${CHROMIUM}`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PluginOption } from 'vite';
 import { PANEL_DIR } from './app';
 
 const ROOT = path.resolve(PANEL_DIR, '..');
@@ -27,15 +28,16 @@ export function panelIsStale(): boolean {
 
 /**
  * A production build with the panel's Vite config, of the panel or of another page (`root`), into
- * its configured folder or `outDir`. Vite takes production from NODE_ENV: under `test` (the test
- * runners start the product so) it would bundle the development builds of React and antd.
+ * its configured folder or `outDir`, with `plugins` added to the config's. Vite takes production
+ * from NODE_ENV: under `test` (the test runners start the product so) it would bundle the
+ * development builds of React and antd.
  */
-export async function viteBuild(root = ROOT, outDir?: string) {
+export async function viteBuild(root = ROOT, outDir?: string, plugins: PluginOption[] = []) {
   const { build } = await import('vite');
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    return await build({ root, configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn', build: outDir ? { outDir, emptyOutDir: true } : {} });
+    return await build({ root, configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn', plugins, build: outDir ? { outDir, emptyOutDir: true } : {} });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;

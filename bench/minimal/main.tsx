@@ -4,11 +4,10 @@
  * panel's Vite config and served by the same server.
  */
 import '@ant-design/v5-patch-for-react-19';
-import { useTable } from '@refinedev/antd';
 import { type DataProvider, Refine } from '@refinedev/core';
-import { Table } from 'antd';
 import { createRoot } from 'react-dom/client';
 import { API_PREFIX, DEFAULT_PAGE_SIZE, STORAGE_KEYS } from '../../src/contract';
+import { AccountsPage } from './AccountsTable';
 
 const unsupported = () => Promise.reject(new Error('read-only baseline'));
 
@@ -26,25 +25,8 @@ const dataProvider: DataProvider = {
   deleteOne: unsupported,
 };
 
-function Accounts() {
-  const { tableProps } = useTable({ resource: 'accounts', pagination: { pageSize: DEFAULT_PAGE_SIZE }, syncWithLocation: false });
-  return (
-    <Table
-      {...tableProps}
-      rowKey="id"
-      columns={[
-        { title: 'Login', dataIndex: 'login' },
-        { title: 'Full Name', dataIndex: 'full_name' },
-        { title: 'MAC Address', dataIndex: 'mac_address' },
-        { title: 'Expiry', dataIndex: 'expiry_date' },
-        { title: 'Status', dataIndex: 'status' },
-      ]}
-    />
-  );
-}
-
 createRoot(document.getElementById('root')!).render(
   <Refine dataProvider={dataProvider} resources={[{ name: 'accounts', list: '/' }]} options={{ disableTelemetry: true }}>
-    <Accounts />
+    <AccountsPage />
   </Refine>,
 );
