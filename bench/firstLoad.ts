@@ -165,7 +165,7 @@ async function paintTimes(panelDir: string, frameDir: string, minimalDir: string
     const cold: Record<string, number[]> = { panel: [], frame: [], minimal: [] };
     const warm: Record<string, number[]> = { panel: [], frame: [], minimal: [] };
     const shown: Record<string, { rows: number; styleChars: number }> = {};
-    // One unmeasured load of each first, then runs in turn so that drift in the machine's load hits both.
+    // One unmeasured load of each first, then runs in turn so that drift in the machine's load hits all three.
     for (let run = -1; run < RUNS; run++) {
       for (const name of names) {
         const context = await signedInContext(browser, token, 'admin');
