@@ -1,4 +1,5 @@
 /** Session and profile: sign-in, sign-out, who am I, password and profile changes. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -22,19 +23,26 @@ import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords';
 import { issueToken, revokeOtherTokens, revokeToken } from '../auth/tokens';
 import type { UserRow } from '../db/schema';
 import { nowIso } from '../db/values';
+import { throttleAddress } from '../http/clientAddress';
 import { ApiError, fieldError, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { hit, releaseHit } from '../http/rateLimit';
 import { pathIds } from '../http/scope';
 import { toCurrentUser } from '../users';
 
-/** Failed sign-ins allowed per IP and username in one window. */
+// Sign-in throttling slows the guessing address and never refuses the right password from elsewhere:
+// the refusing limits count per client address (an IPv6 client by its /64). See docs/security.md.
+/** Failed sign-ins allowed per address and username in one window; then that pair is refused. */
 export const LOGIN_LIMIT = { max: 5, windowMs: 60_000 };
+/** Failed sign-ins allowed per address across all usernames in one window (password spraying). */
+export const LOGIN_ADDRESS_LIMIT = { max: 20, windowMs: 15 * 60_000 };
 /**
- * Failed sign-ins allowed per username from all addresses together, so many addresses cannot
- * multiply the guesses on one account. (While an attack goes on, the account's own user waits too.)
+ * Failed sign-ins on one username from all addresses together after which every attempt on it waits
+ * LOGIN_USER_DELAY_MS before its password is checked. A delay and never a refusal: a refusal would
+ * let anyone with enough addresses lock the owner out.
  */
-export const LOGIN_USER_LIMIT = { max: 20, windowMs: 15 * 60_000 };
+export const LOGIN_USER_SLOWDOWN = { max: 20, windowMs: 15 * 60_000 };
+export const LOGIN_USER_DELAY_MS = 1_000;
 
 /** The server of the caller's branch (its manager's), or null. */
 const managerServerAnswer = dataOf(z.object({ id: z.number(), name: z.string(), status: z.string() }).nullable());
@@ -56,23 +64,31 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { public: true }, schema: { body: loginBody, response: { 200: loginResponseEntity, '4xx': apiErrorBody }, tags: ['auth'] } },
     async (request) => {
       const { username, password } = request.body;
-      const limitKey = `login:${request.ip}:${username.toLowerCase()}`;
-      const userLimitKey = `login-user:${username.toLowerCase()}`;
+      const name = username.toLowerCase();
+      const address = throttleAddress(request.ip);
+      const pairKey = `login:${address}:${name}`;
+      const addressKey = `login-address:${address}`;
+      const userKey = `login-user:${name}`;
       const tooMany = (retryAfter: number) =>
         new ApiError(429, AUTH.tooManyAttempts, undefined, { 'retry-after': String(retryAfter) });
 
-      // Every attempt counts before its password is checked, so a burst of parallel guesses cannot
-      // slip past the limit; a successful sign-in then takes its count back. Per address and
-      // username first, then per username across addresses.
-      const attempt = await hit(db, limitKey, LOGIN_LIMIT);
-      if (attempt.exceeded) throw tooMany(attempt.retryAfter);
-      const perUser = await hit(db, userLimitKey, LOGIN_USER_LIMIT);
-      if (perUser.exceeded) throw tooMany(perUser.retryAfter);
+      // Every attempt counts before its password is checked (one atomic upsert per counter), so a
+      // burst of parallel guesses cannot slip past a limit; a successful sign-in then takes back its
+      // own counts and no one else's. An address over a limit is refused before its password is
+      // checked, the right one included; other addresses are not.
+      const pair = await hit(db, pairKey, LOGIN_LIMIT);
+      if (pair.exceeded) throw tooMany(pair.retryAfter);
+      const fromAddress = await hit(db, addressKey, LOGIN_ADDRESS_LIMIT);
+      if (fromAddress.exceeded) throw tooMany(fromAddress.retryAfter);
+      const onUser = await hit(db, userKey, LOGIN_USER_SLOWDOWN);
+      // Whatever the password, so the wait tells nothing about it.
+      if (onUser.exceeded) await sleep(LOGIN_USER_DELAY_MS);
 
       const user = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
       if (!(await passwordMatches(user, password)) || !user) throw fieldError('username', AUTH.invalidCredentials);
-      await releaseHit(db, limitKey);
-      await releaseHit(db, userLimitKey);
+      await releaseHit(db, pairKey);
+      await releaseHit(db, addressKey);
+      await releaseHit(db, userKey);
       if (user.status !== 'active') throw fieldError('username', AUTH.accountDisabled);
 
       const token = await issueToken(db, user.id, app.config.tokenTtlHours);
