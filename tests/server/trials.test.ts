@@ -4,6 +4,8 @@
  */
 import { beforeEach, expect, it } from 'vitest';
 import { ACCOUNTS, CREDITS, SYSTEM_SETTING_DEFAULTS, formatMac } from '../../src/contract';
+import { newAccountRow } from '../../server/accounts/store';
+import * as trialsMigration from '../../server/db/migrations/0018_trials';
 import { updateSystemSettings } from '../../server/settings';
 import { DAY, uniqueMac } from './accountFixtures';
 import { type Client, type TestContext, describeEachDatabase } from './harness';
@@ -275,5 +277,43 @@ describeEachDatabase('trials in the credit-operation rate limit', (ctx) => {
     expect(renewal.body.errors).toEqual({ rate_limit: [CREDITS.rateLimit.description] });
     // Another creator has its own budget.
     expect((await startTrial(await ctx.as('dealer2'), uniqueMac())).status).toBe(201);
+  });
+});
+
+describeEachDatabase('trial history carried into the trial limits (migration 0018)', (ctx) => {
+  it('the trials made before the migration keep their devices and count in the day', async () => {
+    await updateSystemSettings(ctx.db.kysely, { enable_trials: true, trial_period_days: 30, trials_per_day: 1000 });
+    const [dealer, dealer2] = await Promise.all([ctx.as('dealer'), ctx.as('dealer2')]);
+    const [live, deleted, converted, old, paid] = [uniqueMac(), uniqueMac(), uniqueMac(), uniqueMac(), uniqueMac()];
+    expect((await startTrial(dealer, live)).status).toBe(201);
+    const gone = await startTrial(dealer, deleted);
+    expect((await dealer.delete(`/accounts/${gone.body.data.id}`)).status).toBe(204);
+    const renewed = await startTrial(dealer, converted);
+    expect((await dealer.post(`/accounts/${renewed.body.data.id}/credits`, { action: 'renew', months: 1 })).status).toBe(200);
+    expect((await dealer.post('/accounts', { ...trialBody(paid), is_trial: false, months: 1 })).status).toBe(201);
+    // A trial account 40 days old, written before the panel kept TRIAL entries.
+    const owner = await ctx.db.kysely.selectFrom('users').select(['id', 'path']).where('username', '=', 'dealer').executeTakeFirstOrThrow();
+    const longAgo = new Date(Date.now() - 40 * DAY).toISOString();
+    await ctx.db.kysely
+      .insertInto('accounts')
+      .values(newAccountRow({ owner_id: owner.id, owner_path: owner.path, server_id: 1, login: `old${old}`, full_name: 'Old Trial', pwd_txt: 'x', mac_address: old, expiry_date: longAgo, status: 'active', is_trial: 1, created_at: longAgo }))
+      .execute();
+
+    // The database as it was before 0018, migrated again.
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      await trialsMigration.down(trx);
+      await trialsMigration.up(trx);
+    });
+    const devices = await ctx.db.kysely.selectFrom('trial_devices').select(['mac_address', 'started_at']).execute();
+    const known = new Map(devices.map((d) => [d.mac_address, d.started_at]));
+    expect([live, deleted, converted, old].every((mac) => known.has(mac))).toBe(true);
+    expect(known.has(paid)).toBe(false);
+    expect(known.get(old)).toBe(longAgo);
+    const quota = await ctx.db.kysely.selectFrom('trial_quotas').select(['creator_id', 'n']).execute();
+    expect(quota).toEqual([{ creator_id: owner.id, n: 3 }]);
+
+    for (const mac of [live, deleted, converted]) expect((await startTrial(dealer2, mac)).body.errors, mac).toEqual(deviceUsed());
+    expect((await startTrial(dealer2, old)).status).toBe(201);
+    expect((await startTrial(dealer2, paid)).status).toBe(201);
   });
 });
