@@ -315,6 +315,21 @@ export interface LedgerTalliesTable {
   renewal_credits: number;
 }
 
+/** The last trial of each device (migration 0018): one row per normalised MAC address. */
+export interface TrialDevicesTable {
+  mac_address: string;
+  /** The account of that trial (it may since be deleted, converted or re-MACed). */
+  account_id: number | null;
+  started_at: string;
+}
+
+/** Trials started per creator and UTC day 'YYYY-MM-DD' (migration 0018). */
+export interface TrialQuotasTable {
+  creator_id: number;
+  day: string;
+  n: number;
+}
+
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -339,6 +354,8 @@ export interface Database {
   job_locks: JobLocksTable;
   account_tallies: AccountTalliesTable;
   ledger_tallies: LedgerTalliesTable;
+  trial_devices: TrialDevicesTable;
+  trial_quotas: TrialQuotasTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -52,6 +52,7 @@ import {
   scopedAccounts,
   toAccount,
 } from '../accounts/store';
+import { checkTrial, claimTrialDevice, claimTrialQuota } from '../accounts/trials';
 import { recordAudit, recordAudits } from '../audit';
 import { type OperationResult, runCreditOperation } from '../credits/operation';
 import type { AccountRow, Database, UserRow } from '../db/schema';
@@ -180,6 +181,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           if (actor.role !== 'admin' && minimum > 0 && ((await currentCredits(db, actor)) ?? 0) < minimum) {
             throw fieldError('credits', HIERARCHY.minimumToCreate(minimum, ACCOUNTS.trialWhat));
           }
+          await checkTrial(db, actor.id, body.mac_address, settings);
         }
         await checkUnique(db, provisioners, serverId, { mac: body.mac_address, login: body.login });
         return { serverId, settings };
@@ -187,6 +189,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
       const create = async (trx: Transaction<Database>, { serverId, settings }: Awaited<ReturnType<typeof precheck>>): Promise<OperationResult> => {
         const now = new Date();
+        if (body.is_trial) await claimTrialQuota(trx, actor.id, settings, now);
         const { id } = await trx
           .insertInto('accounts')
           .values(
@@ -210,6 +213,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         let renewal: RenewalResult | null = null;
         let posted: PostedEntry[] = [];
         if (body.is_trial) {
+          await claimTrialDevice(trx, body.mac_address, id, settings, now);
           await postChanges(
             trx,
             [{ userId: actor.id, type: 'TRIAL', credits: 0, accountId: id, coverageStart: now.toISOString(), remarks: `Trial account ${body.login} for ${settings.trial_days} day(s)` }],
@@ -237,8 +241,8 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         };
       };
       try {
-        // Buying months is a credit operation (Idempotency-Key, rate limit); an empty or trial account is not.
-        if (body.months) return await runCreditOperation(app, request, reply, actor, { prepare: precheck, run: create });
+        // Buying months or starting a trial is a credit operation (Idempotency-Key, rate limit); an empty account is not.
+        if (body.months || body.is_trial) return await runCreditOperation(app, request, reply, actor, { prepare: precheck, run: create });
         const prepared = await precheck();
         const outcome = await inTransaction(db, (trx) => create(trx, prepared));
         // Sent, not returned: the reply is a thenable, and this runs inside provisioners.mirrored.
@@ -280,9 +284,13 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       }
       const status = statusFrom(body);
+      // A trial account moved onto another device is that device's trial.
+      const trialMoved = Boolean(before.is_trial) && body.mac_address !== undefined && body.mac_address !== before.mac_address;
+      const settings = trialMoved ? await settingsOf(app, request) : null;
       try {
         await provisioners.mirrored((undo) =>
           inTransaction(db, async (trx) => {
+            if (trialMoved) await claimTrialDevice(trx, body.mac_address!, before.id, settings!, new Date());
             await trx
               .updateTable('accounts')
               .set({

@@ -66,6 +66,9 @@ export const SYSTEM_SETTING_DEFAULTS = {
   minimum_credits_reseller_creation: 0,
   minimum_credits_dealer_creation: 0,
   minimum_credits_trial_user_creation: 0,
+  // One trial per device (MAC) in this many days; trials one user may start per UTC day (0: none).
+  trial_period_days: 30,
+  trials_per_day: 20,
   enable_trials: true,
   enable_promos: true,
   enable_reseller_dealer_promos: true,

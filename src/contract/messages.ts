@@ -358,6 +358,9 @@ export const ACCOUNTS = {
   trialsDisabled: 'Trial accounts are disabled.',
   trialWithMonths: 'A trial account cannot be bought for months.',
   trialWhat: 'trial account',
+  trialDeviceUsed: (days: number) => `This device (MAC address) already had a trial in the last ${days} day(s): one trial per device in that period.`,
+  trialDailyLimit: (n: number) =>
+    n === 0 ? 'Trial accounts cannot be created: the daily trial limit is 0.' : `You have reached the daily limit of ${n} trial account(s). Try again tomorrow (UTC).`,
   expiryAdminOnly: 'Only an administrator can set the expiry date directly. Renew the account instead.',
   bonusPeriod: 'This promo account is in its bonus period and cannot be renewed until one month before it expires.',
   recoverTooMany: (n: number) => `Only ${n} unused whole month(s) can be recovered from this account.`,

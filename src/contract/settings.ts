@@ -1,6 +1,7 @@
 /**
- * The system settings of spec section 7: the URL key of each per-key PUT, the one body field it carries,
- * and the bounds of spec section 5. The API validates with this table and the panel's provider maps
+ * The system settings of spec section 7 (and the trial limits of DESIGN.md: the period of one trial
+ * per device, trials per user per day): the URL key of each per-key PUT, the one body field it
+ * carries, and the bounds of spec section 5. The API validates with this table and the panel's provider maps
  * keys with it, so the two never disagree.
  */
 import { SYSTEM_SETTING_DEFAULTS } from './constants';
@@ -43,6 +44,8 @@ export const SETTING_KEYS = {
     max: 1000,
     fallback: 0,
   },
+  'trial-period-days': { field: 'trial_period_days', label: 'Trial period days', type: 'int', min: 1, max: 3650, fallback: SYSTEM_SETTING_DEFAULTS.trial_period_days },
+  'trials-per-day': { field: 'trials_per_day', label: 'Trials per day', type: 'int', min: 0, max: 1000, fallback: SYSTEM_SETTING_DEFAULTS.trials_per_day },
   'trials-enabled': { field: 'enable_trials', label: 'Trials', type: 'boolean' },
   'promos-enabled': { field: 'enable_promos', label: 'Promos', type: 'boolean' },
   'reseller-dealer-promos-enabled': { field: 'enable_reseller_dealer_promos', label: 'Reseller and dealer promos', type: 'boolean' },

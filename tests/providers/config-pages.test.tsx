@@ -75,6 +75,29 @@ describe('System Settings', { timeout: 30_000 }, () => {
     expect(fake.requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
   });
 
+  it('shows the trial limits (one trial per device per period, trials per day), checked and saved like the others', async () => {
+    fake.on('PUT', /^system-settings\//, (r) => ({ status: 200, body: { ...SYSTEM_SETTING_DEFAULTS, ...(r.body as object) } }));
+    const { view, input, item, type, click } = renderPage(<SystemSettingsPage />);
+    await waitFor(() => expect(input('system-settings_trial_period_days').value).toBe('30'));
+    expect(input('system-settings_trials_per_day').value).toBe('20');
+    expect(view.baseElement.querySelector('[data-testid="summary-trial_period_days"]')?.textContent).toBe('30');
+    expect(view.baseElement.querySelector('[data-testid="summary-trials_per_day"]')?.textContent).toBe('20');
+
+    type('system-settings_trial_period_days', '4000');
+    click('Save Trial Period (days)');
+    await waitFor(() => expect(item('system-settings_trial_period_days')).toContain(FIELD_RULES.between('Trial period days', 1, 3650)));
+    type('system-settings_trials_per_day', '1001');
+    click('Save Trials per User per Day');
+    await waitFor(() => expect(item('system-settings_trials_per_day')).toContain(FIELD_RULES.between('Trials per day', 0, 1000)));
+    expect(fake.requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
+
+    type('system-settings_trials_per_day', '0');
+    click('Save Trials per User per Day');
+    await waitFor(() => expect(fake.calls('PUT', 'system-settings/trials-per-day')).toHaveLength(1));
+    expect(fake.calls('PUT', 'system-settings/trials-per-day')[0].body).toEqual({ trials_per_day: 0 });
+    await waitFor(() => expect(view.baseElement.querySelector('[data-testid="summary-trials_per_day"]')?.textContent).toBe('0'));
+  });
+
   it('saves the fallback for an emptied number (trial days 7)', async () => {
     fake.on('PUT', 'system-settings/trial-days', { status: 200, body: { ...SYSTEM_SETTING_DEFAULTS, trial_days: 7 } });
     fake.on('GET', 'system-settings', { status: 200, body: { ...SYSTEM_SETTING_DEFAULTS, trial_days: 30 } });

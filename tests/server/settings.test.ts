@@ -18,7 +18,7 @@ const KEYS = Object.keys(SETTING_KEYS) as SettingKey[];
 const def = (key: SettingKey): SettingDef => SETTING_KEYS[key];
 
 describe('settings key table (contract)', () => {
-  it('maps the eleven keys of spec section 7 one to one onto the settings fields', () => {
+  it('maps the eleven keys of spec section 7 and the two trial limits one to one onto the settings fields', () => {
     expect(KEYS).toEqual([
       'trial-days',
       'default-credits',
@@ -26,6 +26,8 @@ describe('settings key table (contract)', () => {
       'minimum-credits-reseller-creation',
       'minimum-credits-dealer-creation',
       'minimum-credits-trial-user-creation',
+      'trial-period-days',
+      'trials-per-day',
       'trials-enabled',
       'promos-enabled',
       'reseller-dealer-promos-enabled',
@@ -50,6 +52,12 @@ describe('settings key table (contract)', () => {
     expect(settingNumberOrFallback('trial-days', '30')).toBe(30);
     expect(settingNumberOrFallback('default-credits', undefined)).toBe(1);
     expect(settingNumberOrFallback('default-credits', 3)).toBe(3);
+  });
+
+  it('bounds the trial limits: a period of 1-3650 days (default 30), 0-1000 trials per day (default 20)', () => {
+    expect(SETTING_KEYS['trial-period-days']).toMatchObject({ field: 'trial_period_days', type: 'int', min: 1, max: 3650, fallback: 30 });
+    expect(SETTING_KEYS['trials-per-day']).toMatchObject({ field: 'trials_per_day', type: 'int', min: 0, max: 1000, fallback: 20 });
+    expect(SYSTEM_SETTING_DEFAULTS).toMatchObject({ trial_period_days: 30, trials_per_day: 20 });
   });
 });
 
@@ -116,6 +124,28 @@ describeEachDatabase('system settings', (ctx) => {
     expect((await admin.put('/system-settings/default-credits', { default_credits: 1000 })).body.default_credits).toBe(1000);
     expect((await admin.put('/system-settings/trials-enabled', { enable_trials: 0 })).body.enable_trials).toBe(false);
     expect((await admin.put('/system-settings/trials-enabled', { enable_trials: 'true' })).body.enable_trials).toBe(true);
+  });
+
+  it('refuses bad trial limits with a 422 on their own field, and keeps them', async () => {
+    const admin = await ctx.as('admin');
+    const before = (await admin.get('/system-settings')).body;
+    const cases = [
+      ['trial-period-days', 'trial_period_days', FIELD_RULES.between('Trial period days', 1, 3650), ['abc', '', ' ', -1, 0, 3651, 1e9, 2.5, '7 days', null, true, [30]]],
+      ['trials-per-day', 'trials_per_day', FIELD_RULES.between('Trials per day', 0, 1000), ['abc', '', -1, 1001, 1e9, 0.5, '1e3', null, false, { n: 1 }]],
+    ] as const;
+    for (const [key, field, message, values] of cases) {
+      for (const value of values) {
+        const res = await admin.put(`/system-settings/${key}`, { [field]: value });
+        expect(res.status, `${key}=${JSON.stringify(value)}`).toBe(422);
+        expect(res.body.errors, `${key}=${JSON.stringify(value)}`).toEqual({ [field]: [message] });
+      }
+    }
+    expect((await admin.get('/system-settings')).body).toEqual(before);
+    expect((await admin.put('/system-settings/trial-period-days', { trial_period_days: '3650' })).body.trial_period_days).toBe(3650);
+    expect((await admin.put('/system-settings/trials-per-day', { trials_per_day: 0 })).body.trials_per_day).toBe(0);
+    expect((await getSystemSettings(ctx.db.kysely)).trials_per_day).toBe(0);
+    await admin.put('/system-settings/trial-period-days', { trial_period_days: SYSTEM_SETTING_DEFAULTS.trial_period_days });
+    await admin.put('/system-settings/trials-per-day', { trials_per_day: SYSTEM_SETTING_DEFAULTS.trials_per_day });
   });
 
   it("answers an unknown key with 422 'Unknown setting key'", async () => {

@@ -5,7 +5,7 @@ import { type SettingDef, type SettingKey, SETTING_KEYS } from '../settings';
 import { boundedInt, boundedNumber, intList, switchField } from './configFields';
 import { creditOptionEntity } from './credits';
 
-/** PUT /system-settings/{key}: the key must be one of spec section 7's eleven. */
+/** PUT /system-settings/{key}: the key must be one of the settings table's (spec section 7's eleven and the trial limits). */
 export const settingKeyParam = z.object({
   key: z.enum(Object.keys(SETTING_KEYS) as [SettingKey, ...SettingKey[]], { error: SETTINGS.unknownKey }),
 });
