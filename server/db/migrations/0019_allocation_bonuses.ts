@@ -56,9 +56,10 @@ interface Entry {
 
 /**
  * Ties the bonus entries already in the ledger to their allocations (the paid entry of the same
- * operation and user), naming the promo by the entry's remarks where one promo has that name. The
- * earlier rule's write-offs ("no paid credits left") are counted as taken back from the bonuses of
- * the allocations recoveries had reached by then, newest first: that is what they stood for.
+ * operation and user), naming the promo by the entry's remarks where one promo has that name. Bonus
+ * write-offs (the earlier rule's "no paid credits left") and spent bonus paid back are counted as
+ * taken back from the bonuses of the allocations recoveries had reached by then, newest first: that
+ * is what they stood for, and how recoveries attribute them from now on.
  */
 async function backfill(db: Kysely<any>): Promise<void> {
   const entries: Entry[] = await db
@@ -67,7 +68,8 @@ async function backfill(db: Kysely<any>): Promise<void> {
     .where((eb: any) =>
       eb.or([
         eb.and([eb('type', '=', 'PURCHASED'), eb('credits', '>', 0)]),
-        eb.and([eb('type', '=', 'RECOVERED'), eb('bonus_credits', '<', 0), eb('counterparty_id', 'is', null)]),
+        // Bonus taken back: from the bonus balance, or (spent bonus) from the paid one.
+        eb.and([eb('type', '=', 'RECOVERED'), eb('counterparty_id', 'is', null), eb('account_id', 'is', null), eb('credits', '<', 0)]),
       ]),
     )
     .orderBy('user_id')
@@ -98,7 +100,7 @@ async function backfill(db: Kysely<any>): Promise<void> {
         bonuses.push({ allocation_id: allocation.id, bonus_id: e.id, credits: e.bonus_credits, source, promo_id: named.length === 1 ? named[0].id : null, created_at: e.created_at });
         open.push({ allocation_id: allocation.id, left: e.bonus_credits });
       } else if (e.type === 'RECOVERED') {
-        let amount = -e.bonus_credits;
+        let amount = -e.credits;
         for (const bonus of [...open].reverse()) {
           if (amount <= 0) break;
           const touched = touchedAt.get(bonus.allocation_id);
