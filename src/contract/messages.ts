@@ -347,6 +347,7 @@ export const HIERARCHY = {
   recoveryNone: 'No paid credits available to recover.',
   recoveryAvailable: (paid: number) => `Up to ${paid} paid credits can be recovered.`,
   recoveryBonusWarning: (bonus: number) => `Recovering all paid credits also removes ${bonus} bonus credits.`,
+  recoveryBonusTakenBack: (bonus: number) => `This recovery also takes back ${bonus} bonus credits earned by these credits.`,
   recoveryBonusSpent: (spent: number) =>
     `${spent} bonus credits earned by these credits were already spent: recovering them pays those back from the paid credits first.`,
   historyInvalid: 'The selected transaction cannot be recovered.',
