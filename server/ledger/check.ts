@@ -168,6 +168,13 @@ export interface BonusReport {
 }
 
 export async function checkBonuses(db: Kysely<Database>): Promise<{ report: BonusReport; problems: string[] }> {
+  const none: BonusReport = { promos: [], unlinked: { entries: 0, credits: 0 }, writtenOff: 0 };
+  // A database the panel has not migrated yet (the check run before an upgrade) has no such tables.
+  const linked = await sql`select 1 from allocation_bonuses where 1 = 0`.execute(db).then(
+    () => true,
+    () => false,
+  );
+  if (!linked) return { report: none, problems: ['bonus per promotion: not recorded in this database yet (migration 0019 not applied)'] };
   const rows = await sql<{ source: string; promo_id: number | null; name: string | null; allocations: number; granted: number; taken: number; backed: number; excess: number }>`
     select b.source, b.promo_id, max(p.name) as name, count(*) as allocations, sum(b.credits) as granted,
       sum(coalesce(r.taken, 0)) as taken,
