@@ -3,7 +3,8 @@
  * - admin -> manager: the credit levels, round(amount x promo_ratio) when the levels' promo is on;
  * - every other allocation: the active user promo of the recipient's server with the largest
  *   credits_required <= amount, when reseller/dealer promos are on.
- * Both need the system's enable_promos master switch.
+ * Both need the system's enable_promos master switch. The bonus is earned by credits that stay bought:
+ * a recovery that reaches an allocation takes back its whole bonus (credits/bonusBack.ts).
  */
 import type { Kysely } from 'kysely';
 import { levelOption } from '../../src/contract';
@@ -15,9 +16,12 @@ export interface Bonus {
   bonus: number;
   /** Names the level or promo on the bonus ledger entry. */
   remarks: string | null;
+  /** The promotion behind it, recorded with the allocation (allocation_bonuses). */
+  source: 'promo' | 'level' | null;
+  promoId: number | null;
 }
 
-const NONE: Bonus = { bonus: 0, remarks: null };
+const NONE: Bonus = { bonus: 0, remarks: null, source: null, promoId: null };
 
 export type BonusCalculator = (amount: number) => Bonus;
 
@@ -38,7 +42,7 @@ export async function bonusCalculator(
     const levels = await getCreditLevels(db);
     return (amount) => {
       const { bonus_credits } = levelOption(levels, amount);
-      return bonus_credits > 0 ? { bonus: bonus_credits, remarks: `Credit level bonus for ${amount} credits` } : NONE;
+      return bonus_credits > 0 ? { bonus: bonus_credits, remarks: `Credit level bonus for ${amount} credits`, source: 'level', promoId: null } : NONE;
     };
   }
   if (!system.enable_reseller_dealer_promos || serverId === null || recipientRole === 'manager') return () => NONE;
@@ -52,7 +56,7 @@ export async function bonusCalculator(
     .execute();
   return (amount) => {
     const promo = promos.find((p) => p.credits_required <= amount && p.bonus_credits > 0);
-    return promo ? { bonus: promo.bonus_credits, remarks: `Promo bonus: ${promo.name}` } : NONE;
+    return promo ? { bonus: promo.bonus_credits, remarks: `Promo bonus: ${promo.name}`, source: 'promo', promoId: promo.id } : NONE;
   };
 }
 

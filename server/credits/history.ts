@@ -1,16 +1,21 @@
 /**
  * Recovery history of a dealer: the paid allocations it received, what was already taken back from
  * each (by a recovery from history or by a normal recovery, credits/allocations.ts), and what
- * recover-from-history would take now: what is left of the allocation, at most the paid balance.
+ * recover-from-history would take now: what is left of the allocation, at most the paid balance less
+ * the allocation's bonus that was already spent and comes back from it (credits/bonusBack.ts).
  */
 import type { Kysely, Transaction } from 'kysely';
 import { CREDITS, HIERARCHY, type RecoveryHistoryItem, type Role } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
 import { fieldError, notFound } from '../http/errors';
 import { type AllocationState, allocationStates, remainingOf } from './allocations';
+import { owedOf } from './bonusBack';
 import { type MoveResult, lockUsers, paidOf, recoverCredits } from './moves';
 
 export const historyRemark = (transactionNumber: string) => `Recovery of ${transactionNumber}`;
+
+/** Bonus of this allocation already spent by `user`: reaching the allocation charges it to the paid credits. */
+const spentBonusOf = (state: AllocationState, user: Pick<UserRow, 'bonus_credits'>) => Math.max(0, owedOf(state) - user.bonus_credits);
 
 export async function recoveryHistory(db: Kysely<Database>, dealer: UserRow): Promise<RecoveryHistoryItem[]> {
   const rows = (await allocationStates(db, dealer.id).execute()) as AllocationState[];
@@ -32,7 +37,7 @@ export async function recoveryHistory(db: Kysely<Database>, dealer: UserRow): Pr
       recovered: remaining === 0,
       recovered_at: recovered > 0 ? r.recovered_at : null,
       recovered_credits: recovered,
-      recoverable_credits: Math.min(remaining, paid),
+      recoverable_credits: Math.max(0, Math.min(remaining, paid - spentBonusOf(r, dealer))),
     };
   });
 }
@@ -46,7 +51,8 @@ export async function recoverFromHistory(trx: Transaction<Database>, actorId: nu
   if (!entry) throw fieldError('transaction_id', HIERARCHY.historyInvalid);
   const remaining = remainingOf(entry);
   if (remaining === 0) throw fieldError('transaction_id', HIERARCHY.historyAlreadyRecovered);
-  const amount = Math.min(remaining, paidOf(dealer));
-  if (amount <= 0) throw fieldError('paid_credits', CREDITS.cannotRecover(0));
+  const spent = spentBonusOf(entry, dealer);
+  const amount = Math.min(remaining, paidOf(dealer) - spent);
+  if (amount <= 0) throw fieldError('paid_credits', spent > 0 ? CREDITS.cannotRecoverSpentBonus(0, spent) : CREDITS.cannotRecover(0));
   return recoverCredits(trx, actorId, dealerId, amount, { remarks: historyRemark(entry.transaction_number), allocationId: entry.id });
 }

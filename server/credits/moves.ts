@@ -4,9 +4,11 @@
  * - anyone else gives PAID credits to a direct child (giver USED, receiver PURCHASED) and recovers
  *   paid credits from it (child RECOVERED -, parent RECOVERED +);
  * - bonus credits are their own PURCHASED entry minted by the system and never move between users;
- *   a recovery that leaves no paid credits also removes the remaining bonus.
+ *   they are earned by credits that stay bought: a recovery that reaches an allocation takes back
+ *   the whole bonus it earned (credits/bonusBack.ts).
  * The rows of both sides are locked in id order first, then checked, then posted through postChanges.
- * A recovery also records which allocations of the child it took back (credits/allocations.ts).
+ * A recovery also records which allocations of the child it took back (credits/allocations.ts) and
+ * which of their bonus (credits/bonusBack.ts).
  */
 import { type Kysely, type Transaction } from 'kysely';
 import { CREDITS, HIERARCHY, MANAGER_ALLOCATION_MAX } from '../../src/contract';
@@ -17,8 +19,9 @@ import { fieldError, notFound } from '../http/errors';
 import { type BalanceChange, InsufficientBalance, type PostedEntry, postChanges } from '../ledger/post';
 import type { SystemSettings } from '../settings';
 import { nowIso } from '../db/values';
-import { linkRecovery } from './allocations';
+import { linkRecovery, planRecovery } from './allocations';
 import { type Bonus, bonusFor } from './bonus';
+import { bonusBack, recordBonus, recordBonusBack, recoveryLimit } from './bonusBack';
 import { DELETED } from '../hierarchy/members';
 
 type Trx = Transaction<Database>;
@@ -136,6 +139,11 @@ export async function giveCredits(trx: Trx, actorId: number, targetId: number, a
     changes.push({ userId: target.id, type: 'PURCHASED', credits: bonus.bonus, bonusCredits: bonus.bonus, counterpartyId: null, remarks: bonus.remarks });
   }
   const posted = await post(trx, changes, actor, target, (e) => short(e.available));
+  if (bonus.bonus > 0) {
+    // The target's entries come in the order of the changes: the allocation, then its bonus.
+    const [allocation, granted] = posted.entries.filter((e) => e.user_id === target.id);
+    await recordBonus(trx, allocation.id, granted.id, bonus.bonus, bonus);
+  }
   return { ...posted, credits: amount, bonus: bonus.bonus };
 }
 
@@ -158,6 +166,13 @@ export async function recoverCredits(trx: Trx, actorId: number, targetId: number
   const paid = paidOf(target);
   const short = (available: number) => fieldError('paid_credits', CREDITS.cannotRecover(available));
   if (amount > paid) throw short(paid);
+  // The bonus the reached allocations earned comes back with them; what was spent of it, from the
+  // paid credits, which must cover it on top of the amount.
+  const takes = await planRecovery(trx, target.id, amount, options.allocationId);
+  const back = bonusBack(takes, target.bonus_credits);
+  if (amount + back.charged > paid) {
+    throw fieldError('paid_credits', CREDITS.cannotRecoverSpentBonus(await recoveryLimit(trx, target, options.allocationId), back.charged));
+  }
 
   const changes: BalanceChange[] = [
     {
@@ -171,20 +186,26 @@ export async function recoverCredits(trx: Trx, actorId: number, targetId: number
   if (!admin) {
     changes.push({ userId: actor.id, type: 'RECOVERED', credits: amount, counterpartyId: target.id, remarks: `Credits recovered from ${target.username}` });
   }
-  // Bonus credits live only with paid ones: no paid credits left, no bonus either.
-  const bonusToZero = paid - amount === 0 ? target.bonus_credits : 0;
-  if (bonusToZero > 0) {
+  if (back.fromBonus > 0) {
     changes.push({
       userId: target.id,
       type: 'RECOVERED',
-      credits: -bonusToZero,
-      bonusCredits: -bonusToZero,
+      credits: -back.fromBonus,
+      bonusCredits: -back.fromBonus,
       counterpartyId: null,
-      remarks: 'Bonus credits removed: no paid credits left',
+      remarks: CREDITS.bonusTakenBack,
     });
   }
+  if (back.charged > 0) {
+    changes.push({ userId: target.id, type: 'RECOVERED', credits: -back.charged, counterpartyId: null, remarks: CREDITS.spentBonusCharged });
+  }
   const posted = await post(trx, changes, actor, target, (e) => short(e.available));
-  const taken = posted.entries.find((e) => e.user_id === target.id && e.type === 'RECOVERED' && e.bonus_credits === 0);
-  if (taken) await linkRecovery(trx, target.id, taken.id, amount, options.allocationId);
-  return { ...posted, credits: amount, bonus: bonusToZero };
+  // The target's entries come in the order of the changes: the credits, the bonus, the spent bonus.
+  const own = posted.entries.filter((e) => e.user_id === target.id);
+  const [taken] = own;
+  const bonusEntry = back.fromBonus > 0 ? own[1] : undefined;
+  const chargeEntry = back.charged > 0 ? own[own.length - 1] : undefined;
+  await linkRecovery(trx, taken.id, takes);
+  await recordBonusBack(trx, back, bonusEntry?.id ?? null, chargeEntry?.id ?? null);
+  return { ...posted, credits: amount, bonus: back.owed };
 }

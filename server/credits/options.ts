@@ -24,6 +24,8 @@ import type { Database, UserRow } from '../db/schema';
 import { getCreditLevels, getCreditOptionsSettings, getSystemSettings } from '../settings';
 import { branchServerId } from '../accounts/store';
 import { type BonusCalculator, bonusCalculator } from './bonus';
+import { type RecoveryTake, allocationsLeft, remainingOf } from './allocations';
+import { type BonusBack, bonusBack, recoveryLimit } from './bonusBack';
 import { paidOf } from './moves';
 
 const option = ({ value, share }: CreditChoice, bonus: number): CreditOption => ({
@@ -80,34 +82,69 @@ export async function allocationOptions(
   };
 }
 
-/** What can be taken back from `target`: paid credits only; taking them all also removes the bonus. */
+/**
+ * What can be taken back from `target`: paid credits only, each amount with the bonus it takes back
+ * (the whole bonus of every allocation it reaches, credits/bonusBack.ts), and no more than the paid
+ * credits cover once the spent part of that bonus is paid back from them.
+ */
 export async function recoveryOptions(db: Kysely<Database>, target: UserRow): Promise<RecoveryOptionsResponse> {
   const paid = paidOf(target);
+  const available = await recoveryLimit(db, target);
+  const backOf = await bonusBackCurve(db, target, Math.min(paid, available + 1));
   const settings = await getCreditOptionsSettings(db);
-  const choices = paid > 0 ? creditChoices({ ...settings, min_credits: 1 }, paid, RECOVERY_SHARES) : [];
-  // Taking every paid credit is always offered (it also removes the bonus).
-  if (paid > 0 && !choices.some((c) => c.value === paid)) choices.push({ value: paid, share: RECOVERY_SHARES.all });
-  const bonusToZero = target.bonus_credits;
+  const choices = available > 0 ? creditChoices({ ...settings, min_credits: 1 }, available, RECOVERY_SHARES) : [];
+  // Taking every credit that can be recovered is always offered.
+  if (available > 0 && !choices.some((c) => c.value === available)) choices.push({ value: available, share: RECOVERY_SHARES.all });
   const options = choices.map(({ value: v, share }) => {
-    const removed = v === paid ? bonusToZero : 0;
+    const { fromBonus, charged } = backOf(v);
+    const text = charged > 0 ? `${v} credits (also removes ${fromBonus} bonus and ${charged} credits for spent bonus)` : fromBonus > 0 ? `${v} credits (also removes ${fromBonus} bonus)` : `${v} credits`;
     return {
       value: v,
-      display_text: removed > 0 ? `${v} credits (also removes ${removed} bonus)` : `${v} credits`,
-      bonus_credits: removed,
-      total_credits: v + removed,
+      display_text: text,
+      bonus_credits: fromBonus + charged,
+      total_credits: v + fromBonus + charged,
       ...(share ? { share } : {}),
     };
   });
-  const message =
-    paid === 0
-      ? HIERARCHY.recoveryNone
-      : [HIERARCHY.recoveryAvailable(paid), bonusToZero > 0 ? HIERARCHY.recoveryBonusWarning(bonusToZero) : null].filter(Boolean).join(' ');
+  const all = backOf(available);
+  // Below the paid credits, the limit is what paying back the spent bonus leaves: name that bonus.
+  const spent = available < paid ? backOf(available + 1).charged : all.charged;
+  const message = [
+    available === 0 ? HIERARCHY.recoveryNone : HIERARCHY.recoveryAvailable(available),
+    all.fromBonus > 0 ? HIERARCHY.recoveryBonusWarning(all.fromBonus) : null,
+    spent > 0 ? HIERARCHY.recoveryBonusSpent(spent) : null,
+  ]
+    .filter(Boolean)
+    .join(' ');
   return {
     options,
     message,
-    available_paid_credits: paid,
-    bonus_credits_to_zero: bonusToZero,
+    available_paid_credits: available,
+    bonus_credits_to_zero: all.fromBonus,
     user_credits: target.credits,
     bonus_credits: target.bonus_credits,
+  };
+}
+
+/** The bonus a recovery of each amount up to `limit` takes back, from one read of the allocations. */
+async function bonusBackCurve(db: Kysely<Database>, target: UserRow, limit: number): Promise<(amount: number) => BonusBack> {
+  const takesFor: RecoveryTake[] = [];
+  let reached = 0;
+  if (limit > 0) {
+    for await (const state of allocationsLeft(db, target.id)) {
+      takesFor.push({ state, credits: remainingOf(state) });
+      reached += remainingOf(state);
+      if (reached >= limit) break;
+    }
+  }
+  return (amount) => {
+    const takes: RecoveryTake[] = [];
+    let left = amount;
+    for (const t of takesFor) {
+      if (left <= 0) break;
+      takes.push(t);
+      left -= t.credits;
+    }
+    return bonusBack(takes, target.bonus_credits);
   };
 }

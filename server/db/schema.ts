@@ -137,6 +137,28 @@ export interface AllocationRecoveriesTable {
   created_at: Timestamp;
 }
 
+/** The bonus minted with an allocation and the promotion behind it (migration 0019). */
+export interface AllocationBonusesTable {
+  /** The paid PURCHASED entry that earned the bonus. */
+  allocation_id: number;
+  /** The bonus PURCHASED entry. */
+  bonus_id: number;
+  credits: number;
+  /** 'promo' (a user promo), 'level' (the credit levels), 'unknown' (a grant the backfill could not name). */
+  source: string;
+  promo_id: number | null;
+  created_at: Timestamp;
+}
+
+/** What a recovery took back of an allocation's bonus, and the entry that did it. */
+export interface BonusRecoveriesTable {
+  id: Id;
+  allocation_id: number;
+  entry_id: number;
+  credits: number;
+  created_at: Timestamp;
+}
+
 export interface IdempotencyKeysTable {
   id: Id;
   actor_id: number;
@@ -340,6 +362,8 @@ export interface Database {
   credit_transactions: CreditTransactionsTable;
   idempotency_keys: IdempotencyKeysTable;
   allocation_recoveries: AllocationRecoveriesTable;
+  allocation_bonuses: AllocationBonusesTable;
+  bonus_recoveries: BonusRecoveriesTable;
   ticket_categories: TicketCategoriesTable;
   tickets: TicketsTable;
   ticket_replies: TicketRepliesTable;

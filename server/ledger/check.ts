@@ -28,6 +28,8 @@ export interface LedgerFigures {
 
 export interface LedgerReport {
   figures: LedgerFigures;
+  /** Bonus minted per promotion, and what of it credits still bought back (checkBonuses). */
+  bonuses: BonusReport;
   /** Each broken rule, one line each (at most `limit` of each kind). */
   problems: string[];
 }
@@ -132,5 +134,90 @@ export async function checkLedger(db: Kysely<Database>, limit = 20): Promise<Led
       `minted ${figures.minted} - burned ${figures.burned} = ${figures.minted - figures.burned}, but held ${figures.held} + spent ${figures.spent} = ${figures.held + figures.spent}`,
     );
   }
-  return { figures, problems };
+  const bonuses = await checkBonuses(db);
+  problems.push(...bonuses.problems);
+  return { figures, bonuses: bonuses.report, problems };
+}
+
+// --- Promotion bonuses -----------------------------------------------------------------------------
+
+/**
+ * A promotion's bonus is earned by credits that stay bought (DESIGN.md): per promotion, what its
+ * allocations were granted, what recoveries took back (credits/bonusBack.ts), what is backed by
+ * allocations none of whose credits were taken back, and the excess: bonus kept by allocations whose
+ * credits were taken back, which is bonus minted from nothing (the farming of give and recover).
+ */
+export interface PromoBonusFigures {
+  /** 'promo' (a user promo), 'level' (the credit levels), 'unknown' (a grant the backfill could not name). */
+  source: string;
+  promoId: number | null;
+  name: string;
+  allocations: number;
+  granted: number;
+  takenBack: number;
+  backed: number;
+  excess: number;
+}
+
+export interface BonusReport {
+  promos: PromoBonusFigures[];
+  /** Bonus entries no allocation earned (made by hand). */
+  unlinked: { entries: number; credits: number };
+  /** Bonus written off with no allocation named (deleted users, the rule before bonuses were tied to allocations). */
+  writtenOff: number;
+}
+
+export async function checkBonuses(db: Kysely<Database>): Promise<{ report: BonusReport; problems: string[] }> {
+  const none: BonusReport = { promos: [], unlinked: { entries: 0, credits: 0 }, writtenOff: 0 };
+  // A database the panel has not migrated yet (the check run before an upgrade) has no such tables.
+  const linked = await sql`select 1 from allocation_bonuses where 1 = 0`.execute(db).then(
+    () => true,
+    () => false,
+  );
+  if (!linked) return { report: none, problems: ['bonus per promotion: not recorded in this database yet (migration 0019 not applied)'] };
+  const rows = await sql<{ source: string; promo_id: number | null; name: string | null; allocations: number; granted: number; taken: number; backed: number; excess: number }>`
+    select b.source, b.promo_id, max(p.name) as name, count(*) as allocations, sum(b.credits) as granted,
+      sum(coalesce(r.taken, 0)) as taken,
+      sum(case when a.allocation_id is null then b.credits - coalesce(r.taken, 0) else 0 end) as backed,
+      sum(case when a.allocation_id is null then 0 else b.credits - coalesce(r.taken, 0) end) as excess
+    from allocation_bonuses b
+    left join user_promos p on p.id = b.promo_id
+    left join (select allocation_id, sum(credits) as taken from bonus_recoveries group by allocation_id) r on r.allocation_id = b.allocation_id
+    left join (select distinct allocation_id from allocation_recoveries) a on a.allocation_id = b.allocation_id
+    group by b.source, b.promo_id
+    order by b.source, b.promo_id`.execute(db);
+  const promos = rows.rows.map((r) => ({
+    source: r.source,
+    promoId: r.promo_id === null ? null : n(r.promo_id),
+    name: r.source === 'level' ? 'Credit levels' : r.source === 'promo' ? (r.name ?? `Promo #${r.promo_id ?? '?'} (deleted)`) : 'Unnamed promo',
+    allocations: n(r.allocations),
+    granted: n(r.granted),
+    takenBack: n(r.taken),
+    backed: n(r.backed),
+    excess: n(r.excess),
+  }));
+  const unlinked = await sql<{ entries: number; credits: number; first: number | null }>`
+    select count(*) as entries, coalesce(sum(e.bonus_credits), 0) as credits, min(e.id) as first from credit_transactions e
+    where e.bonus_credits > 0 and not exists (select 1 from allocation_bonuses b where b.bonus_id = e.id)`.execute(db);
+  const writeOffs = await sql<{ total: number; attributed: number }>`
+    select
+      (select coalesce(sum(-bonus_credits), 0) from credit_transactions where bonus_credits < 0 and account_id is null) as total,
+      (select coalesce(sum(r.credits), 0) from bonus_recoveries r join credit_transactions e on e.id = r.entry_id where e.bonus_credits < 0) as attributed`.execute(db);
+  const u = unlinked.rows[0];
+  const w = writeOffs.rows[0];
+  const report: BonusReport = {
+    promos,
+    unlinked: { entries: n(u?.entries), credits: n(u?.credits) },
+    writtenOff: n(w?.total) - n(w?.attributed),
+  };
+  const problems = promos
+    .filter((p) => p.excess > 0)
+    .map(
+      (p) =>
+        `${p.name}${p.promoId !== null ? ` (promo ${p.promoId})` : ''}: ${p.excess} bonus credits kept by allocations whose credits were taken back (granted ${p.granted}, taken back ${p.takenBack}, backed by credits still bought ${p.backed})`,
+    );
+  if (report.unlinked.entries > 0) {
+    problems.push(`${report.unlinked.credits} bonus credits in ${report.unlinked.entries} entries (first ${u?.first}) were granted with no allocation that earned them`);
+  }
+  return { report, problems };
 }

@@ -98,6 +98,12 @@ export const CREDITS = {
   selectAmount: 'Please select a valid amount',
   adminAllocationCap: 'Admin allocation cannot exceed 10,000 credits',
   cannotRecover: (available: number) => `Cannot recover more than available credits (${available})`,
+  /** A bonus is earned by credits that stay bought: bonus already spent is paid back from the paid credits. */
+  cannotRecoverSpentBonus: (available: number, spent: number) =>
+    `Cannot recover more than available credits (${available}): ${spent} bonus credits these credits earned were already spent and are paid back from the paid credits.`,
+  /** Remarks of the ledger entries a recovery writes for the bonus of the allocations it reached. */
+  bonusTakenBack: 'Bonus credits taken back: the credits that earned them were recovered',
+  spentBonusCharged: 'Spent bonus credits paid back: the credits that earned them were recovered',
   rateLimit: { title: 'Rate Limit Exceeded', description: 'Too many credit operations. Please wait before trying again.' },
   paidCredits: 'Insufficient Credits',
   promoCredits: 'Invalid Promo Credits',
@@ -341,6 +347,9 @@ export const HIERARCHY = {
   recoveryNone: 'No paid credits available to recover.',
   recoveryAvailable: (paid: number) => `Up to ${paid} paid credits can be recovered.`,
   recoveryBonusWarning: (bonus: number) => `Recovering all paid credits also removes ${bonus} bonus credits.`,
+  recoveryBonusTakenBack: (bonus: number) => `This recovery also takes back ${bonus} bonus credits earned by these credits.`,
+  recoveryBonusSpent: (spent: number) =>
+    `${spent} bonus credits earned by these credits were already spent: recovering them pays those back from the paid credits first.`,
   historyInvalid: 'The selected transaction cannot be recovered.',
   historyAlreadyRecovered: 'This transaction has already been recovered.',
   promoted: 'Dealer promoted to reseller successfully.',

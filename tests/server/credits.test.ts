@@ -176,9 +176,9 @@ describeEachDatabase(
       }
     });
 
-    it('recovers paid credits; recovering all of them removes the bonus too', async () => {
+    it('recovers paid credits; any part of an allocation takes back the whole bonus it earned', async () => {
       const admin = await ctx.as('admin');
-      const m = await createManager(ctx, 100); // 120 = 100 paid + 20 bonus
+      const m = await createManager(ctx, 100); // 120 = 100 paid + 20 bonus, one allocation
       const options = await admin.get(`/managers/${m.id}/credits/recovery-options`);
       expect(options.status).toBe(200);
       expect(options.body.data).toMatchObject({
@@ -193,31 +193,34 @@ describeEachDatabase(
         total_credits: 120,
         share: 'All paid credits',
       });
-      // The configured amounts up to the paid credits, then the shares of them, apart.
-      expect(options.body.data.options.map((o: { value: number; share?: string }) => [o.value, o.share ?? null])).toEqual([
-        [10, null],
-        [25, null],
-        [50, null],
-        [75, '75% of the paid credits'],
-        [100, 'All paid credits'],
+      // The configured amounts up to the paid credits, then the shares of them, apart; each reaches
+      // the one allocation, so each takes back its bonus.
+      expect(options.body.data.options.map((o: { value: number; share?: string; bonus_credits: number }) => [o.value, o.share ?? null, o.bonus_credits])).toEqual([
+        [10, null, 20],
+        [25, null, 20],
+        [50, null, 20],
+        [75, '75% of the paid credits', 20],
+        [100, 'All paid credits', 20],
       ]);
       expect((await admin.get(`/credit-options/recovery/${m.id}`)).body.data).toEqual(options.body.data);
 
       const part = await admin.post(`/managers/${m.id}/credits`, recover(40));
       expect(part.status).toBe(200);
       expect(part.body.message).toBe(HIERARCHY.creditsRecovered);
-      expect(await balance(ctx, m.id)).toEqual({ credits: 80, bonus_credits: 20 });
+      expect(part.body.data).toMatchObject({ credits: 40, bonus_credits: 20 });
+      expect(await balance(ctx, m.id)).toEqual({ credits: 60, bonus_credits: 0 });
       const tooMuch = await admin.post(`/managers/${m.id}/credits`, recover(61));
       expect(tooMuch.status).toBe(422);
       expect(tooMuch.body.errors).toEqual({ paid_credits: [CREDITS.cannotRecover(60)] });
+      // The bonus comes back once: the rest of the allocation takes back nothing more.
       const all = await admin.post(`/managers/${m.id}/credits`, recover(60));
-      expect(all.body.data).toMatchObject({ credits: 60, bonus_credits: 20, user: { credits: 0, bonus_credits: 0 } });
+      expect(all.body.data).toMatchObject({ credits: 60, bonus_credits: 0, user: { credits: 0, bonus_credits: 0 } });
       const entries = (await entriesOf(ctx, m.id)).slice(-3);
       // Admin burns: no entry on the admin side.
-      expect(entries.map((e) => [e.type, e.credits, e.bonus_credits, e.counterparty_id])).toEqual([
-        ['RECOVERED', -40, 0, await userId(ctx, 'admin')],
-        ['RECOVERED', -60, 0, await userId(ctx, 'admin')],
-        ['RECOVERED', -20, -20, null],
+      expect(entries.map((e) => [e.type, e.credits, e.bonus_credits, e.counterparty_id, e.remarks])).toEqual([
+        ['RECOVERED', -40, 0, await userId(ctx, 'admin'), 'Credits recovered by admin'],
+        ['RECOVERED', -20, -20, null, CREDITS.bonusTakenBack],
+        ['RECOVERED', -60, 0, await userId(ctx, 'admin'), 'Credits recovered by admin'],
       ]);
       expect(await ctx.db.kysely.selectFrom('credit_transactions').select('id').where('user_id', '=', await userId(ctx, 'admin')).execute()).toEqual([]);
       const none = await admin.get(`/managers/${m.id}/credits/recovery-options`);

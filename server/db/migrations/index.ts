@@ -12,6 +12,7 @@ import * as keptFigures from './0013_kept_figures';
 import * as ledgerStatements from './0014_ledger_statements';
 import * as unloggedCounters from './0015_unlogged_counters';
 import * as trials from './0018_trials';
+import * as allocationBonuses from './0019_allocation_bonuses';
 
 /** Every migration, in order. Add a file and list it here; names sort in apply order. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0014_ledger_statements': ledgerStatements,
   '0015_unlogged_counters': unloggedCounters,
   '0018_trials': trials,
+  '0019_allocation_bonuses': allocationBonuses,
 };

@@ -1,7 +1,7 @@
 /**
  * Recover Credits, for managers, resellers and dealers alike: the amounts from the entity's
- * recovery options (paid credits only; taking them all also removes the bonus), never more than
- * what is available.
+ * recovery options (paid credits only; each takes back the bonus of the allocations it reaches),
+ * never more than what is available.
  */
 import { Alert, Descriptions, Modal } from 'antd';
 import { CREDITS, DIALOGS, HIERARCHY, HIERARCHY_PANEL, type RecoveryOptionsResponse } from '../../contract';
@@ -25,7 +25,10 @@ export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogPr
   });
   const recovery = dialog.data;
   const available = recovery?.available_paid_credits ?? 0;
-  const removesBonus = recovery && dialog.selected === available && recovery.bonus_credits_to_zero > 0;
+  // The bonus the selected amount takes back, as its option says (any amount may reach a bonus).
+  const picked = recovery?.options.find((o) => o.value === dialog.selected);
+  const removed = picked ? picked.bonus_credits : dialog.selected === available ? (recovery?.bonus_credits_to_zero ?? 0) : 0;
+  const removesBonus = recovery && removed > 0;
 
   /** Nothing is sent before the recovery options are known. */
   const move = (amount: number, from: CreditTarget): CreditMove | null =>
@@ -61,7 +64,7 @@ export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogPr
         loading={dialog.loading}
         disabled={dialog.loadFailed}
       />
-      {removesBonus && <Alert type="warning" showIcon message={HIERARCHY.recoveryBonusWarning(recovery.bonus_credits_to_zero)} />}
+      {removesBonus && <Alert type="warning" showIcon message={HIERARCHY.recoveryBonusTakenBack(removed)} />}
     </Modal>
   );
 }
