@@ -471,12 +471,13 @@ export const HIERARCHY_PANEL = {
    * What stopping users stops, in the status-change and bulk-suspend confirmations: the users below
    * (a count, or null when it could not be read) and the end-user accounts of the branch.
    */
-  stopImpact: (below: { resellers: number | null; dealers: number | null; accounts: number }, many = false) => {
+  stopImpact: (below: { resellers: number | null; dealers: number | null; accounts: number | null }, many = false) => {
     const count = (n: number | null, what: string) => (n === null ? `every ${what}` : n > 0 ? `${n} ${what}(s)` : null);
     const users = [count(below.resellers, 'reseller'), count(below.dealers, 'dealer')].filter((u) => u !== null);
     const subject = many ? 'They' : 'It';
     const branch = users.length > 0 ? `${subject} and the ${users.join(' and ')} below ${many ? 'them' : 'it'}` : subject;
-    return `${branch} will not be able to sign in, spend or move credits until activated again. The ${below.accounts} end-user account(s) of the branch keep their service.`;
+    const accounts = below.accounts === null ? 'The end-user accounts' : `The ${below.accounts} end-user account(s)`;
+    return `${branch} will not be able to sign in, spend or move credits until activated again. ${accounts} of the branch keep their service.`;
   },
 } as const;
 
