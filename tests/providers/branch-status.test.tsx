@@ -10,7 +10,7 @@ import { App } from 'antd';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { HIERARCHY_PANEL, type HierarchyUser, type Role } from '../../src/contract';
+import { DATA_TABLE, HIERARCHY_PANEL, type HierarchyUser, type Role } from '../../src/contract';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { DealersList } from '../../src/resources/dealers/list';
@@ -114,6 +114,25 @@ describe('a stopped branch in the lists', { timeout: 60_000 }, () => {
     fireEvent.click(ok);
     await waitFor(() => expect(fake.calls('PATCH', 'managers/2')).toHaveLength(1));
     expect(fake.calls('PATCH', 'managers/2')[0].body).toEqual({ is_active: false });
+  });
+
+  it('suspending selected resellers says how many dealers and accounts stop with them', async () => {
+    fake.on(
+      'GET',
+      'resellers',
+      list([
+        user({ id: 5, role: 'reseller', name: 'Rita', username: 'rita', total_children: 2, total_accounts: 11 }),
+        user({ id: 6, role: 'reseller', name: 'Rex', username: 'rex', total_children: 3, total_accounts: 4 }),
+      ]),
+    );
+    const ui = renderAs('manager', <ResellersList />);
+    await waitFor(() => expect(ui.text()).toContain('Rex'));
+    fireEvent.click(ui.view.getByLabelText(DATA_TABLE.selectRow('Rita')));
+    fireEvent.click(ui.view.getByLabelText(DATA_TABLE.selectRow('Rex')));
+    fireEvent.click([...ui.view.baseElement.querySelectorAll('button')].find((b) => b.textContent === 'Suspend')!);
+    await waitFor(() => expect(ui.dialog()).toContain(HIERARCHY_PANEL.suspendAllBody(2)));
+    expect(ui.dialog()).toContain(HIERARCHY_PANEL.stopImpact({ resellers: 0, dealers: 5, accounts: 15 }, true));
+    expect(ui.dialog()).toContain('They and the 5 dealer(s) below them');
   });
 
   it('activating asks without counting anything', async () => {
