@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { AUTH } from '../../src/contract';
 import { DUE_AHEAD_MS, runAutoRenew } from '../../server/accounts/autoRenew';
+import { lockBranch } from '../../server/hierarchy/branch';
 import { accountRow, entriesFor, setAccount, uniqueMac } from './accountFixtures';
 import { type Client, type TestContext, describeEachDatabase } from './harness';
 import { type Created, PASSWORD, balance, createBranch, insertAccount, insertAccounts, uniqueName } from './hierarchyFixtures';
@@ -198,6 +199,40 @@ describeEachDatabase('a stopped user stops its branch', (ctx) => {
     const resumed = await runAutoRenew(ctx.db.kysely);
     expect(resumed.renewed).toContain(id);
     expect((await entriesFor(ctx, id)).filter((e) => e.type === 'USED' && e.user_id === dealer.id)).toHaveLength(1);
+  });
+
+  it('auto-renew that picked an account before the suspension committed charges nothing after it', async () => {
+    const branch = await createBranch(ctx, { reseller: 10, dealer: 20 });
+    const { reseller, dealer } = branch;
+    const id = await insertAccount(ctx, dealer.id);
+    await setAccount(ctx, id, { expiry_date: new Date(Date.now() + DUE_AHEAD_MS / 2).toISOString(), auto_renew_months: 1 });
+    const row = await ctx.db.kysely.selectFrom('users').selectAll().where('id', '=', reseller.id).executeTakeFirstOrThrow();
+    // The status change as the route makes it, held open while the job starts.
+    let commit!: () => void;
+    const gate = new Promise<void>((resolve) => (commit = resolve));
+    let locked!: () => void;
+    const held = new Promise<void>((resolve) => (locked = resolve));
+    const suspension = ctx.db.kysely.transaction().execute(async (trx) => {
+      await lockBranch(trx, row);
+      await trx.updateTable('users').set({ status: 'suspended' }).where('id', '=', reseller.id).execute();
+      locked();
+      await gate;
+    });
+    await held;
+    const job = runAutoRenew(ctx.db.kysely);
+    if (ctx.kind === 'postgres') {
+      // The job waits on the dealer's row, which the suspension holds.
+      await expect
+        .poll(async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and query ilike '%for no key update%'`.execute(ctx.db.kysely)).rows[0].n, { timeout: 10_000 })
+        .toBeGreaterThan(0);
+    }
+    commit();
+    await suspension;
+    const report = await job;
+    expect(report.renewed).not.toContain(id);
+    expect(report.failed).not.toContain(id);
+    expect(await accountRow(ctx, id)).toMatchObject({ auto_renew_failed_at: null });
+    expect((await entriesFor(ctx, id)).filter((e) => e.type === 'USED')).toHaveLength(0);
   });
 
   it('a user moved under a stopped parent is stopped with it; its own status is unchanged', async () => {
