@@ -11,6 +11,7 @@ import { AUTH } from '../../src/contract';
 import { DUE_AHEAD_MS, runAutoRenew } from '../../server/accounts/autoRenew';
 import { lockBranch } from '../../server/hierarchy/branch';
 import { accountRow, entriesFor, setAccount, uniqueMac } from './accountFixtures';
+import { DERIVED_TIMEOUT, apiRoutes, fillPath, isPublic, label, takesBody } from './apiSurface';
 import { type Client, type TestContext, describeEachDatabase } from './harness';
 import { type Created, PASSWORD, balance, createBranch, insertAccount, insertAccounts, uniqueName } from './hierarchyFixtures';
 
@@ -148,6 +149,23 @@ describeEachDatabase('a stopped user stops its branch', (ctx) => {
       expect(after.body.data[0].blocked_by).toBeNull();
     });
   }
+
+  it('every route refuses the tokens of the users below a deactivated manager, before anything else', async () => {
+    const branch = await createBranch(ctx, { dealer: 5 });
+    const admin = await ctx.as('admin');
+    expect((await admin.patch(`/managers/${branch.manager.id}`, { is_active: false })).status).toBe(200);
+    const routes = apiRoutes(ctx).filter((r) => !isPublic(r));
+    expect(routes.length).toBeGreaterThan(50);
+    for (const user of [branch.reseller, branch.dealer]) {
+      for (const route of routes) {
+        const res = await user.client.request(route.method, fillPath(route.url, branch.dealer.id), takesBody(route.method) ? {} : undefined);
+        expect(res.status, `${label(route)} as ${user.username}: ${JSON.stringify(res.body)}`).toBe(401);
+        expect(res.body.message, label(route)).toBe(AUTH.branchSuspended);
+      }
+    }
+    expect((await admin.patch(`/managers/${branch.manager.id}`, { is_active: true })).status).toBe(200);
+    expect((await branch.dealer.client.get('/user')).status).toBe(200);
+  }, DERIVED_TIMEOUT);
 
   it('a dealer whose reseller is suspended while its renewals run: none of them commits after the suspension', async () => {
     const branch = await createBranch(ctx, { reseller: 10, dealer: 60 });
