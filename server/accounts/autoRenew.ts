@@ -5,7 +5,10 @@
  * expiry the runner saw, inside the renewal's transaction, so a due account is renewed exactly once.
  * A renewal refused for insufficient credits, or because the owner is not active (suspended,
  * inactive, deleted), is recorded (auto_renew_failed_at, auto_renew_error) and not retried until
- * the account is renewed or auto-renew is enabled again.
+ * the account is renewed or auto-renew is enabled again. An owner whose branch is stopped (a user
+ * above it suspended or inactive, hierarchy/branch.ts) is not charged either, but nothing is recorded:
+ * its accounts wait, keeping their service until they expire, and the first run after the branch is
+ * active again renews them.
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -15,6 +18,7 @@ import { ApiError, fieldError } from '../http/errors';
 import { getSystemSettings } from '../settings';
 import { Provisioners } from '../provisioning';
 import { mirrorAccounts } from '../provisioning/accounts';
+import { blockedByAncestor, stoppedAbove } from '../hierarchy/branch';
 import { renewLocked } from './renewal';
 import { recordSystemAudit } from './systemAudit';
 
@@ -27,8 +31,12 @@ export interface AutoRenewReport {
   failed: number[];
 }
 
-const dueConditions = (now: Date) => (eb: ExpressionBuilder<Database, 'accounts'>) =>
+/** Thrown inside a renewal whose owner's branch stopped after the account was picked: skipped, not failed. */
+class BranchStopped extends Error {}
+
+const dueConditions = (db: Kysely<Database>, now: Date) => (eb: ExpressionBuilder<Database, 'accounts'>) =>
   eb.and([
+    eb.not(blockedByAncestor(db, 'accounts.owner_path', 'accounts.owner_id')(eb)),
     eb('deleted_at', 'is', null),
     eb('status', '=', 'active'),
     eb('auto_renew_months', '>', 0),
@@ -43,7 +51,7 @@ export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date())
   const due = await db
     .selectFrom('accounts')
     .select(['id', 'expiry_date'])
-    .where(dueConditions(now))
+    .where(dueConditions(db, now))
     .orderBy('expiry_date')
     .orderBy('id')
     .limit(BATCH)
@@ -62,13 +70,16 @@ export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date())
           .set({ updated_at: now.toISOString() })
           .where('id', '=', id)
           .where('expiry_date', '=', seenExpiry)
-          .where(dueConditions(now))
+          .where(dueConditions(db, now))
           .returningAll()
           .executeTakeFirst();
         if (!claimed) return false;
         const owner = await trx.selectFrom('users').select(['id', 'role', 'username', 'status']).where('id', '=', claimed.owner_id).executeTakeFirstOrThrow();
+        // Read with the owner's row locked, so a suspension above either waits for this renewal or is seen.
+        const stopped = await stoppedAbove(trx, owner.id);
         // A suspended, inactive or deleted owner is not charged; recorded like an unaffordable renewal.
-        if (owner.status !== 'active') throw fieldError('owner', ACCOUNTS.autoRenewOwnerInactive);
+        if (owner.status !== 'active' || stopped.some((u) => u.id === owner.id)) throw fieldError('owner', ACCOUNTS.autoRenewOwnerInactive);
+        if (stopped.length > 0) throw new BranchStopped();
         const months = claimed.auto_renew_months!;
         const { result } = await renewLocked(trx, claimed, months, owner, { actorId: null, now, auto: true, settings });
         // A middleware that cannot be reached fails the renewal (nothing charged); it is tried again next run.
@@ -86,6 +97,7 @@ export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date())
       }));
       if (renewed) report.renewed.push(id);
     } catch (error) {
+      if (error instanceof BranchStopped) continue;
       if (!(error instanceof ApiError) || error.statusCode !== 422) {
         // One broken account must not hold up the others; the job reports the error after the batch.
         unexpected ??= error;

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { prepared } from '../db/prepared';
 import type { Database, UserRow } from '../db/schema';
 import { nowIso } from '../db/values';
+import { blockedByAncestor } from '../hierarchy/branch';
 import { SYSTEM_SETTINGS_KEY, type SystemSettings, systemSettingsOf } from '../settings';
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
@@ -29,12 +30,15 @@ export interface Session {
   tokenHash: string;
   /** The system settings as this request found them (maintenance, credit limits, promos). */
   settings: SystemSettings;
+  /** A user above is not active: the user's branch is stopped (hierarchy/branch.ts). */
+  branchBlocked: boolean;
 }
 
 /**
  * The user behind a live token, or null (unknown, expired, or the user is gone). The system settings
  * come in the same statement: every authenticated request needs them, and a round trip saved on each
- * request is what the database's throughput is made of.
+ * request is what the database's throughput is made of. So does whether a user above is not active
+ * (the branch is stopped): a primary-key lookup of each id on the user's path.
  */
 const sessionOf = prepared((db, tokenHash: string) =>
   db
@@ -44,6 +48,7 @@ const sessionOf = prepared((db, tokenHash: string) =>
     .select((eb) => [
       'auth_tokens.expires_at as token_expires_at',
       eb.selectFrom('settings').select('value').where('key', '=', SYSTEM_SETTINGS_KEY).as('system_settings'),
+      blockedByAncestor(db, 'users.path', 'users.id')(eb).as('branch_blocked'),
     ])
     .where('auth_tokens.token_hash', '=', tokenHash),
 );
@@ -52,8 +57,9 @@ export async function resolveToken(db: Kysely<Database>, token: string): Promise
   const tokenHash = hashToken(token);
   const [row] = await sessionOf(db, tokenHash);
   if (!row || row.token_expires_at <= nowIso()) return null;
-  const { token_expires_at: _expires, system_settings, ...user } = row;
-  return { user, tokenHash, settings: systemSettingsOf(system_settings) };
+  const { token_expires_at: _expires, system_settings, branch_blocked, ...user } = row;
+  // PostgreSQL answers a boolean, SQLite 0 or 1.
+  return { user, tokenHash, settings: systemSettingsOf(system_settings), branchBlocked: Boolean(Number(branch_blocked)) };
 }
 
 export const revokeToken = (db: Kysely<Database>, tokenHash: string) =>

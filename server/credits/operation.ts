@@ -19,6 +19,7 @@ import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { ApiError, fieldError } from '../http/errors';
 import { hit, releaseHit } from '../http/rateLimit';
+import { assertBranchActive } from '../hierarchy/branch';
 
 export interface OperationResult {
   status: number;
@@ -155,6 +156,9 @@ export async function runCreditOperation<P = void>(
     await rateLimitCredits(app, actor);
     result = await inTransaction(db, async (trx) => {
       deferAudits(trx);
+      // The actor's branch may have stopped since the request was let in: checked again with the
+      // actor's row locked, so a suspension above either waits for this move or is seen by it.
+      await assertBranchActive(trx, actor);
       const out = await run(trx, prepared);
       await storeAnswer(trx, takeDeferredAudits(trx), key ? { actor_id: actor.id, key, request_hash: requestHash, status_code: out.status, response_body: JSON.stringify(out.body), created_at: nowIso() } : null);
       return out;

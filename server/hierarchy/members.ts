@@ -93,7 +93,7 @@ export async function presenter(db: Kysely<Database>, rows: Pick<MemberRow, 'pat
     ? await db
         .selectFrom('users as a')
         .leftJoin('servers as s', 's.id', 'a.server_id')
-        .select(['a.id', 'a.name', 'a.role', 'a.server_id', 's.name as server_name'])
+        .select(['a.id', 'a.name', 'a.username', 'a.role', 'a.status', 'a.server_id', 's.name as server_name'])
         .where('a.id', 'in', ancestorIds)
         .execute()
     : [];
@@ -109,6 +109,8 @@ export async function presenter(db: Kysely<Database>, rows: Pick<MemberRow, 'pat
     const reseller = row.role === 'dealer' ? chain.find((u) => u.role === 'reseller') : undefined;
     const serverId = row.role === 'manager' ? row.server_id : (manager?.server_id ?? null);
     const parent = row.parent_id ? byId.get(row.parent_id) : undefined;
+    // The topmost user above that is not active stops the branch (hierarchy/branch.ts).
+    const blocker = chain.find((u) => u.id !== row.id && u.status !== 'active');
     return {
       id: row.id,
       name: row.name,
@@ -130,6 +132,7 @@ export async function presenter(db: Kysely<Database>, rows: Pick<MemberRow, 'pat
       total_accounts: Number(row.total_accounts ?? 0),
       created_at: row.created_at,
       updated_at: row.updated_at,
+      blocked_by: blocker ? { id: blocker.id, username: blocker.username, role: blocker.role as Role, status: blocker.status } : null,
     };
   };
 }

@@ -47,6 +47,7 @@ import { type OperationResult, runCreditOperation } from '../credits/operation';
 import { recoveryOptions } from '../credits/options';
 import { DELETED, type MemberRow, findMember, findMemberCounted, memberBase, present, presentOne, presenter, withCounts } from './members';
 import { moveSubtree } from './paths';
+import { lockBranch } from './branch';
 
 type Db = Kysely<Database>;
 type LevelRole = 'manager' | 'reseller' | 'dealer';
@@ -319,6 +320,7 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
 
       try {
         await inTransaction(db, async (trx) => {
+          if (status && status !== 'active') await lockBranch(trx, target);
           await trx
             .updateTable('users')
             .set({
@@ -363,6 +365,8 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
         const status = requestedStatus(target.status, request.body)!;
         if (!level.statuses.includes(status)) throw fieldError('status', HIERARCHY.statusInvalid);
         await inTransaction(db, async (trx) => {
+          // Stopping a user stops its branch: credit operations below it finish first or see it.
+          if (status !== 'active') await lockBranch(trx, target);
           await trx.updateTable('users').set({ status, updated_at: nowIso() }).where('id', '=', target.id).execute();
           if (status !== 'active') await revokeAllTokens(trx, target.id);
           await audit(trx, request, 'status', target, { status: target.status }, { status });

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ACCESS, can } from '../../src/contract';
+import { ACCESS, AUTH, can } from '../../src/contract';
 import { resolveToken } from '../auth/tokens';
 import type { UserRow } from '../db/schema';
 import { type SystemSettings, getSystemSettings } from '../settings';
@@ -64,6 +64,8 @@ export const guard = fp(async (app: FastifyInstance) => {
     const token = bearerToken(request);
     const session = token ? await resolveToken(app.db.kysely, token) : null;
     if (!session || session.user.status !== 'active') throw unauthenticated();
+    // A user above is suspended or inactive: the whole branch is stopped until it is active again.
+    if (session.branchBlocked) throw new ApiError(401, AUTH.branchSuspended);
     request.user = session.user;
     request.tokenHash = session.tokenHash;
     request.settings = session.settings;

@@ -24,6 +24,7 @@ import { issueToken, revokeOtherTokens, revokeToken } from '../auth/tokens';
 import type { UserRow } from '../db/schema';
 import { nowIso } from '../db/values';
 import { throttleAddress } from '../http/clientAddress';
+import { stoppedOnPath } from '../hierarchy/branch';
 import { ApiError, fieldError, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { hit, releaseHit } from '../http/rateLimit';
@@ -90,6 +91,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await releaseHit(db, addressKey);
       await releaseHit(db, userKey);
       if (user.status !== 'active') throw fieldError('username', AUTH.accountDisabled);
+      if ((await stoppedOnPath(db, user.id)).length > 0) throw fieldError('username', AUTH.branchSuspended);
 
       const token = await issueToken(db, user.id, app.config.tokenTtlHours);
       request.user = user;

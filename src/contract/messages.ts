@@ -20,6 +20,8 @@ export const AUTH = {
   unauthenticated: 'Unauthenticated.',
   tooManyAttempts: 'Too Many Attempts.',
   accountDisabled: 'This account is disabled.',
+  /** Sign-in and every call of a user below a suspended or inactive user (its branch is stopped). */
+  branchSuspended: "This account's branch is suspended: a user above it is not active. Please contact your upline.",
   authRequired: { title: 'Authentication Required', description: 'Please log in to continue' },
 } as const;
 
@@ -473,6 +475,22 @@ export const HIERARCHY_PANEL = {
   suspendAllTitle: 'Suspend Resellers',
   suspendAllBody: (n: number) => `Suspend all ${n} selected reseller(s)? They will not be able to sign in until activated again.`,
   passwordHidden: 'Passwords are stored encrypted and cannot be shown.',
+  /** The status column's tag on a user whose branch an ancestor stopped. */
+  blockedBy: (role: string, username: string) => `Blocked by ${role} ${username}`,
+  blockedByHint: (role: string, username: string, status: string) =>
+    `The ${role} ${username} above is ${status}: this user cannot sign in, spend or move credits until it is active again. Its end-user accounts keep their service.`,
+  /**
+   * What stopping users stops, in the status-change and bulk-suspend confirmations: the users below
+   * (a count, or null when it could not be read) and the end-user accounts of the branch.
+   */
+  stopImpact: (below: { resellers: number | null; dealers: number | null; accounts: number | null }, many = false) => {
+    const count = (n: number | null, what: string) => (n === null ? `every ${what}` : n > 0 ? `${n} ${what}(s)` : null);
+    const users = [count(below.resellers, 'reseller'), count(below.dealers, 'dealer')].filter((u) => u !== null);
+    const subject = many ? 'They' : 'It';
+    const branch = users.length > 0 ? `${subject} and the ${users.join(' and ')} below ${many ? 'them' : 'it'}` : subject;
+    const accounts = below.accounts === null ? 'The end-user accounts' : `The ${below.accounts} end-user account(s)`;
+    return `${branch} will not be able to sign in, spend or move credits until activated again. ${accounts} of the branch keep their service.`;
+  },
 } as const;
 
 // ---- Communication and oversight: tickets, announcements, audit logs, analytics (issue 9) ----

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { CREDITS, ENTITY_FORM, HIERARCHY, RESELLERS } from '../../src/contract';
+import { AUTH, CREDITS, ENTITY_FORM, HIERARCHY, HIERARCHY_PANEL, RESELLERS } from '../../src/contract';
+import { DEMO_PASSWORD } from '../../server/seed/demo';
 import { describeBrowser } from './harness';
 
 async function headerCredits(page: Page): Promise<number> {
@@ -62,4 +63,47 @@ describeBrowser('hierarchy forms in the browser', (ctx) => {
     await page.getByRole('cell', { name: 'Milo Manager', exact: true }).waitFor();
     await page.context().close();
   }, 120_000);
+
+  it('admin deactivates a manager: the dialog says what stops, the dealers list names the blocker, the dealer below cannot sign in; reactivated, it can', async () => {
+    const api = async (path: string, token: string | null, body?: unknown) => {
+      const res = await fetch(`${ctx.product.baseUrl}/api/v1${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return res.json();
+    };
+    const token = (await api('/login', null, { username: 'admin', password: 'demo-password' })).token as string;
+    const [manager2] = (await api('/managers?filter[search]=manager2', token)).data;
+    const dealers = (await api(`/dealers?filter[manager]=${manager2.id}&per_page=1`, token)).meta.total;
+
+    const page = await ctx.signIn('admin');
+    await page.goto('/managers');
+    await page.getByLabel('Status of manager2').click();
+    const dialog = page.locator('.ant-modal-confirm');
+    await dialog.getByText(HIERARCHY_PANEL.stopImpact({ resellers: manager2.total_children, dealers, accounts: manager2.total_accounts })).waitFor();
+    await dialog.getByRole('button', { name: 'Deactivate' }).click();
+    await page.getByText(HIERARCHY.statusUpdated).waitFor();
+
+    await page.goto('/dealers');
+    const row = page.getByRole('row', { name: /Dora Dealer/ });
+    await row.getByText(HIERARCHY_PANEL.blockedBy('manager', 'manager2')).waitFor();
+    expect(await page.getByRole('row', { name: /Dan Dealer/ }).getByText(/^Blocked by/).count()).toBe(0);
+
+    const dealerPage = await ctx.newPage();
+    await dealerPage.goto('/login');
+    await dealerPage.getByLabel('Username').fill('dealer2');
+    await dealerPage.getByLabel('Password').fill(DEMO_PASSWORD);
+    await dealerPage.getByRole('button', { name: 'Sign In' }).click();
+    await dealerPage.locator('.ant-alert-message', { hasText: AUTH.branchSuspended }).waitFor();
+    await dealerPage.context().close();
+
+    await page.goto('/managers');
+    await page.getByLabel('Status of manager2').click();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Activate' }).click();
+    await page.getByText(HIERARCHY.statusUpdated).waitFor();
+    await page.context().close();
+    const again = await ctx.signIn('dealer2', DEMO_PASSWORD);
+    await again.context().close();
+  }, 180_000);
 });

@@ -17,10 +17,18 @@ export function useConfirm() {
     [modal],
   );
   const confirmStatus = useCallback(
-    (activate: boolean, what: string, onOk: () => Promise<unknown> | void) =>
+    /** `detail`: what the change does beyond the record itself (a user's branch stops with it). */
+    (activate: boolean, what: string, onOk: () => Promise<unknown> | void, detail?: string) =>
       modal.confirm({
         title: activate ? STATUS.activate : STATUS.deactivate,
-        content: `${activate ? STATUS.activate : STATUS.deactivate} ${what}?`,
+        content: detail ? (
+          <>
+            <p>{`${activate ? STATUS.activate : STATUS.deactivate} ${what}?`}</p>
+            <p>{detail}</p>
+          </>
+        ) : (
+          `${activate ? STATUS.activate : STATUS.deactivate} ${what}?`
+        ),
         okText: activate ? STATUS.activate : STATUS.deactivate,
         okButtonProps: { danger: !activate },
         onOk,
@@ -28,8 +36,20 @@ export function useConfirm() {
     [modal],
   );
   const confirm = useCallback(
-    (title: string, content: string, onOk: () => Promise<unknown> | void, okText = 'Confirm') =>
-      modal.confirm({ title, content, okText, onOk }),
+    (title: string, content: string, onOk: () => Promise<unknown> | void, okText = 'Confirm', detail?: string) =>
+      modal.confirm({
+        title,
+        content: detail ? (
+          <>
+            <p>{content}</p>
+            <p>{detail}</p>
+          </>
+        ) : (
+          content
+        ),
+        okText,
+        onOk,
+      }),
     [modal],
   );
   return { confirmDelete, confirmStatus, confirm };

@@ -1,33 +1,68 @@
 /** Status toggles and one-call-per-id bulk operations for the managers, resellers and dealers lists. */
-import { useDelete, useInvalidate, useUpdate } from '@refinedev/core';
+import { useDataProvider, useDelete, useInvalidate, useUpdate } from '@refinedev/core';
 import { useCallback } from 'react';
-import { HIERARCHY, STATUS } from '../../contract';
+import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, STATUS } from '../../contract';
 import { useConfirm, useNotify } from '../feedback';
 
 type Entity = 'managers' | 'resellers' | 'dealers';
+type Counted = Pick<HierarchyUser, 'id' | 'total_children' | 'total_accounts'>;
 
-/** Activate/Deactivate through the confirmation dialog (spec 4): PATCH {is_active}. */
+/**
+ * What stopping a user stops (its whole branch, hierarchy rules): the users below it and its branch's
+ * end-user accounts, which keep their service. A manager's dealers are counted by one list call
+ * (unknown if it fails); a reseller's are its children.
+ */
+export function useStopImpact(entity: Entity) {
+  const dataProvider = useDataProvider();
+  return useCallback(
+    async (record: Counted): Promise<string> => {
+      if (entity === 'dealers') return HIERARCHY_PANEL.stopImpact({ resellers: 0, dealers: 0, accounts: record.total_accounts });
+      if (entity === 'resellers') return HIERARCHY_PANEL.stopImpact({ resellers: 0, dealers: record.total_children, accounts: record.total_accounts });
+      const dealers = await dataProvider()
+        .getList({ resource: 'dealers', pagination: { currentPage: 1, pageSize: 1 }, filters: [{ field: 'manager', operator: 'eq', value: record.id }] })
+        .then(({ total }) => total)
+        .catch(() => null);
+      return HIERARCHY_PANEL.stopImpact({ resellers: record.total_children, dealers, accounts: record.total_accounts });
+    },
+    [dataProvider, entity],
+  );
+}
+
+/**
+ * Activate/Deactivate through the confirmation dialog (spec 4): PATCH {is_active}. Deactivating says
+ * what stops with the user.
+ */
 export function useStatusToggle(entity: Entity, singular: string) {
   const { confirmStatus } = useConfirm();
   const notify = useNotify();
   const { mutateAsync } = useUpdate();
+  const impact = useStopImpact(entity);
   return useCallback(
-    (record: { id: number; name: string; is_active: boolean }) => {
+    (record: Counted & { name: string; is_active: boolean }) => {
       const activate = !record.is_active;
-      confirmStatus(activate, `${singular} "${record.name}"`, () =>
-        mutateAsync({
-          resource: entity,
-          id: record.id,
-          values: { is_active: activate },
-          meta: { method: 'patch' },
-          successNotification: false,
-          errorNotification: false,
-        })
-          .then(() => notify.success(HIERARCHY.statusUpdated))
-          .catch(() => notify.error(STATUS.updateFailed.title, STATUS.updateFailed.description)),
-      );
+      // The modal is a thenable: not returned, so no promise chain waits on the dialog.
+      const ask = (detail?: string): void => {
+        confirmStatus(
+          activate,
+          `${singular} "${record.name}"`,
+          () =>
+            mutateAsync({
+              resource: entity,
+              id: record.id,
+              values: { is_active: activate },
+              meta: { method: 'patch' },
+              successNotification: false,
+              errorNotification: false,
+            })
+              .then(() => notify.success(HIERARCHY.statusUpdated))
+              .catch(() => notify.error(STATUS.updateFailed.title, STATUS.updateFailed.description)),
+          detail,
+        );
+      };
+      if (activate) ask();
+      else void impact(record).then(ask);
     },
-    [confirmStatus, entity, mutateAsync, notify, singular],
+    [confirmStatus, entity, impact, mutateAsync, notify, singular],
   );
 }
 

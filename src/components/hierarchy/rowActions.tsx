@@ -1,8 +1,8 @@
 /** What the managers, resellers and dealers lists share in their rows: the status switch and the row actions. */
 import { DeleteOutlined, EditOutlined, HistoryOutlined, MinusCircleOutlined, PlusCircleOutlined } from '@ant-design/icons';
-import { Switch } from 'antd';
+import { Space, Switch, Tag, Tooltip } from 'antd';
 import { useNavigate } from 'react-router';
-import { DIALOGS, type HierarchyUser } from '../../contract';
+import { DIALOGS, HIERARCHY_PANEL, type HierarchyUser } from '../../contract';
 import type { DataColumn, RowAction } from '../DataTable';
 import { type CreditEntity, useCreditDialogs } from '../credits';
 
@@ -23,13 +23,29 @@ export function StatusSwitch({ record, onToggle }: { record: HierarchyUser; onTo
   );
 }
 
+/** Beside the status of a user whose branch a user above stops: who, and what it means. */
+export function BlockedTag({ record }: { record: Pick<HierarchyUser, 'blocked_by'> }) {
+  const by = record.blocked_by;
+  if (!by) return null;
+  return (
+    <Tooltip title={HIERARCHY_PANEL.blockedByHint(by.role, by.username, by.status)}>
+      <Tag color="orange">{HIERARCHY_PANEL.blockedBy(by.role, by.username)}</Tag>
+    </Tooltip>
+  );
+}
+
 /** The Status column of a list whose rows switch their status in place. */
 export const statusColumn = (onToggle: (record: HierarchyUser) => void): DataColumn<HierarchyUser> => ({
   dataIndex: 'is_active',
   title: 'Status',
   width: 110,
   priority: 'key',
-  render: (_: boolean, record) => <StatusSwitch record={record} onToggle={onToggle} />,
+  render: (_: boolean, record) => (
+    <Space size={4} wrap>
+      <StatusSwitch record={record} onToggle={onToggle} />
+      <BlockedTag record={record} />
+    </Space>
+  ),
 });
 
 type Actions = Array<RowAction<HierarchyUser>>;

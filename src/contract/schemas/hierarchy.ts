@@ -158,6 +158,9 @@ export const promoteDealerBody = z.object({
 export type PromoteDealerBody = z.infer<typeof promoteDealerBody>;
 
 /** A manager, reseller or dealer as the API shows it. Panel users' passwords are never returned. */
+/** A user above another whose status stops the other's branch. */
+export const branchBlockerEntity = z.object({ id: z.number(), username: z.string(), role: z.enum(ROLES), status: z.string() });
+
 export const hierarchyUserEntity = z.object({
   id: z.number(),
   name: z.string(),
@@ -184,6 +187,11 @@ export const hierarchyUserEntity = z.object({
   total_accounts: z.number(),
   created_at: z.string(),
   updated_at: z.string(),
+  /**
+   * The topmost user above that is not active, which stops this user's branch (no sign-in, no
+   * credit operation) until it is active again; null (or absent) when the branch is active.
+   */
+  blocked_by: branchBlockerEntity.nullable().optional(),
 });
 
 export const LEDGER_ENTRY_TYPES = ['PURCHASED', 'USED', 'RECOVERED', 'TRIAL'] as const;

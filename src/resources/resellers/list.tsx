@@ -1,13 +1,13 @@
 /** /resellers: Resellers Management (spec 2, Resellers screen). */
 import { useCan } from '@refinedev/core';
 import { EyeOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Tooltip } from 'antd';
+import { Button, Space, Tooltip } from 'antd';
 import { useState } from 'react';
 import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS, resellerCreateBody, resellerUpdateBody } from '../../contract';
 import { type DataColumn, DataTable } from '../../components/DataTable';
 import { StatusTag, activeOptions, dateTime } from '../../components/display';
 import { MountWhenOpened, useConfirm, useNotify, useStatusPopup } from '../../components/feedback';
-import { type UserLevelConfig, UserDetailsDrawer, UserFormDialog, useBulkRunner, useUserRowActions } from '../../components/hierarchy';
+import { BlockedTag, type UserLevelConfig, UserDetailsDrawer, UserFormDialog, useBulkRunner, useUserRowActions } from '../../components/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
 
 export const resellerLevel: UserLevelConfig = {
@@ -24,6 +24,13 @@ const MaskedPassword = () => (
     <span aria-label="Password hidden">••••••</span>
   </Tooltip>
 );
+
+/** What suspending the selected resellers stops: their dealers, from the rows (unknown for rows not shown). */
+function suspendImpact(ids: Array<string | number>, rows: HierarchyUser[]): string {
+  const known = rows.length >= ids.length;
+  const sum = (pick: (r: HierarchyUser) => number) => (known ? rows.reduce((n, r) => n + pick(r), 0) : null);
+  return HIERARCHY_PANEL.stopImpact({ resellers: 0, dealers: sum((r) => r.total_children), accounts: sum((r) => r.total_accounts) }, true);
+}
 
 export function ResellersList() {
   const { role } = useCurrentUser();
@@ -61,7 +68,19 @@ export function ResellersList() {
     { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110, priority: 'key' },
     { dataIndex: 'total_children', title: 'Total Dealers', sortable: true, width: 120 },
     { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 120 },
-    { dataIndex: 'status', title: 'Status', sortable: true, width: 110, render: (s: string) => <StatusTag status={s} />, priority: 'key' },
+    {
+      dataIndex: 'status',
+      title: 'Status',
+      sortable: true,
+      width: 110,
+      render: (s: string, record) => (
+        <Space size={4} wrap>
+          <StatusTag status={s} />
+          <BlockedTag record={record} />
+        </Space>
+      ),
+      priority: 'key',
+    },
     { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime },
   ];
 
@@ -98,10 +117,13 @@ export function ResellersList() {
           {
             key: 'suspend',
             label: 'Suspend',
-            onClick: (ids, _rows, clear) =>
-              confirm(HIERARCHY_PANEL.suspendAllTitle, HIERARCHY_PANEL.suspendAllBody(ids.length), () =>
-                bulkRun(() => bulk.setActive(ids, false), 'suspended', RESELLERS.suspendFailed, clear),
+            onClick: (ids, rows, clear) =>
+              confirm(
+                HIERARCHY_PANEL.suspendAllTitle,
+                HIERARCHY_PANEL.suspendAllBody(ids.length),
+                () => bulkRun(() => bulk.setActive(ids, false), 'suspended', RESELLERS.suspendFailed, clear),
                 'Suspend',
+                suspendImpact(ids, rows),
               ),
           },
           { key: 'activate', label: 'Activate', onClick: (ids, _rows, clear) => bulkRun(() => bulk.setActive(ids, true), 'activated', RESELLERS.activateFailed, clear) },
