@@ -117,6 +117,10 @@ export const CREDITS = {
   insufficientCredits: (needed: number, available: number) =>
     `Insufficient credits: You need ${needed} credits but only have ${available}`,
   balanceCap: (max: number) => `A balance cannot exceed ${max.toLocaleString('en-US')} credits.`,
+  /** A typed amount above the most the options allow (below the balance). */
+  maximumAmount: (n: number) => `The maximum amount is ${n} credits.`,
+  /** A typed amount that is not a multiple of the options' increment step. */
+  amountStep: (step: number) => `Amounts go in steps of ${step} credits.`,
 } as const;
 
 export const RENEWAL = {
@@ -337,7 +341,7 @@ export const HIERARCHY = {
   resellerInvalid: 'The selected reseller is invalid.',
   actionInvalid: 'The action must be renew or recover.',
   minimumToCreate: (n: number, what: string) => `You need at least ${n} credits to create a ${what}.`,
-  minimumCreditLimit: (n: number) => `The minimum amount is ${n} credits.`,
+  minimumCreditLimit: (n: number) => `The minimum amount is ${n} ${n === 1 ? 'credit' : 'credits'}.`,
   initialCreditsDirectChildOnly: 'Only its direct parent can give initial credits to a new user. Create it with 0 credits; its parent can add credits later.',
   deleteHasCredits: (n: number) => `This user still holds ${n} credits. Recover them before deleting.`,
   deleteHasChildren: (n: number, what: string) => `This user still has ${n} ${what}. Delete or move them before deleting.`,

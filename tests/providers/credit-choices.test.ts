@@ -1,6 +1,16 @@
 /** The amounts the credit pickers offer: configured presets, apart from the amounts computed from a balance. */
 import { describe, expect, it } from 'vitest';
-import { RECOVERY_SHARES, creditChoices, defaultCreditOptionsSettings, fallbackCreditOptions, generateCreditOptions } from '../../src/contract';
+import {
+  CREDITS,
+  HIERARCHY,
+  RECOVERY_SHARES,
+  creditAmount,
+  creditAmountIssue,
+  creditChoices,
+  defaultCreditOptionsSettings,
+  fallbackCreditOptions,
+  generateCreditOptions,
+} from '../../src/contract';
 
 describe('creditChoices', () => {
   it('lists the presets within the balance first, then the named percentages and all of it', () => {
@@ -37,5 +47,31 @@ describe('creditChoices', () => {
     expect(creditChoices(defaultCreditOptionsSettings(), null).every((c) => c.share === undefined)).toBe(true);
     expect(creditChoices({ ...settings, is_active: false }, 40)).toEqual(fallbackCreditOptions(40).map((value) => ({ value })));
     expect(generateCreditOptions(settings, 130)).toEqual([30, 50, 60, 75, 125, 130]);
+  });
+});
+
+/** Issue 25, finding 8: a typed amount is taken as it is or refused with the rule it breaks. */
+describe('creditAmountIssue', () => {
+  const rules = { min: 10, max: 500, step: 5, balance: 788, offered: [10, 25, 197] };
+  it('names the rule a typed amount breaks, in order: minimum, balance, maximum, step', () => {
+    for (const amount of [0, 5, 7, 9]) expect(creditAmountIssue(amount, rules)).toBe(HIERARCHY.minimumCreditLimit(10));
+    expect(creditAmountIssue(789, rules)).toBe(CREDITS.insufficientCredits(789, 788));
+    expect(creditAmountIssue(505, rules)).toBe(CREDITS.maximumAmount(500));
+    expect(creditAmountIssue(13, rules)).toBe(CREDITS.amountStep(5));
+    expect(creditAmountIssue(15, rules)).toBeUndefined();
+    // An offered amount passes even off the step ('All your credits').
+    expect(creditAmountIssue(197, rules)).toBeUndefined();
+    expect(creditAmountIssue(0, { min: 0 })).toBe(HIERARCHY.minimumCreditLimit(1));
+    expect(creditAmountIssue(101, { min: 1, balance: 100, overBalance: (_a, b) => CREDITS.cannotRecover(b) })).toBe(CREDITS.cannotRecover(100));
+  });
+
+  it('creditAmount: the same rules as a schema, then the API rule for credits; no other number comes out', () => {
+    const schema = creditAmount({ min: 1 });
+    expect(schema.parse('7')).toBe(7);
+    expect(schema.parse(9)).toBe(9);
+    expect(schema.safeParse(0).error?.issues[0].message).toBe(HIERARCHY.minimumCreditLimit(1));
+    expect(schema.safeParse(7.5).error?.issues[0].message).toBe(CREDITS.selectAmount);
+    expect(schema.safeParse(undefined).error?.issues[0].message).toBe(CREDITS.selectAmount);
+    expect(schema.safeParse(2_000_000).error?.issues[0].message).toBe(CREDITS.selectAmount);
   });
 });

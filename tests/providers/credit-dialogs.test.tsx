@@ -7,7 +7,7 @@ import { waitFor } from './dom';
 import { type AuthProvider, type NotificationProvider, Refine } from '@refinedev/core';
 import { fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { CREDITS } from '../../src/contract';
+import { CREDITS, HIERARCHY } from '../../src/contract';
 import { AddCreditsDialog, type CreditEntity, type CreditTarget, RecoverCreditsDialog } from '../../src/components/credits';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
@@ -71,12 +71,34 @@ function renderDialog(
     fireEvent.change(input, { target: { value: String(amount) } });
     await choose(`${amount} credits`);
   };
+  /**
+   * Types `text` into the amount's search and presses Enter, as a user does (the list is open and
+   * shows what the picker made of the text first).
+   */
+  const typeAndEnter = async (text: string) => {
+    const input = modal().querySelector<HTMLInputElement>('.ant-select-selection-search-input')!;
+    fireEvent.mouseDown(modal().querySelector('.ant-select-selector')!);
+    fireEvent.change(input, { target: { value: text } });
+    await waitFor(() => expect(view.baseElement.querySelector('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item')).not.toBeNull());
+    await new Promise((r) => setTimeout(r, 50));
+    fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13, which: 13 });
+    fireEvent.keyUp(input, { key: 'Enter', code: 'Enter', keyCode: 13, which: 13 });
+  };
+  /** Types `text` and leaves the field without Enter (a click elsewhere). */
+  const typeAndLeave = async (text: string) => {
+    const input = modal().querySelector<HTMLInputElement>('.ant-select-selection-search-input')!;
+    fireEvent.mouseDown(modal().querySelector('.ant-select-selector')!);
+    fireEvent.focus(input);
+    fireEvent.change(input, { target: { value: text } });
+    await waitFor(() => expect(view.baseElement.querySelector('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item')).not.toBeNull());
+    fireEvent.focusOut(input);
+  };
   /** The message under the Amount field ('' when none). */
   const amountError = () => {
     const item = [...modal().querySelectorAll('.ant-form-item')].find((i) => i.querySelector('label')?.textContent === 'Amount');
     return item?.querySelector('.ant-form-item-explain-error')?.textContent ?? '';
   };
-  return { view, text, submit, ready, choose, typeAmount, amountError, onClose };
+  return { view, text, submit, ready, choose, typeAmount, typeAndEnter, typeAndLeave, amountError, onClose };
 }
 
 /** The toasts as the user reads them (Refine's antd provider shows `description` as the title: see titled()). */
@@ -148,10 +170,11 @@ describe('Add Credits dialog', { timeout: 30_000 }, () => {
     const rows = [...view.baseElement.querySelectorAll('.ant-select-item')].map((o) => o.textContent);
     expect(rows).toEqual(['Amounts', '10 credits', '25 credits', 'From the balance', '186 credits (25% of your balance)', '745 credits (All your credits)']);
 
-    // Beyond the balance: not offered, the rule is said instead.
+    // The rules of a typed amount are said under the field; a typed amount is offered as typed, first.
+    expect(view.baseElement.querySelector('.ant-modal .ant-form-item-extra')?.textContent).toBe('Type 10 to 745 credits');
     const input = view.baseElement.querySelector<HTMLInputElement>('.ant-modal .ant-select-selection-search-input')!;
     fireEvent.change(input, { target: { value: '900' } });
-    await waitFor(() => expect(view.baseElement.querySelector('.ant-select-item-empty')?.textContent).toBe('Type 10 to 745 credits'));
+    await waitFor(() => expect(view.baseElement.querySelector('.ant-select-item-option-active')?.textContent).toBe('900 credits'));
     fireEvent.change(input, { target: { value: '' } });
 
     await typeAmount(40);
@@ -295,5 +318,131 @@ describe('Recover Credits dialog', { timeout: 30_000 }, () => {
     expect(toasts().at(-1)).toEqual({ type: 'error', title: CREDITS.paidCredits, body: spent });
     expect(fake.calls('POST', 'resellers/5/credits').map((c) => c.body)).toEqual([{ action: 'recover', credits: 50 }]);
     expect(onClose).not.toHaveBeenCalled();
+  });
+});
+
+/**
+ * Issue 25, finding 8: the amount that moves is the amount typed or picked, or nothing. A typed
+ * number that is no option was replaced by the first option whose text contained it (5 became
+ * '25 credits', 7 and 9 '197 credits (25% of your balance)', 0 '10 credits') and moved silently.
+ */
+describe('a typed amount is the amount sent, or nothing with the rule under the field', { timeout: 120_000 }, () => {
+  const GIVER = { ...MANAGER_IDENTITY, credits: 788 };
+  const share = (value: number, what: string) => ({ ...option(value), share: what });
+  const allocation = (min: number) => ({
+    status: 200,
+    body: {
+      data: {
+        options: [
+          ...[10, 25, 50, 100, 200, 500].map((v) => option(v)),
+          share(197, '25% of your balance'),
+          share(394, '50% of your balance'),
+          share(591, '75% of your balance'),
+          share(788, 'All your credits'),
+        ],
+        user_credits: 788,
+        min_credits: min,
+        max_credits: 788,
+        step: 1,
+      },
+    },
+  });
+  const recovery = {
+    status: 200,
+    body: {
+      data: {
+        options: [option(10), option(25), option(50), share(100, 'All paid credits')],
+        message: 'Up to 100 paid credits can be recovered.',
+        available_paid_credits: 100,
+        bonus_credits_to_zero: 0,
+        user_credits: 100,
+        bonus_credits: 0,
+      },
+    },
+  };
+  const ok = { status: 200, body: { message: 'Done.', data: {} } };
+
+  /** Opens the dialog, types `typed` then Enter, submits: the bodies the API received and the message under the field. */
+  async function attempt(kind: 'add' | 'recover', typed: string, expected: { sent: number; bonus?: number } | { refused: string }) {
+    fake = fakeHttp(http);
+    fake.on('GET', 'credit-options/allocation', allocation(minimum));
+    fake.on('GET', 'resellers/5/credits/recovery-options', recovery);
+    fake.on('POST', 'resellers/5/credits', ok);
+    const onClose = vi.fn();
+    const dialog = renderDialog(kind, onClose, { identity: GIVER });
+    await dialog.ready();
+    await dialog.typeAndEnter(typed);
+    dialog.submit();
+    const action = kind === 'add' ? 'renew' : 'recover';
+    if ('sent' in expected) {
+      await waitFor(() => expect(onClose).toHaveBeenCalled());
+      // An offered amount also sends the bonus it showed.
+      const bonus = expected.bonus === undefined ? {} : { bonus_credits: expected.bonus };
+      expect(fake.calls('POST', 'resellers/5/credits').map((c) => c.body)).toEqual([{ action, credits: expected.sent, ...bonus }]);
+    } else {
+      await waitFor(() => expect(dialog.amountError()).toBe(expected.refused));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(fake.calls('POST', 'resellers/5/credits')).toHaveLength(0);
+      expect(onClose).not.toHaveBeenCalled();
+    }
+    dialog.view.unmount();
+  }
+  let minimum = 10;
+  beforeEach(() => {
+    minimum = 10;
+  });
+
+  it('Add Credits: below the minimum of the options (0, 5, 7, 9) or above the balance is refused, naming the rule', async () => {
+    for (const typed of ['0', '5', '7', '9']) await attempt('add', typed, { refused: HIERARCHY.minimumCreditLimit(10) });
+    await attempt('add', '789', { refused: CREDITS.insufficientCredits(789, 788) });
+    // Within the rules: sent as typed, an offered amount with its own label (not a longer one containing it).
+    await attempt('add', '13', { sent: 13 });
+    await attempt('add', '197', { sent: 197, bonus: 0 });
+  });
+
+  it('Add Credits: with a minimum of 1, 5, 7 and 9 are sent as typed, 0 is refused', async () => {
+    minimum = 1;
+    for (const typed of [5, 7, 9]) await attempt('add', String(typed), { sent: typed });
+    await attempt('add', '0', { refused: HIERARCHY.minimumCreditLimit(1) });
+  });
+
+  it('Recover: 5, 7 and 9 are recovered as typed; 0 and more than the paid credits are refused', async () => {
+    for (const typed of [5, 7, 9]) await attempt('recover', String(typed), { sent: typed });
+    await attempt('recover', '0', { refused: HIERARCHY.minimumCreditLimit(1) });
+    await attempt('recover', '101', { refused: CREDITS.cannotRecover(100) });
+  });
+
+  it('leaving the field with a number typed takes that number, not the amount picked before', async () => {
+    fake.on('GET', 'credit-options/allocation', allocation(1));
+    fake.on('POST', 'resellers/5/credits', ok);
+    const { ready, choose, typeAndLeave, submit, onClose } = renderDialog('add', vi.fn(), { identity: GIVER });
+    await ready();
+    await choose('25 credits');
+    await typeAndLeave('9');
+    submit();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(fake.calls('POST', 'resellers/5/credits').map((c) => c.body)).toEqual([{ action: 'renew', credits: 9 }]);
+  });
+
+  it('a text search chooses nothing by itself; the arrows and Enter pick an option', async () => {
+    fake.on('GET', 'credit-options/allocation', allocation(10));
+    fake.on('POST', 'resellers/5/credits', ok);
+    const { view, ready, typeAndEnter, submit, amountError, onClose } = renderDialog('add', vi.fn(), { identity: GIVER });
+    await ready();
+    await typeAndEnter('All your');
+    submit();
+    await waitFor(() => expect(amountError()).toBe(CREDITS.selectAmount));
+    expect(fake.calls('POST', 'resellers/5/credits')).toHaveLength(0);
+
+    const input = view.baseElement.querySelector<HTMLInputElement>('.ant-modal .ant-select-selection-search-input')!;
+    fireEvent.mouseDown(view.baseElement.querySelector('.ant-modal .ant-select-selector')!);
+    fireEvent.change(input, { target: { value: 'All your' } });
+    await waitFor(() => expect(view.baseElement.querySelector('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')).not.toBeNull());
+    fireEvent.keyDown(input, { key: 'ArrowDown', code: 'ArrowDown', keyCode: 40, which: 40 });
+    fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13, which: 13 });
+    await waitFor(() => expect(amountError()).toBe(''));
+    submit();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(fake.calls('POST', 'resellers/5/credits').map((c) => c.body)).toEqual([{ action: 'renew', credits: 788, bonus_credits: 0 }]);
   });
 });

@@ -407,3 +407,109 @@ describe('recovery history dialog', { timeout: 60_000 }, () => {
     await waitFor(() => expect(fake.calls('GET', 'dealers/9/credits/recovery-history').length).toBeGreaterThanOrEqual(2));
   });
 });
+
+/**
+ * Issue 25, finding 8: the initial credits of a new user are the amount typed or picked, or nothing.
+ * A typed number that was no option became the first option whose text contained it (0 became
+ * '10 credits') and moved silently; the manager page rounded a typed 7.5 to 8.
+ */
+describe('initial credits typed in a create form are sent as typed, or refused under the field', { timeout: 180_000 }, () => {
+  const share = (value: number, what: string) => ({ value, display_text: `${value} credits`, bonus_credits: 0, total_credits: value, share: what });
+  const plain = (value: number) => ({ value, display_text: `${value} credits`, bonus_credits: 0, total_credits: value });
+  /** What a giver holding 500 paid credits is offered (the options' minimum is 10). */
+  const allocation = {
+    status: 200,
+    body: {
+      data: {
+        options: [plain(10), plain(25), plain(50), plain(100), plain(200), share(125, '25% of your balance'), share(250, '50% of your balance'), share(500, 'All your credits')],
+        user_credits: 500,
+        min_credits: 10,
+        max_credits: 500,
+        step: 1,
+      },
+    },
+  };
+
+  async function create(role: 'manager' | 'reseller', typed: string, expected: { sent: number } | { refused: string }) {
+    fake = fakeHttp(http);
+    fake.on('GET', 'managers', list([MANAGER]));
+    fake.on('GET', 'credit-options/allocation', allocation);
+    const entity = role === 'manager' ? 'resellers' : 'dealers';
+    fake.on('POST', entity, { status: 201, body: { message: 'Created.', data: role === 'manager' ? RESELLER : DEALER } });
+    const onClose = vi.fn();
+    const config = role === 'manager' ? resellerLevel : dealerLevel;
+    const ui = renderAs(role, <UserFormDialog config={config} mode="create" open onClose={onClose} />);
+    await ui.signedIn();
+    await waitFor(() => expect(fake.calls('GET', 'credit-options/allocation')).toHaveLength(1));
+    ui.type('Name', 'New User');
+    ui.type('Username', 'newuser');
+    ui.type('Password', 'long enough');
+    // Typed into the picker's search, then Enter, as a user does.
+    const field = ui.item('Initial credits');
+    const input = field.querySelector<HTMLInputElement>('.ant-select-selection-search-input')!;
+    fireEvent.mouseDown(field.querySelector('.ant-select-selector')!);
+    fireEvent.change(input, { target: { value: typed } });
+    await waitFor(() => expect(ui.root().querySelector('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item')).not.toBeNull());
+    await new Promise((r) => setTimeout(r, 50));
+    fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13, which: 13 });
+    fireEvent.keyUp(input, { key: 'Enter', code: 'Enter', keyCode: 13, which: 13 });
+    ui.click(`Create ${config.label}`);
+    if ('sent' in expected) {
+      await waitFor(() => expect(onClose).toHaveBeenCalled());
+      expect(fake.calls('POST', entity).map((c) => (c.body as { credits: number }).credits)).toEqual([expected.sent]);
+    } else {
+      await waitFor(() => expect(ui.errorOf('Initial credits')).toBe(expected.refused));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(fake.calls('POST', entity)).toHaveLength(0);
+    }
+    ui.view.unmount();
+  }
+
+  it('a manager creating a reseller: 0 is none, 5, 7 and 9 are below the minimum, more than its balance names the balance', async () => {
+    await create('manager', '0', { sent: 0 });
+    for (const typed of ['5', '7', '9']) await create('manager', typed, { refused: HIERARCHY.minimumCreditLimit(10) });
+    await create('manager', '501', { refused: CREDITS.insufficientCredits(501, 500) });
+    await create('manager', '12', { sent: 12 });
+    await create('manager', '125', { sent: 125 });
+  });
+
+  it('a reseller creating a dealer: the same rules', async () => {
+    await create('reseller', '0', { sent: 0 });
+    await create('reseller', '7', { refused: HIERARCHY.minimumCreditLimit(10) });
+    await create('reseller', '501', { refused: CREDITS.insufficientCredits(501, 500) });
+    await create('reseller', '13', { sent: 13 });
+  });
+
+  it('admin creating a manager: 0, 5, 7 and 9 as typed; 7.5 and more than the cap are refused', async () => {
+    const pages = (
+      <Routes>
+        <Route path="/managers" element={<p>Managers list</p>} />
+        <Route path="/managers/create" element={<ManagerFormPage mode="create" />} />
+      </Routes>
+    );
+    const attempt = async (typed: string, expected: { sent: number } | { refused: string }) => {
+      fake = fakeHttp(http);
+      fake.on('POST', 'managers', { status: 201, body: { message: 'Manager created successfully.', data: MANAGER } });
+      const ui = renderAs('admin', pages, '/managers/create');
+      await waitFor(() => ui.item('Initial credits'));
+      ui.type('Name', 'Mo Manager');
+      ui.type('Username', 'mo');
+      ui.type('Password', 'long enough');
+      ui.type('Initial credits', typed);
+      fireEvent.keyDown(ui.input('Initial credits'), { key: 'Enter', code: 'Enter', keyCode: 13, which: 13 });
+      ui.click('Create Manager');
+      if ('sent' in expected) {
+        await waitFor(() => expect(ui.root().textContent).toContain('Managers list'));
+        expect(fake.calls('POST', 'managers').map((c) => (c.body as { credits: number }).credits)).toEqual([expected.sent]);
+      } else {
+        await waitFor(() => expect(ui.errorOf('Initial credits')).toBe(expected.refused));
+        await new Promise((r) => setTimeout(r, 200));
+        expect(fake.calls('POST', 'managers')).toHaveLength(0);
+      }
+      ui.view.unmount();
+    };
+    for (const typed of [0, 5, 7, 9]) await attempt(String(typed), { sent: typed });
+    await attempt('7.5', { refused: ENTITY_FORM.creditsPositive });
+    await attempt('10001', { refused: CREDITS.adminAllocationCap });
+  });
+});

@@ -1,8 +1,8 @@
 /**
  * Add Credits, for managers, resellers and dealers alike. The amounts come from the credit-option
  * endpoint (admin to a manager: the credit levels with their bonus; everyone else: the options capped
- * by the giver's balance, the amounts computed from it listed apart), any typed amount within the
- * options' rules, and the spec's fallback list when the lookup fails.
+ * by the giver's balance, the amounts computed from it listed apart), a typed amount taken as typed
+ * or refused under the field by the options' rules, and the spec's fallback list when the lookup fails.
  */
 import { Alert, Descriptions, Modal } from 'antd';
 import { useMemo } from 'react';
@@ -25,32 +25,32 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
   const { user, role } = useCurrentUser();
   const admin = role === 'admin';
   const managerCap = admin && target?.role === 'manager';
+  const ownPaid = user && user.credits !== null ? user.credits - (user.bonus_credits ?? 0) : 0;
   const dialog = useCreditDialog<CreditOptionsResponse>({
     entity,
     target,
     onClose,
     lookup: (t) => ({ url: 'credit-options/allocation', query: { user_id: t.id } }),
     failedTitle: CREDITS.addFailed,
+    // Admin may type any amount (the manager cap aside); everyone else one within the options' rules
+    // (or the fallback's), never more than its own paid credits.
+    rules: (data) =>
+      admin
+        ? { min: 1, offered: data?.options.map((o) => o.value) }
+        : data
+          ? { min: data.min_credits, max: data.max_credits, step: data.step, balance: ownPaid, offered: data.options.map((o) => o.value) }
+          : { min: FALLBACK_CREDIT_OPTIONS.start, max: ownPaid, balance: ownPaid },
     check: (amount) => (managerCap && amount > MANAGER_ALLOCATION_MAX ? CREDITS.adminAllocationCap : undefined),
   });
   /** The lookup failed: the spec's fallback list, whose bonus is unknown (then none is sent). */
   const fallback = dialog.loadFailed;
   const loaded = dialog.data?.options;
 
-  const ownPaid = user && user.credits !== null ? user.credits - (user.bonus_credits ?? 0) : 0;
   const options = useMemo(
     () => (fallback ? fallbackCreditOptions(admin ? FALLBACK_CREDIT_OPTIONS.adminMax : ownPaid).map(plain) : (loaded ?? [])),
     [fallback, admin, ownPaid, loaded],
   );
   const chosen = options.find((o) => o.value === dialog.selected);
-  /** Admin may type any amount; everyone else one within the options' rules (or the fallback's). */
-  const range = admin
-    ? undefined
-    : fallback
-      ? { min: FALLBACK_CREDIT_OPTIONS.start, max: ownPaid }
-      : dialog.data
-        ? { min: dialog.data.min_credits, max: dialog.data.max_credits, step: dialog.data.step }
-        : undefined;
 
   const move = (amount: number, to: CreditTarget): CreditMove => {
     const option = options.find((o) => o.value === amount);
@@ -74,8 +74,8 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
         name="add-credits"
         onSubmit={dialog.send(move)}
         options={options}
-        allowCustom={admin || range !== undefined}
-        range={range}
+        allowCustom={admin || fallback || dialog.data !== null}
+        rules={dialog.rules}
         loading={dialog.loading}
       />
       {chosen && chosen.bonus_credits > 0 && (

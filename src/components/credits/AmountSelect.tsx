@@ -1,18 +1,20 @@
 /**
- * The amount picker of the credit dialogs: the configured amounts, apart from them the amounts
- * computed from a balance (named: '25% of your balance'), and a typed amount within the rules
- * (`range`: the minimum, the maximum, a multiple of the step).
+ * The amount picker of the credit dialogs and the create forms: the configured amounts, apart from
+ * them the amounts computed from a balance (named: '25% of your balance'), and a typed amount.
+ *
+ * A typed whole number is the amount, exactly: it is the first (active) item, so Enter, Tab or
+ * leaving the field takes it, and the form's rules refuse it under the field when it breaks them. The
+ * picker never swaps it for an option whose text contains the digits (5 is not '25 credits'). Other
+ * text searches the labels without choosing any: an option is taken only by a click or the arrows.
  */
 import { Select } from 'antd';
-import { type Ref, useMemo, useState } from 'react';
-import type { CreditOption } from '../../contract';
+import { type Ref, useMemo, useRef, useState } from 'react';
+import type { CreditAmountRules, CreditOption } from '../../contract';
 
 export interface AmountSelectProps {
   options: CreditOption[];
-  /** A typed whole number within `range` becomes an option. */
+  /** A typed whole number is the amount even when no option offers it (the form's rules judge it). */
   allowCustom?: boolean;
-  /** The rules of a typed amount (no max: any; admin holds no balance). */
-  range?: AmountRange;
   loading?: boolean;
   disabled?: boolean;
   value?: number;
@@ -25,28 +27,25 @@ export interface AmountSelectProps {
   'aria-invalid'?: boolean;
 }
 
-export interface AmountRange {
-  min: number;
-  max?: number;
-  step?: number;
+/** Digits only, up to 15 (every such number is exact in a double). */
+const typedNumber = (text: string): number | null => (/^\d{1,15}$/.test(text.trim()) ? Number(text.trim()) : null);
+
+const amountLabel = (v: number) => `${v} ${v === 1 ? 'credit' : 'credits'}`;
+
+/** The rules of a typed amount as the field's help says them. */
+export function rangeHint(rules?: Pick<CreditAmountRules, 'min' | 'max' | 'step'>): string {
+  const min = Math.max(1, rules?.min ?? 1);
+  const step = rules?.step && rules.step > 1 ? ` in steps of ${rules.step}` : '';
+  if (rules?.max === undefined) return min > 1 ? `Type ${min} credits or more${step}` : `Type any whole number of credits${step}`;
+  return `Type ${min} to ${rules.max} credits${step}`;
 }
 
-const asAmount = (text: string): number | null => (/^\d{1,7}$/.test(text.trim()) && Number(text) > 0 ? Number(text) : null);
-
-const within = (v: number, range?: AmountRange) =>
-  !range || (v >= range.min && (range.max === undefined || v <= range.max) && v % Math.max(1, range.step ?? 1) === 0);
-
-/** What may be typed, as the picker says it when a typed amount is outside the rules. */
-export function rangeHint(range?: AmountRange): string {
-  if (!range) return 'Type a whole number of credits';
-  const step = range.step && range.step > 1 ? ` in steps of ${range.step}` : '';
-  return range.max === undefined ? `Type ${range.min} credits or more${step}` : `Type ${range.min} to ${range.max} credits${step}`;
-}
+type Item = { value: number; label: string };
+type Group = { label: string; title: string; options: Item[] };
 
 export function AmountSelect({
   options,
   allowCustom = false,
-  range,
   loading,
   disabled,
   value,
@@ -58,32 +57,63 @@ export function AmountSelect({
   'aria-invalid': invalid,
 }: AmountSelectProps) {
   const [search, setSearch] = useState('');
-  const typedNumber = allowCustom ? asAmount(search) : null;
-  const typed = typedNumber !== null && within(typedNumber, range) ? typedNumber : null;
-  const items = useMemo(() => {
-    const known = new Set(options.map((o) => o.value));
-    const extra = [typed, value].filter((v): v is number => typeof v === 'number' && !known.has(v));
-    const configured = options.filter((o) => !o.share).map((o) => ({ value: o.value, label: o.display_text }));
-    const shares = options.filter((o) => o.share).map((o) => ({ value: o.value, label: `${o.display_text} (${o.share})` }));
-    const typedItems = [...new Set(extra)].map((v) => ({ value: v, label: `${v} credits` }));
-    if (shares.length === 0) return [...typedItems, ...configured];
+  // What is in the box now, for the blur handler (the select clears its search when it closes).
+  const searchRef = useRef('');
+  const setSearchText = (text: string) => {
+    searchRef.current = text;
+    setSearch(text);
+  };
+
+  const labelOf = useMemo(() => {
+    const labels = new Map(options.map((o) => [o.value, o.share ? `${o.display_text} (${o.share})` : o.display_text]));
+    return (v: number) => labels.get(v) ?? amountLabel(v);
+  }, [options]);
+  /** The amount a search stands for: a typed number, when it may be chosen (offered, or any with allowCustom). */
+  const typedAmount = (text: string) => {
+    const n = typedNumber(text);
+    return n !== null && (allowCustom || options.some((o) => o.value === n)) ? n : null;
+  };
+  const typed = typedAmount(search);
+
+  const items = useMemo((): (Item | Group)[] => {
+    const item = (v: number): Item => ({ value: v, label: labelOf(v) });
+    if (typedNumber(search) !== null) {
+      // A number: itself first, then the offered amounts it begins (a click or the arrows pick those);
+      // nothing when it may not be chosen, so that no other amount can be taken in its place.
+      if (typed === null) return [];
+      const digits = search.trim();
+      const others = options.filter((o) => o.value !== typed && String(o.value).startsWith(digits)).map((o) => item(o.value));
+      return [item(typed), ...others];
+    }
+    const query = search.trim().toLowerCase();
+    const matches = (o: CreditOption) => query === '' || labelOf(o.value).toLowerCase().includes(query);
+    const configured = options.filter((o) => !o.share && matches(o)).map((o) => item(o.value));
+    const shares = options.filter((o) => o.share && matches(o)).map((o) => item(o.value));
+    // A value chosen earlier that no option offers (a typed amount) stays selectable.
+    const chosen = query === '' && typeof value === 'number' && !options.some((o) => o.value === value) ? [item(value)] : [];
+    if (shares.length === 0) return [...chosen, ...configured];
     return [
-      ...typedItems,
+      ...chosen,
       ...(configured.length > 0 ? [{ label: 'Amounts', title: 'Amounts', options: configured }] : []),
       { label: 'From the balance', title: 'From the balance', options: shares },
     ];
-  }, [options, typed, value]);
-  const notFound = loading
-    ? 'Loading...'
-    : allowCustom && search.trim() !== '' && typed === null
-      ? rangeHint(range)
-      : 'No amounts available';
+  }, [options, search, typed, value, labelOf]);
+
+  const choose = (v: number | undefined) => {
+    setSearchText('');
+    onChange?.(v);
+  };
 
   return (
     <Select<number>
       id={id}
       ref={ref as never}
-      onBlur={onBlur}
+      onBlur={() => {
+        // Leaving the field with a number typed takes that number (not the value picked before it).
+        const left = typedAmount(searchRef.current);
+        if (left !== null && left !== value) choose(left);
+        onBlur?.();
+      }}
       aria-invalid={invalid}
       showSearch
       allowClear
@@ -94,15 +124,12 @@ export function AmountSelect({
       value={value}
       options={items}
       searchValue={search}
-      onSearch={setSearch}
-      onChange={(v) => {
-        setSearch('');
-        onChange?.(v ?? undefined);
-      }}
-      filterOption={(input, option) =>
-        option?.value === typed || String(option?.label ?? '').toLowerCase().includes(input.trim().toLowerCase())
-      }
-      notFoundContent={notFound}
+      onSearch={setSearchText}
+      onChange={(v) => choose(v ?? undefined)}
+      filterOption={false}
+      // Only a typed number is taken by Enter; a text search waits for a click or the arrows.
+      defaultActiveFirstOption={typed !== null}
+      notFoundContent={loading ? 'Loading...' : 'No amounts available'}
       style={{ width: '100%' }}
     />
   );

@@ -18,6 +18,8 @@ export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogPr
     loadFailedMessage: CREDITS.recoveryOptionsFailed,
     failedTitle: HIERARCHY_PANEL.recoverFailed,
     errorAliases: { paid_credits: 'credits' },
+    // Any whole number; more than the paid credits is the check below (it names them).
+    rules: (recovery) => ({ min: 1, offered: recovery?.options.map((o) => o.value) }),
     check: (amount, recovery) => {
       const available = recovery?.available_paid_credits ?? 0;
       return amount > available ? CREDITS.cannotRecover(available) : undefined;
@@ -60,7 +62,7 @@ export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogPr
         onSubmit={dialog.send(move)}
         options={recovery?.options ?? []}
         allowCustom={role === 'admin' || available > 0}
-        range={role === 'admin' ? undefined : { min: 1, max: available }}
+        rules={dialog.rules}
         loading={dialog.loading}
         disabled={dialog.loadFailed}
       />

@@ -8,11 +8,12 @@ import { type HttpError, useCustom } from '@refinedev/core';
 import { Descriptions, Typography } from 'antd';
 import { type ReactNode, useEffect, useRef } from 'react';
 import type { Control, UseFormHandleSubmit } from 'react-hook-form';
-import { type CreditMoveResult, GENERAL, type Role, creditMoveBody } from '../../contract';
+import { z } from 'zod';
+import { type CreditAmountRules, type CreditMoveResult, GENERAL, type Role, creditAmount } from '../../contract';
 import { useIdempotencyKey } from '../../providers/idempotency';
 import { titled, useNotify } from '../feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../form';
-import { AmountSelect, type AmountSelectProps } from './AmountSelect';
+import { AmountSelect, type AmountSelectProps, rangeHint } from './AmountSelect';
 import { type CreditEntity, useAfterCreditMove } from './creditCall';
 import { creditErrorToast } from './creditErrors';
 
@@ -33,9 +34,12 @@ export interface CreditDialogProps {
   onClose: () => void;
 }
 
-/** The form of a credit dialog: the amount, by the contract's rule for `credits` and the dialog's own check on a valid amount. */
-export function amountSchema(check?: (amount: number) => string | undefined) {
-  return creditMoveBody.pick({ credits: true }).superRefine(({ credits }, ctx) => {
+/**
+ * The form of a credit dialog: the amount exactly as typed or picked, by the contract's rules (those
+ * the lookup states, then the API's rule for `credits`) and the dialog's own check on a valid amount.
+ */
+export function amountSchema(rules: CreditAmountRules, check?: (amount: number) => string | undefined) {
+  return z.object({ credits: creditAmount(rules) }).superRefine(({ credits }, ctx) => {
     const message = check?.(credits);
     if (message) ctx.addIssue({ code: 'custom', message, path: ['credits'] });
   });
@@ -50,6 +54,8 @@ export interface CreditDialogOptions<T> extends CreditDialogProps {
   failedTitle: string;
   /** Other server error fields shown under the amount when the answer has no `credits` error. */
   errorAliases?: Record<string, 'credits'>;
+  /** The rules of an amount given what the lookup answered (or null before it answers, or when it failed). */
+  rules: (data: T | null) => CreditAmountRules;
   /** A rule of the dialog on a valid amount, given what the lookup answered: the message, or undefined when it passes. */
   check?: (amount: number, data: T | null) => string | undefined;
 }
@@ -60,7 +66,7 @@ export interface CreditMove {
   done: (result: CreditMoveResult | undefined) => { title: string; description: string };
 }
 
-export function useCreditDialog<T>({ entity, target, onClose, lookup, loadFailedMessage, failedTitle, errorAliases = {}, check }: CreditDialogOptions<T>) {
+export function useCreditDialog<T>({ entity, target, onClose, lookup, loadFailedMessage, failedTitle, errorAliases = {}, rules, check }: CreditDialogOptions<T>) {
   const notify = useNotify();
   const afterMove = useAfterCreditMove();
   const open = target !== null;
@@ -82,7 +88,8 @@ export function useCreditDialog<T>({ entity, target, onClose, lookup, loadFailed
   const loading = open && query.isFetching;
   const loadFailed = open && query.isError;
 
-  const schema = amountSchema(check ? (amount) => check(amount, data) : undefined);
+  const amountRules = rules(data);
+  const schema = amountSchema(amountRules, check ? (amount) => check(amount, data) : undefined);
   const form = useSchemaForm(schema, {
     mode: 'onChange',
     defaultValues: { credits: undefined },
@@ -149,6 +156,7 @@ export function useCreditDialog<T>({ entity, target, onClose, lookup, loadFailed
     loadFailed,
     loading,
     submit,
+    rules: amountRules,
     modalProps: { open, onCancel: onClose, confirmLoading: refineCore.mutation.isPending },
   };
 }
@@ -174,13 +182,15 @@ export interface AmountFormProps extends Omit<AmountSelectProps, 'value' | 'onCh
   name: string;
   /** Sends the checked values (Enter in the field). */
   onSubmit: (values: { credits?: unknown }) => unknown;
+  /** The rules of a typed amount, said under the field (with allowCustom). */
+  rules?: CreditAmountRules;
 }
 
 /** The amount field; its rules are the dialog's schema. */
-export function AmountForm({ control, handleSubmit, name, onSubmit, ...select }: AmountFormProps) {
+export function AmountForm({ control, handleSubmit, name, onSubmit, rules, ...select }: AmountFormProps) {
   return (
     <SchemaForm name={name} handleSubmit={handleSubmit} onSubmit={onSubmit}>
-      <FormField control={control} name="credits" label="Amount">
+      <FormField control={control} name="credits" label="Amount" extra={select.allowCustom && rules ? rangeHint(rules) : undefined}>
         <AmountSelect {...select} />
       </FormField>
     </SchemaForm>

@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import {
   CREDITS,
   CREDIT_RANGE_HINT,
+  type CreditAmountRules,
   HIERARCHY,
   type CreditOption,
   type CreditOptionsResponse,
@@ -23,6 +24,7 @@ import {
   USER_STATUSES,
   fallbackCreditOptions,
   isRole,
+  withCreditAmountRules,
 } from '../../contract';
 import { useCurrentUser, useRefreshIdentity } from '../../providers/identity';
 import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
@@ -92,14 +94,22 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
   const parentField = config.parent.field;
   const picksParent = (isRole(role) ? config.parent.pickers.includes(role) : false) && (mode === 'create' || config.parent.onEdit);
 
-  const schema = useMemo(
-    () =>
-      userFormSchema(mode === 'create' ? config.schemas.create : config.schemas.update, {
-        required: mode === 'create' ? { credits: CREDITS.selectAmount, ...(picksParent ? { [parentField]: config.parent.required } : {}) } : {},
-        omit: picksParent ? [] : [parentField],
-      }),
-    [mode, config, picksParent, parentField],
-  );
+  const ownPaid = user && user.credits !== null ? user.credits - (user.bonus_credits ?? 0) : 0;
+  const credits = useInitialCreditOptions(open && mode === 'create', config.entity === 'resellers' ? 'reseller' : 'dealer', admin, parentServer, ownPaid);
+  /** A typed amount is sent as typed or refused by these rules under the field (0: none); admin mints any. */
+  const creditRules: CreditAmountRules = admin
+    ? { min: 1 }
+    : { min: credits.min, max: credits.max, step: credits.step, balance: ownPaid, offered: credits.options.map((o) => o.value) };
+  const rulesKey = JSON.stringify(creditRules);
+  const schema = useMemo(() => {
+    const body = mode === 'create' ? config.schemas.create : config.schemas.update;
+    const withRules = mode === 'create' ? body.extend({ credits: withCreditAmountRules(body.shape.credits as z.ZodType, creditRules, { zeroIsNone: true }) }) : body;
+    return userFormSchema(withRules, {
+      required: mode === 'create' ? { credits: CREDITS.selectAmount, ...(picksParent ? { [parentField]: config.parent.required } : {}) } : {},
+      omit: picksParent ? [] : [parentField],
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [mode, config, picksParent, parentField, rulesKey]);
   const { control, handleSubmit, reset, setValue, clearErrors, refineCore } = useSchemaForm(schema, {
     defaultValues: { status: 'active' },
     refineCoreProps: {
@@ -116,8 +126,6 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
   });
   const { mutation } = refineCore;
 
-  const ownPaid = user && user.credits !== null ? user.credits - (user.bonus_credits ?? 0) : 0;
-  const credits = useInitialCreditOptions(open && mode === 'create', config.entity === 'resellers' ? 'reseller' : 'dealer', admin, parentServer, ownPaid);
   // Only the new user's direct parent (or admin, who mints) can give it initial credits.
   const chosenParent = useWatch({ control, name: parentField });
   const givesInitialCredits = admin || !picksParent || chosenParent == null || chosenParent === user?.id;
@@ -194,12 +202,7 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
             required
             extra={givesInitialCredits ? `Range: ${credits.min}-${credits.max} credits` : HIERARCHY.initialCreditsDirectChildOnly}
           >
-            <AmountSelect
-              options={givesInitialCredits ? [NONE, ...credits.options] : [NONE]}
-              allowCustom={givesInitialCredits}
-              range={admin ? undefined : { min: credits.min, max: credits.max, step: credits.step }}
-              loading={credits.loading}
-            />
+            <AmountSelect options={givesInitialCredits ? [NONE, ...credits.options] : [NONE]} allowCustom={givesInitialCredits} loading={credits.loading} />
           </FormField>
         )}
         {/* Enter in a field submits. */}

@@ -22,6 +22,50 @@ export const creditMoveBody = z.object({
 });
 export type CreditMoveBody = z.infer<typeof creditMoveBody>;
 
+/**
+ * The rules an amount typed in the panel meets, as the option lookups state them: at least `min`
+ * (never below 1), at most the `balance` (refused naming it) and `max`, a multiple of `step`. An
+ * amount the lookup offered always passes (its "all your credits" need not be a multiple of the step).
+ */
+export interface CreditAmountRules {
+  min: number;
+  max?: number;
+  step?: number;
+  /** What may be spent: the giver's paid credits, or the child's for a recovery. */
+  balance?: number;
+  /** How an amount above `balance` is refused (default: 'Insufficient credits: You need X credits but only have Y'). */
+  overBalance?: (amount: number, balance: number) => string;
+  offered?: readonly number[];
+}
+
+/** The message refusing a whole `amount` under `rules`, or undefined when it may be sent as it is. */
+export function creditAmountIssue(amount: number, rules: CreditAmountRules): string | undefined {
+  const { max, step = 1, balance, overBalance = CREDITS.insufficientCredits, offered = [] } = rules;
+  if (offered.includes(amount)) return undefined;
+  const min = Math.max(1, rules.min);
+  if (amount < min) return HIERARCHY.minimumCreditLimit(min);
+  if (balance !== undefined && amount > balance) return overBalance(amount, balance);
+  if (max !== undefined && amount > max) return CREDITS.maximumAmount(max);
+  if (step > 1 && amount % step !== 0) return CREDITS.amountStep(step);
+  return undefined;
+}
+
+/** `schema` (a whole number) refused by `rules`' message when the amount breaks them; `zeroIsNone`: 0 gives nothing and passes. */
+export function withCreditAmountRules<S extends z.ZodType<unknown>>(schema: S, rules: CreditAmountRules, { zeroIsNone = false } = {}) {
+  return schema.superRefine((value, ctx) => {
+    if (typeof value !== 'number' || (zeroIsNone && value === 0)) return;
+    const message = creditAmountIssue(value, rules);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
+}
+
+/**
+ * The amount of a credit dialog: a whole number ('Please select a valid amount' otherwise) within
+ * `rules`, then the API's own rule for `credits` above.
+ */
+export const creditAmount = (rules: CreditAmountRules) =>
+  withCreditAmountRules(z.preprocess(integerInput, z.number({ error: CREDITS.selectAmount }).int(CREDITS.selectAmount)), rules).pipe(creditMoveBody.shape.credits as z.ZodType<number, number>);
+
 export const recoverFromHistoryBody = z.object({
   transaction_id: z.preprocess(
     integerInput,

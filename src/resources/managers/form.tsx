@@ -59,7 +59,8 @@ export function ManagerFormPage({ mode }: { mode: 'create' | 'edit' }) {
           <UserFields control={control} mode={mode} lockUsername statuses={STATUSES} />
           {mode === 'create' && (
             <FormField<UserFormValues> control={control} name="credits" label="Initial credits" {...emptyIsNull}>
-              <InputNumber style={{ width: '100%' }} precision={0} />
+              {/* No precision: it would round a typed 7.5 to 8 on Enter; the schema refuses it instead. */}
+              <InputNumber style={{ width: '100%' }} />
             </FormField>
           )}
           <FormField<UserFormValues> control={control} name="server_id" label="Server" {...emptyIsNull}>
