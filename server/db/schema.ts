@@ -315,6 +315,18 @@ export interface LedgerTalliesTable {
   renewal_credits: number;
 }
 
+/** One call of server/ledger/post.ts (migration 0022): every entry names one, and they are counted. */
+export interface LedgerOperationsTable {
+  /** The operation_id its entries carry. */
+  id: string;
+  /** What wrote it (OPERATION_KINDS in server/ledger/post.ts, or 'legacy' for entries older than the table). */
+  kind: string;
+  actor_id: number | null;
+  /** How many entries it wrote. */
+  entries: number;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -339,6 +351,7 @@ export interface Database {
   job_locks: JobLocksTable;
   account_tallies: AccountTalliesTable;
   ledger_tallies: LedgerTalliesTable;
+  ledger_operations: LedgerOperationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -39,6 +39,7 @@ describeEachDatabase('check:ledger', (ctx) => {
     expect(problems.join('\n')).toMatch(/minted .* but held/);
     await sql`update users set credits = credits - 7 where id = ${dealer.id}`.execute(db);
 
+    await sql`insert into ledger_operations (id, kind, entries, created_at) values ('check-op', 'adjustment', 1, '2024-01-01T00:00:00.000Z')`.execute(db);
     await sql`insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, counterparty_id, operation_id, created_at)
       values ('TXN-CHECK-1', ${reseller.id}, 'USED', 0, 0, 3, 3, ${dealer.id}, 'check-op', '2024-01-01T00:00:00.000Z')`.execute(db);
     const after = (await checkLedger(db)).problems.join('\n');

@@ -46,6 +46,8 @@ describeEachDatabase('ledger guards against direct SQL', (ctx) => {
       shell = new SQLite(ctx.db.file!);
       shell.pragma('busy_timeout = 5000');
     }
+    // The operation the hand-made entries below name (the database takes no entry without one).
+    await run(`insert into ledger_operations (id, kind, entries, created_at) values ('sql', 'adjustment', 0, '2024-01-01T00:00:00.000Z')`);
     // Some audit entries to protect.
     const admin = await ctx.as('admin');
     await admin.post('/ticket-categories', { name: 'Guarded' });
