@@ -154,9 +154,9 @@ describeEachDatabase('ledger guards against direct SQL', (ctx) => {
     await refused(`update users set id = 99999 where id = ${manager}`, /never change/);
     await refused('update users set id = id + 100000', /never change/);
     await refused(`update users set id = case id when ${manager} then ${dealer} else ${manager} end where id in (${manager}, ${dealer})`, /never change/);
-    // Whether a user's moves are transfers or mints depends on its role.
+    // Whether a user's moves are transfers or mints depends on whether it is the admin.
     await refused(`update users set role = 'admin' where id = ${manager}`, /never change/);
-    await refused(`update users set role = 'dealer' where role = 'manager'`, /never change/);
+    await refused(`update users set role = 'manager' where role = 'admin'`, /never change/);
 
     // Every column of an entry is fixed once written.
     const entry = await latestEntry(manager);

@@ -13,8 +13,9 @@ import { isPostgres } from '../dialect';
  *   were bypassed. Operations are append-only, like the entries.
  * - Entries written before this migration get an operation of kind 'legacy' per operation id they
  *   carry (their count, earliest time and actor), so the check tells them apart.
- * - users.id and users.role never change (a user's entries, and whether its moves are transfers
- *   or mints, depend on them); on SQLite, where the sqlite3 shell runs with foreign keys off, an
+ * - users.id never changes, and no user becomes or stops being the admin (a user's entries, and
+ *   whether its moves are transfers or mints, depend on them; promoting a dealer to reseller stays
+ *   allowed); on SQLite, where the sqlite3 shell runs with foreign keys off, an
  *   entry must name an existing user and counterparty, and a user with entries cannot be deleted.
  *   Entries were already append-only in every column (migration 0001).
  *
@@ -43,7 +44,7 @@ export const LEGACY_OPERATION = 'legacy';
 export const ENTRY_WITHOUT_OPERATION = 'a ledger entry names the operation that wrote it: no such operation in ledger_operations';
 const ENTRY_WITHOUT_USER = 'FOREIGN KEY constraint failed: a ledger entry names a user that does not exist';
 const USER_WITH_ENTRIES = 'FOREIGN KEY constraint failed: a user with ledger entries cannot be deleted';
-const USER_ID_FIXED = 'users.id and users.role never change: ledger entries depend on them';
+const USER_ID_FIXED = 'users.id never changes, and no user becomes or stops being the admin: ledger entries depend on them';
 const APPEND_ONLY = 'ledger_operations is append-only';
 const REPLACE_REFUSED = 'UNIQUE constraint failed: ledger_operations (an existing row cannot be replaced)';
 
@@ -58,7 +59,7 @@ async function sqlite(db: Kysely<any>) {
         or (new.counterparty_id is not null and not exists (select 1 from users where id = new.counterparty_id));
     end`);
   await raw(`create trigger users_id_fixed before update of id, role on users
-    when new.id is not old.id or new.role is not old.role
+    when new.id is not old.id or (new.role = 'admin') is not (old.role = 'admin')
     begin select raise(abort, '${USER_ID_FIXED}'); end`);
   await raw(`create trigger users_no_delete_with_entries before delete on users
     when exists (select 1 from credit_transactions where user_id = old.id)
@@ -89,7 +90,7 @@ async function postgres(db: Kysely<any>) {
   await raw(`create function users_id_fixed() returns trigger language plpgsql as $$
     begin raise exception '${USER_ID_FIXED}' using errcode = 'integrity_constraint_violation'; end $$`);
   await raw(`create trigger users_id_fixed before update of id, role on users
-    for each row when (new.id is distinct from old.id or new.role is distinct from old.role) execute function users_id_fixed()`);
+    for each row when (new.id is distinct from old.id or (new.role = 'admin') is distinct from (old.role = 'admin')) execute function users_id_fixed()`);
   await raw(`create function ledger_operations_append_only() returns trigger language plpgsql as $$
     begin raise exception '${APPEND_ONLY}'; end $$`);
   await raw(`create trigger ledger_operations_no_change before update or delete on ledger_operations
