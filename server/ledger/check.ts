@@ -3,7 +3,8 @@
  * with the tables: every balance equals the sum of its entries (and the bonus part the sum of their
  * bonus parts), each user's entries chain (each starts where the previous ended, the first at 0) and
  * the last one is the one applied, nothing is negative, every transfer between two users nets to
- * zero, and what was minted minus what was burned equals what is held plus what was spent.
+ * zero, what was minted minus what was burned equals what is held plus what was spent, and every
+ * entry was written by an operation the panel recorded (operationProblems).
  * Read-only; `npm run check:ledger` prints its figures.
  */
 import { type Kysely, sql } from 'kysely';
