@@ -14,6 +14,7 @@ import { type Insertable, type Transaction, sql } from 'kysely';
 import { CREDITS, MAX_BALANCE } from '../../src/contract';
 import { isPostgres } from '../db/dialect';
 import { nameStatement } from '../db/namedStatements';
+import { prepared } from '../db/prepared';
 import type { Database, LedgerOperationsTable } from '../db/schema';
 import { nowIso } from '../db/values';
 import { ApiError } from '../http/errors';
@@ -103,7 +104,7 @@ export async function postChanges(
   // The operation is recorded with its entries (the database refuses entries that name none); on
   // PostgreSQL by the first entries' statement itself, so a credit move costs no extra round trip.
   const operation = { id: operationId, kind: meta.kind ?? 'adjustment', actor_id: meta.actorId, entries: ordered.length, created_at: createdAt };
-  if (!postgres) await trx.insertInto('ledger_operations').values(operation).execute();
+  if (!postgres) await insertOperation(trx, operation.id, operation.kind, operation.actor_id, operation.entries, operation.created_at);
   // Two entries written in the same millisecond share the prefix: their numbers must still differ.
   const numbers = new Set<string>();
   while (numbers.size < ordered.length) numbers.add(newTransactionNumber());
@@ -118,6 +119,11 @@ export async function postChanges(
   }
   return posted;
 }
+
+// Compiled once: on SQLite a move's operation costs a statement, not a query build as well.
+const insertOperation = prepared((db, id: string, kind: string, actorId: number | null, entries: number, createdAt: string) =>
+  db.insertInto('ledger_operations').values({ id, kind, actor_id: actorId, entries, created_at: createdAt }),
+);
 
 interface Step {
   change: BalanceChange;
