@@ -78,7 +78,8 @@ async function importSubscribers(args: string[]): Promise<void> {
 async function setupRole(args: string[]): Promise<void> {
   const [role, password, ...extra] = args;
   if (!role || extra.length > 0) usage();
-  const owner = connect(config.migrationDatabaseUrl, { poolSize: 1 });
+  // Two connections: the start-up lock holds one while the migrations and grants run on the other.
+  const owner = connect(config.migrationDatabaseUrl, { poolSize: 2 });
   try {
     if (owner.dialect !== 'postgres') {
       console.error('setup-runtime-role is for PostgreSQL: SQLite has no roles (its file permissions decide who may write).');
