@@ -222,7 +222,7 @@ function plainConnection(file: string): SQLite.Database {
 
 /**
  * What a credit move writes, by hand on a plain better-sqlite3 connection:
- * the idempotency key claimed and answered, the rate-limit counter, the giver's and the receiver's
+ * the idempotency key claimed and answered, the rate-limit counter, the operation and the giver's and the receiver's
  * entries (each applied to its balance by the database), the audit row, in one transaction. Each
  * op gives one credit from a manager to its reseller and the next takes it back, as moves do.
  */
@@ -236,6 +236,7 @@ function sqliteBaseline(file: string, lanes: Lane[], actorId: number, ops: numbe
     const entry = db.prepare(`insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, counterparty_id, actor_id, operation_id, remarks, created_at)
       select ?, id, ?, ?, 0, credits, credits + ?, ?, ?, ?, 'bench baseline', ? from users where id = ? and credits >= ?`);
     const audit = db.prepare(`insert into audit_logs (module, action, user_id, username, entity_id, description, old_values, new_values, created_at) values ('credits', 'add', ?, 'bench', ?, 'bench baseline', '{}', '{}', ?)`);
+    const recordOperation = db.prepare(`insert into ledger_operations (id, kind, actor_id, entries, created_at) values (?, 'credit_move', ?, 2, ?)`);
     const run = `raw-${randomUUID()}`;
     const move = db.transaction((i: number) => {
       const lane = lanes[i % lanes.length];
@@ -247,6 +248,7 @@ function sqliteBaseline(file: string, lanes: Lane[], actorId: number, ops: numbe
       limit.run(`bench-raw:${from}`, Date.now());
       lock.all(from, to);
       const operation = randomUUID();
+      recordOperation.run(operation, from, now);
       const [first, second] = [
         [from, back ? 'RECOVERED' : 'USED', -1, to],
         [to, back ? 'RECOVERED' : 'PURCHASED', 1, from],

@@ -55,9 +55,12 @@ async function benchOn(kind: 'sqlite' | 'postgres') {
     // (migration 0006), so the baseline writes the entries the same way, without the product's code.
     const raw = await timeIt('baseline: raw SQL transfer (2 conditional entry inserts)', N, (i) =>
       db.transaction().execute(async (trx) => {
+        // Its operation first, as the database takes no entry without one (migration 0022).
+        const operation = `RAW-${i}-${randomBytes(4).toString('hex')}`;
+        await sql`insert into ledger_operations (id, kind, actor_id, entries, created_at) values (${operation}, 'adjustment', null, 2, ${new Date().toISOString()})`.execute(trx);
         for (const [user, delta] of [[u.manager, -1], [u.reseller, 1]] as const) {
           await sql`insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, operation_id, created_at)
-            select ${`RAW-${i}-${user}-${randomBytes(3).toString('hex')}`}, id, 'USED', cast(${delta} as integer), 0, credits, credits + cast(${delta} as integer), 'raw', ${new Date().toISOString()}
+            select ${`RAW-${i}-${user}-${randomBytes(3).toString('hex')}`}, id, 'USED', cast(${delta} as integer), 0, credits, credits + cast(${delta} as integer), ${operation}, ${new Date().toISOString()}
             from users where id = cast(${user} as integer) and credits >= cast(${-delta} as integer)`.execute(trx);
         }
       }),

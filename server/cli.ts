@@ -2,12 +2,14 @@
  * Operator commands (`npm run cli -- COMMAND ...`):
  *   create-admin USERNAME PASSWORD [NAME]                     the first admin of a production install
  *   import-subscribers --server ID --dealer ID [--apply]      adopt a middleware's subscribers (dry run without --apply)
+ *   setup-runtime-role ROLE [PASSWORD]                        PostgreSQL: the API's role, owning no table (server/db/roles.ts)
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
-import { withStartupLock } from './db/startup';
+import { RoleRefused, setupRuntimeRole } from './db/roles';
+import { migrateAsOwner, withStartupLock } from './db/startup';
 import { ApiError } from './http/errors';
 import { Provisioners } from './provisioning';
 import { ImportRefused, applyImport, planImport } from './provisioning/import';
@@ -15,7 +17,8 @@ import { ensureAdmin } from './seed/admin';
 
 const USAGE = `Usage:
   npm run cli -- create-admin USERNAME PASSWORD [NAME]
-  npm run cli -- import-subscribers --server ID --dealer ID [--apply]`;
+  npm run cli -- import-subscribers --server ID --dealer ID [--apply]
+  npm run cli -- setup-runtime-role ROLE [PASSWORD]`;
 
 function usage(): never {
   console.error(USAGE);
@@ -30,7 +33,7 @@ async function createAdmin(args: string[]): Promise<void> {
   const [username, password, ...name] = args;
   if (!username || !password) usage();
   const admin = await withStartupLock(db, async () => {
-    await migrateToLatest(db.kysely);
+    await migrateAsOwner(db, config.migrationDatabaseUrl, config.databaseUrl);
     return ensureAdmin(db.kysely, username, password, name.join(' ') || undefined);
   });
   console.log(admin ? `Admin ${admin.username} created.` : 'An admin already exists; nothing changed.');
@@ -41,7 +44,7 @@ async function importSubscribers(args: string[]): Promise<void> {
   const serverId = Number(values.server);
   const dealerId = Number(values.dealer);
   if (!Number.isInteger(serverId) || serverId < 1 || !Number.isInteger(dealerId) || dealerId < 1) usage();
-  await withStartupLock(db, () => migrateToLatest(db.kysely));
+  await withStartupLock(db, () => migrateAsOwner(db, config.migrationDatabaseUrl, config.databaseUrl));
   const provisioners = Provisioners.attach(db.kysely, config, {
     warn: (details, message) => console.warn(message, (details as { err?: unknown }).err ?? ''),
     error: (details, message) => console.error(message, (details as { err?: unknown }).err ?? ''),
@@ -68,9 +71,39 @@ async function importSubscribers(args: string[]): Promise<void> {
   }
 }
 
+/**
+ * Run by the tables' owner (MIGRATION_DATABASE_URL, else DATABASE_URL): migrates, then creates or
+ * updates the runtime role and its grants. Running it again is harmless (a new password, if given).
+ */
+async function setupRole(args: string[]): Promise<void> {
+  const [role, password, ...extra] = args;
+  if (!role || extra.length > 0) usage();
+  // Two connections: the start-up lock holds one while the migrations and grants run on the other.
+  const owner = connect(config.migrationDatabaseUrl, { poolSize: 2 });
+  try {
+    if (owner.dialect !== 'postgres') {
+      console.error('setup-runtime-role is for PostgreSQL: SQLite has no roles (its file permissions decide who may write).');
+      process.exitCode = 1;
+      return;
+    }
+    await withStartupLock(owner, async () => {
+      await migrateToLatest(owner.kysely);
+      await setupRuntimeRole(owner.kysely, role, password);
+    });
+    console.log(`Role ${role} can now run the API: DATABASE_URL=postgres://${role}:PASSWORD@HOST:PORT/DB, with MIGRATION_DATABASE_URL naming the owner.`);
+  } catch (error) {
+    if (!(error instanceof RoleRefused)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+  } finally {
+    await owner.close();
+  }
+}
+
 try {
   if (command === 'create-admin') await createAdmin(rest);
   else if (command === 'import-subscribers') await importSubscribers(rest);
+  else if (command === 'setup-runtime-role') await setupRole(rest);
   else usage();
 } finally {
   await db.close();

@@ -12,6 +12,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** The connection migrations run over: the tables' owner (PostgreSQL); DATABASE_URL when unset. */
+  migrationDatabaseUrl: string;
   /** SQLite: threads that run reads outside transactions, off the event loop (0: none). */
   sqliteReaders: number;
   production: boolean;
@@ -41,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: Number(env.PORT ?? 3000),
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    migrationDatabaseUrl: env.MIGRATION_DATABASE_URL || env.DATABASE_URL || DEFAULT_DATABASE_URL,
     sqliteReaders: parseSqliteReaders(env.SQLITE_READERS),
     production,
     demoMode,

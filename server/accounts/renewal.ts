@@ -134,7 +134,7 @@ export async function renewLocked(
             remarks: `${options.auto ? 'Auto-renewal' : 'Renewal'} of ${account.login} for ${months} month(s)`,
           },
         ],
-        { actorId: options.actorId },
+        { actorId: options.actorId, kind: options.auto ? 'auto_renew' : 'renewal' },
       );
     } catch (error) {
       if (error instanceof InsufficientBalance) throw insufficient(quote.credits, error.available);
@@ -249,7 +249,7 @@ export async function renewMany(
   }
   let entries: PostedEntry[] = [];
   try {
-    entries = changes.length > 0 ? await postChanges(trx, changes, { actorId: options.actorId }) : [];
+    entries = changes.length > 0 ? await postChanges(trx, changes, { actorId: options.actorId, kind: 'bulk_renew' }) : [];
     entries.forEach((entry, i) => (paidRenewals[i].result.transaction_number = entry.transaction_number));
   } catch (error) {
     if (error instanceof InsufficientBalance) throw insufficient(charged, error.available);
@@ -366,7 +366,7 @@ export async function recoverLocked(
     .executeTakeFirst();
   if (!updated) throw new Error(`Account ${account.id} changed while being recovered`);
 
-  const entries = refunds.length > 0 ? await postChanges(trx, refunds, { actorId: options.actorId }) : [];
+  const entries = refunds.length > 0 ? await postChanges(trx, refunds, { actorId: options.actorId, kind: 'recovery' }) : [];
   const refunded = entries.reduce((sum, e) => sum + e.credits, 0);
   return {
     account: updated,

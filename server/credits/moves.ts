@@ -73,7 +73,7 @@ async function post(trx: Trx, changes: BalanceChange[], actor: UserRow, target: 
   const createdAt = nowIso();
   let entries: PostedEntry[];
   try {
-    entries = await postChanges(trx, changes, { actorId: actor.id, createdAt });
+    entries = await postChanges(trx, changes, { actorId: actor.id, kind: 'credit_move', createdAt });
   } catch (error) {
     if (error instanceof InsufficientBalance) throw onShort(error);
     throw error;

@@ -352,6 +352,18 @@ export interface TrialQuotasTable {
   n: number;
 }
 
+/** One call of server/ledger/post.ts (migration 0022): every entry names one, and they are counted. */
+export interface LedgerOperationsTable {
+  /** The operation_id its entries carry. */
+  id: string;
+  /** What wrote it (OPERATION_KINDS in server/ledger/post.ts, or 'legacy' for entries older than the table). */
+  kind: string;
+  actor_id: number | null;
+  /** How many entries it wrote. */
+  entries: number;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -380,6 +392,7 @@ export interface Database {
   ledger_tallies: LedgerTalliesTable;
   trial_devices: TrialDevicesTable;
   trial_quotas: TrialQuotasTable;
+  ledger_operations: LedgerOperationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -10,7 +10,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { ensureAdmin } from '../seed/admin';
 import { seedDemo } from '../seed/demo';
-import type { Db } from './connect';
+import { type Db, connect } from './connect';
 import { migrateToLatest } from './migrate';
 
 /** One lock per schema, so separate installs (or test runs) in one PostgreSQL database do not wait on each other. */
@@ -60,8 +60,28 @@ export async function withStartupLock<T>(db: Db, fn: () => Promise<T>, timeoutMs
   }
 }
 
+/**
+ * Runs the migrations as the tables' owner: over `migrationDatabaseUrl` when it names another
+ * connection than `db`'s (PostgreSQL with a runtime role, server/db/roles.ts), else over `db`.
+ */
+export async function migrateAsOwner(db: Db, migrationDatabaseUrl: string | undefined, databaseUrl: string | undefined): Promise<void> {
+  if (!migrationDatabaseUrl || migrationDatabaseUrl === databaseUrl || db.dialect !== 'postgres') {
+    await migrateToLatest(db.kysely);
+    return;
+  }
+  const owner = connect(migrationDatabaseUrl, { poolSize: 1 });
+  try {
+    await migrateToLatest(owner.kysely);
+  } finally {
+    await owner.close();
+  }
+}
+
 export interface PrepareOptions {
   demoMode: boolean;
+  /** The API's connection and the owner's, when they differ (MIGRATION_DATABASE_URL). */
+  databaseUrl?: string;
+  migrationDatabaseUrl?: string;
   adminUsername?: string;
   adminPassword?: string;
 }
@@ -71,10 +91,10 @@ export interface Prepared {
   demoSeeded: boolean;
 }
 
-/** Migrates, creates the first admin (ADMIN_USERNAME/ADMIN_PASSWORD) and seeds the demo, under the start-up lock. */
+/** Migrates (as the owner), creates the first admin (ADMIN_USERNAME/ADMIN_PASSWORD) and seeds the demo, under the start-up lock. */
 export function prepareDatabase(db: Db, options: PrepareOptions): Promise<Prepared> {
   return withStartupLock(db, async () => {
-    await migrateToLatest(db.kysely);
+    await migrateAsOwner(db, options.migrationDatabaseUrl, options.databaseUrl);
     const admin =
       options.adminUsername && options.adminPassword ? await ensureAdmin(db.kysely, options.adminUsername, options.adminPassword) : null;
     const demoSeeded = options.demoMode ? await seedDemo(db.kysely) : false;

@@ -184,7 +184,8 @@ const isUniqueViolation = (error: unknown) => {
 };
 const isForeignKeyViolation = (error: unknown) => {
   const code = (error as { code?: string })?.code;
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  // SQLite's trigger of migration 0022 refuses the delete of a user with entries in the same words.
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (code === 'SQLITE_CONSTRAINT_TRIGGER' && /^FOREIGN KEY constraint failed/.test((error as Error).message));
 };
 
 /** The status an update asks for: an explicit status wins; is_active=false keeps a non-active one. */
@@ -390,7 +391,7 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
             await postChanges(
               trx,
               [{ userId: locked.id, type: 'RECOVERED', credits: -locked.bonus_credits, bonusCredits: -locked.bonus_credits, counterpartyId: null, remarks: 'Bonus credits removed: user deleted' }],
-              { actorId: actor.id },
+              { actorId: actor.id, kind: 'user_delete' },
             );
           }
           await revokeAllTokens(trx, target.id);

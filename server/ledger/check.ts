@@ -3,7 +3,8 @@
  * with the tables: every balance equals the sum of its entries (and the bonus part the sum of their
  * bonus parts), each user's entries chain (each starts where the previous ended, the first at 0) and
  * the last one is the one applied, nothing is negative, every transfer between two users nets to
- * zero, and what was minted minus what was burned equals what is held plus what was spent.
+ * zero, what was minted minus what was burned equals what is held plus what was spent, and every
+ * entry was written by an operation the panel recorded (operationProblems).
  * Read-only; `npm run check:ledger` prints its figures.
  */
 import { type Kysely, sql } from 'kysely';
@@ -100,6 +101,8 @@ export async function checkLedger(db: Kysely<Database>, limit = 20): Promise<Led
     having sum(e.credits) <> 0
     limit ${limit}`.execute(db);
   report(unbalanced.rows.map((r) => `operation ${r.operation_id}: its moves between users net to ${r.total}, not 0`));
+
+  report(await operationProblems(db, limit));
 
   const totals = await sql<Record<string, number | null>>`
     select
@@ -220,4 +223,33 @@ export async function checkBonuses(db: Kysely<Database>): Promise<{ report: Bonu
     problems.push(`${report.unlinked.credits} bonus credits in ${report.unlinked.entries} entries (first ${u?.first}) were granted with no allocation that earned them`);
   }
   return { report, problems };
+}
+
+/**
+ * Entries the panel did not write (migration 0022): every entry names a recorded operation, and each
+ * operation has exactly the entries it recorded. An entry inserted by hand, even one that chains and
+ * balances, either names no operation (the database refuses that unless its triggers were bypassed)
+ * or adds to an operation's count; an entry deleted with the triggers off leaves its operation short.
+ */
+export async function operationProblems(db: Kysely<Database>, limit = 20): Promise<string[]> {
+  const orphans = await sql<{ id: number; user_id: number; type: string; credits: number; operation_id: string }>`
+    select e.id, e.user_id, e.type, e.credits, e.operation_id from credit_transactions e
+    where not exists (select 1 from ledger_operations o where o.id = e.operation_id)
+    order by e.id limit ${limit}`.execute(db);
+  const signed = (credits: number) => (credits > 0 ? `+${credits}` : String(credits));
+  const lines = orphans.rows.map(
+    (r) => `entry ${r.id} (${r.type} ${signed(n(r.credits))} for user ${r.user_id}): names operation ${r.operation_id}, which the panel never recorded`,
+  );
+  // Counted from the entries' side in one grouped pass (no index on operation_id is needed).
+  const miscounted = await sql<{ id: string; kind: string; entries: number; written: number | null; last_id: number | null }>`
+    select o.id, o.kind, o.entries, c.written, c.last_id from ledger_operations o
+    left join (select operation_id, count(*) as written, max(id) as last_id from credit_transactions group by operation_id) c on c.operation_id = o.id
+    where coalesce(c.written, 0) <> o.entries
+    order by o.created_at, o.id limit ${limit}`.execute(db);
+  lines.push(
+    ...miscounted.rows.map(
+      (r) => `operation ${r.id} (${r.kind}) wrote ${n(r.entries)} entries but ${n(r.written)} name it${r.last_id ? ` (the last is entry ${r.last_id})` : ''}`,
+    ),
+  );
+  return lines;
 }

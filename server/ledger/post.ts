@@ -10,11 +10,12 @@
  * apply each entry as it is written, and a statement there costs no round trip.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type Transaction, sql } from 'kysely';
+import { type Insertable, type Transaction, sql } from 'kysely';
 import { CREDITS, MAX_BALANCE } from '../../src/contract';
 import { isPostgres } from '../db/dialect';
 import { nameStatement } from '../db/namedStatements';
-import type { Database } from '../db/schema';
+import { prepared } from '../db/prepared';
+import type { Database, LedgerOperationsTable } from '../db/schema';
 import { nowIso } from '../db/values';
 import { ApiError } from '../http/errors';
 
@@ -72,15 +73,38 @@ export class BalanceCapExceeded extends ApiError {
 export const newTransactionNumber = (): string =>
   `TXN-${Date.now().toString(36).toUpperCase()}-${randomBytes(3).toString('hex').toUpperCase()}`;
 
+/**
+ * What wrote an operation's entries (ledger_operations.kind, migration 0022). 'adjustment' is a
+ * posting by the operator's own code (tests, scripts) that names no other kind.
+ */
+export const OPERATION_KINDS = [
+  'credit_move',
+  'renewal',
+  'auto_renew',
+  'bulk_renew',
+  'recovery',
+  'trial',
+  'user_delete',
+  'seed',
+  'seed_scale',
+  'adjustment',
+] as const;
+export type OperationKind = (typeof OPERATION_KINDS)[number];
+
 export async function postChanges(
   trx: Transaction<Database>,
   changes: BalanceChange[],
-  meta: { actorId: number | null; operationId?: string; createdAt?: string },
+  meta: { actorId: number | null; kind?: OperationKind; operationId?: string; createdAt?: string },
 ): Promise<PostedEntry[]> {
   const operationId = meta.operationId ?? randomUUID();
   const createdAt = meta.createdAt ?? nowIso();
   const postgres = isPostgres(trx);
   const ordered = [...changes].sort((a, b) => a.userId - b.userId);
+  if (ordered.length === 0) return [];
+  // The operation is recorded with its entries (the database refuses entries that name none); on
+  // PostgreSQL by the first entries' statement itself, so a credit move costs no extra round trip.
+  const operation = { id: operationId, kind: meta.kind ?? 'adjustment', actor_id: meta.actorId, entries: ordered.length, created_at: createdAt };
+  if (!postgres) await insertOperation(trx, operation.id, operation.kind, operation.actor_id, operation.entries, operation.created_at);
   // Two entries written in the same millisecond share the prefix: their numbers must still differ.
   const numbers = new Set<string>();
   while (numbers.size < ordered.length) numbers.add(newTransactionNumber());
@@ -90,9 +114,16 @@ export async function postChanges(
   const runs: Step[][] = [];
   for (let i = 0; i < steps.length; i += size) runs.push(steps.slice(i, i + size));
   const posted: PostedEntry[] = [];
-  for (const run of runs) posted.push(...(await postRun(trx, run, { actorId: meta.actorId, operationId, createdAt, postgres })));
+  for (const [i, run] of runs.entries()) {
+    posted.push(...(await postRun(trx, run, { actorId: meta.actorId, operationId, createdAt, postgres, operation: postgres && i === 0 ? operation : null })));
+  }
   return posted;
 }
+
+// Compiled once: on SQLite a move's operation costs a statement, not a query build as well.
+const insertOperation = prepared((db, id: string, kind: string, actorId: number | null, entries: number, createdAt: string) =>
+  db.insertInto('ledger_operations').values({ id, kind, actor_id: actorId, entries, created_at: createdAt }),
+);
 
 interface Step {
   change: BalanceChange;
@@ -123,7 +154,7 @@ interface Bounds {
 async function postRun(
   trx: Transaction<Database>,
   run: Step[],
-  meta: { actorId: number | null; operationId: string; createdAt: string; postgres: boolean },
+  meta: { actorId: number | null; operationId: string; createdAt: string; postgres: boolean; operation: Insertable<LedgerOperationsTable> | null },
 ): Promise<PostedEntry[]> {
   const bounds = new Map<number, Bounds>();
   const offsets = new Map<number, { credits: number; bonus: number }>();
@@ -152,7 +183,13 @@ async function postRun(
   // PostgreSQL: the rows stay locked until commit (the same lock the balance update takes), taken
   // in the order of the rows, which is ascending user id.
   const lock = meta.postgres ? sql`for no key update of u` : sql``;
+  const op = meta.operation;
+  const recordOperation = op
+    ? sql`with operation as (insert into ledger_operations (id, kind, actor_id, entries, created_at)
+        values (${text(op.id)}, ${text(op.kind)}, ${int(op.actor_id)}, ${int(op.entries)}, ${text(op.created_at)}))`
+    : sql``;
   const statement = sql<{ id: number; transaction_number: string; balance_before: number; balance_after: number }>`
+    ${recordOperation}
     insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after,
       counterparty_id, actor_id, account_id, operation_id, coverage_start, coverage_end, remarks, created_at)
     select c.column2, u.id, c.column3, c.column4, c.column5, u.credits + c.column6, u.credits + c.column6 + c.column4,

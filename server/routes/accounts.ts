@@ -217,7 +217,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           await postChanges(
             trx,
             [{ userId: actor.id, type: 'TRIAL', credits: 0, accountId: id, coverageStart: now.toISOString(), remarks: `Trial account ${body.login} for ${settings.trial_days} day(s)` }],
-            { actorId: actor.id },
+            { actorId: actor.id, kind: 'trial' },
           );
         } else if (body.months) {
           const locked = await lockAccount(trx, actor, id);

@@ -52,7 +52,7 @@ export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
           ...(from.role === 'admin' ? [] : [{ userId: from.id, type: 'USED' as const, credits: -credits, counterpartyId: to.id, remarks: `Credits added to ${to.username}` }]),
           { userId: to.id, type: 'PURCHASED', credits, counterpartyId: from.id, remarks: `Credits from ${from.username}` },
         ],
-        { actorId: from.id },
+        { actorId: from.id, kind: 'seed' },
       ),
     );
   await give(admin, manager, 5000);
@@ -84,7 +84,7 @@ export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
       .executeTakeFirstOrThrow();
     // Each account was bought for a month by its owner.
     await inTransaction(db, (trx) =>
-      postChanges(trx, [{ userId: owner.id, type: 'USED', credits: -1, accountId: id, coverageStart: at((days ?? 30) - 30), coverageEnd: at(days ?? 0), remarks: `Renewal of ${login} for 1 month` }], { actorId: owner.id }),
+      postChanges(trx, [{ userId: owner.id, type: 'USED', credits: -1, accountId: id, coverageStart: at((days ?? 30) - 30), coverageEnd: at(days ?? 0), remarks: `Renewal of ${login} for 1 month` }], { actorId: owner.id, kind: 'seed' }),
     );
   }
 

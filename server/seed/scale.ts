@@ -12,6 +12,7 @@ import { hashPassword } from '../auth/passwords';
 import type { AccountsTable, CreditTransactionsTable, Database, UserRow } from '../db/schema';
 import { newAccountRow } from '../accounts/store';
 import { isPostgres } from '../db/dialect';
+import type { OperationKind } from '../ledger/post';
 import { insertUser } from '../users';
 
 export interface ScaleOptions {
@@ -119,7 +120,8 @@ export async function seedScale(db: Kysely<Database>, options: ScaleOptions): Pr
       counterparty_id: null,
       actor_id: null,
       account_id: null,
-      operation_id: randomUUID(),
+      // Named by the flush that writes it (one operation per flush).
+      operation_id: '',
       coverage_start: null,
       coverage_end: null,
       remarks: null,
@@ -131,12 +133,19 @@ export async function seedScale(db: Kysely<Database>, options: ScaleOptions): Pr
    * Writes the pending entries. A round holds at most one entry per user: the k-th pending entry of
    * every user goes in the k-th round, so each user's entries are applied in order whatever the
    * batches hold (the triggers of migrations 0006 and 0014 take each user's entries in id order).
+   * The pending entries are one operation (migration 0022), recorded first: both sides of every
+   * transfer are pending together, and each statement carries one operation id.
    */
   const flush = async (force = false) => {
     if (!force && entries.length < BATCH) return;
+    const pending = entries.splice(0);
+    if (pending.length === 0) return;
+    const operation = { id: randomUUID(), kind: 'seed_scale' satisfies OperationKind, actor_id: null, entries: pending.length, created_at: new Date().toISOString() };
+    await db.insertInto('ledger_operations').values(operation).execute();
     const rounds: Entry[][] = [];
     const seen = new Map<number, number>();
-    for (const e of entries.splice(0)) {
+    for (const e of pending) {
+      e.operation_id = operation.id;
       const k = seen.get(e.user_id) ?? 0;
       seen.set(e.user_id, k + 1);
       (rounds[k] ??= []).push(e);
@@ -159,10 +168,9 @@ export async function seedScale(db: Kysely<Database>, options: ScaleOptions): Pr
     }
   }
   const transfer = (from: UserRow, to: UserRow, amount: number) => {
-    const operation = randomUUID();
     const at = new Date(now - 399 * DAY).toISOString();
-    entries.push(entry(from, 'USED', -amount, { counterparty_id: to.id, actor_id: from.id, operation_id: operation, created_at: at, remarks: `Credits added to ${to.username}` }));
-    entries.push(entry(to, 'PURCHASED', amount, { counterparty_id: from.id, actor_id: from.id, operation_id: operation, created_at: at, remarks: `Credits from ${from.username}` }));
+    entries.push(entry(from, 'USED', -amount, { counterparty_id: to.id, actor_id: from.id, created_at: at, remarks: `Credits added to ${to.username}` }));
+    entries.push(entry(to, 'PURCHASED', amount, { counterparty_id: from.id, actor_id: from.id, created_at: at, remarks: `Credits from ${from.username}` }));
   };
   for (const manager of managers) {
     entries.push(entry(manager, 'PURCHASED', need.get(manager.id)!, { counterparty_id: admin.id, actor_id: admin.id, remarks: `Credits from ${admin.username}` }));

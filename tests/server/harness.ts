@@ -71,7 +71,7 @@ export interface TestContext {
   client(token: string | null): Client;
 }
 
-function makeClient(baseUrl: string, token: string | null): Client {
+export function makeClient(baseUrl: string, token: string | null): Client {
   const request = async <T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (token) (init.headers as Record<string, string>).authorization = `Bearer ${token}`;

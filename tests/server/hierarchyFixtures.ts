@@ -105,12 +105,15 @@ export async function lastAudit(ctx: TestContext, module: string, action: string
  */
 export async function setBalanceByEntry(ctx: TestContext, id: number, credits: number): Promise<void> {
   const current = await balance(ctx, id);
+  // Its operation first: the database takes only entries that name a recorded one (migration 0022).
+  const operationId = `test-adjustment-${randomBytes(6).toString('hex')}`;
+  await ctx.db.kysely.insertInto('ledger_operations').values({ id: operationId, kind: 'adjustment', actor_id: null, entries: 1, created_at: new Date().toISOString() }).execute();
   await ctx.db.kysely
     .insertInto('credit_transactions')
     .values({
       transaction_number: `TEST-${randomBytes(6).toString('hex')}`, user_id: id, type: 'PURCHASED', credits: credits - current.credits,
       bonus_credits: 0, balance_before: current.credits, balance_after: credits, counterparty_id: null, actor_id: null, account_id: null,
-      operation_id: 'test-adjustment', coverage_start: null, coverage_end: null, remarks: 'Test adjustment', created_at: new Date().toISOString(),
+      operation_id: operationId, coverage_start: null, coverage_end: null, remarks: 'Test adjustment', created_at: new Date().toISOString(),
     })
     .execute();
 }

@@ -45,7 +45,11 @@ describeEachDatabase('ledger guards against direct SQL', (ctx) => {
     if (ctx.kind === 'sqlite') {
       shell = new SQLite(ctx.db.file!);
       shell.pragma('busy_timeout = 5000');
+      // The sqlite3 shell's default (better-sqlite3 turns them on): nothing but triggers guards the ledger.
+      shell.pragma('foreign_keys = OFF');
     }
+    // The operation the hand-made entries below name (the database takes no entry without one).
+    await run(`insert into ledger_operations (id, kind, entries, created_at) values ('sql', 'adjustment', 0, '2024-01-01T00:00:00.000Z')`);
     // Some audit entries to protect.
     const admin = await ctx.as('admin');
     await admin.post('/ticket-categories', { name: 'Guarded' });
@@ -140,6 +144,56 @@ describeEachDatabase('ledger guards against direct SQL', (ctx) => {
       bonus_credits: bonus_credits + 2,
     });
     expect((await latestEntry(manager)).transaction_number).toBe('TXN-SQL-15');
+  });
+
+  it('guards every column of users and entries, with foreign keys off: ids, roles, users of entries, operations', async () => {
+    if (shell) expect(shell.pragma('foreign_keys', { simple: true })).toBe(0);
+    const manager = await userId(ctx, 'manager');
+    const dealer = await userId(ctx, 'dealer');
+    // Moving a user's id, or swapping two, would hand its balance to another user's entries.
+    await refused(`update users set id = 99999 where id = ${manager}`, /never change/);
+    await refused('update users set id = id + 100000', /never change/);
+    await refused(`update users set id = case id when ${manager} then ${dealer} else ${manager} end where id in (${manager}, ${dealer})`, /never change/);
+    // Whether a user's moves are transfers or mints depends on whether it is the admin.
+    await refused(`update users set role = 'admin' where id = ${manager}`, /never change/);
+    await refused(`update users set role = 'manager' where role = 'admin'`, /never change/);
+
+    // Every column of an entry is fixed once written.
+    const entry = await latestEntry(manager);
+    for (const set of [
+      `user_id = ${dealer}`, 'credits = credits + 1', 'bonus_credits = 1', 'balance_before = 0', 'balance_after = balance_after + 1', "type = 'USED'",
+      `counterparty_id = ${dealer}`, 'actor_id = null', 'account_id = null', "operation_id = 'other'", "created_at = '2020-01-01'", "transaction_number = 'TXN-X'",
+    ]) {
+      await refused(`update credit_transactions set ${set} where id = ${entry.id}`, /append-only/);
+    }
+
+    const { credits } = await ctx.db.kysely.selectFrom('users').select('credits').where('id', '=', manager).executeTakeFirstOrThrow();
+    const insert = (n: string, userId: number, operation: string, counterparty: number | null = null) =>
+      `insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, counterparty_id, operation_id, created_at)
+       values ('${n}', ${userId}, 'PURCHASED', 5, 0, ${credits}, ${credits + 5}, ${counterparty ?? 'null'}, '${operation}', '2024-01-01T00:00:00.000Z')`;
+    await refused(insert('TXN-NO-OP', manager, 'never-recorded'), /names the operation that wrote it/);
+    await refused(insert('TXN-NO-USER', 987654, 'sql'), /foreign key/i);
+    await refused(insert('TXN-NO-PARTY', manager, 'sql', 987654), /foreign key/i);
+
+    // A user whose balance is back to 0 still has its entries: it cannot be deleted from under them.
+    await run(
+      `insert into users (role, parent_id, path, name, username, password_hash, credits, bonus_credits, status, created_at, updated_at)
+       values ('dealer', ${manager}, '/x/', 'Spent', 'spent_by_sql', 'x', 0, 0, 'active', '2024-01-01', '2024-01-01')`,
+    );
+    const spent = await userId(ctx, 'spent_by_sql');
+    const chained = (n: string, before: number, change: number) =>
+      `insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, operation_id, created_at)
+       values ('${n}', ${spent}, 'PURCHASED', ${change}, 0, ${before}, ${before + change}, 'sql', '2024-01-01T00:00:00.000Z')`;
+    await run(chained('TXN-SPENT-1', 0, 5));
+    await run(chained('TXN-SPENT-2', 5, -5));
+    await refused(`delete from users where id = ${spent}`, /foreign key/i);
+
+    // Operations are append-only too.
+    await refused("update ledger_operations set entries = entries + 1 where id = 'sql'", /append-only/);
+    await refused("update ledger_operations set id = 'moved' where id = 'sql'", /append-only/);
+    await refused('delete from ledger_operations', /append-only/);
+    if (ctx.kind === 'postgres') await refused('truncate ledger_operations', /append-only/);
+    else await refused("insert or replace into ledger_operations (id, kind, entries, created_at) values ('sql', 'adjustment', 9, '2024-01-01')", /cannot be replaced/);
   });
 
   it('refuses to change, delete, truncate or replace audit entries', async () => {

@@ -3,9 +3,11 @@
  * users, applied by migration 0014's trigger): the entries chain in order, each step is held to the
  * balance rules, and a call that breaks them at any step, for any of its users, writes nothing.
  */
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { MAX_BALANCE } from '../../src/contract';
 import { inTransaction } from '../../server/db/transaction';
+import { operationProblems } from '../../server/ledger/check';
 import { BalanceCapExceeded, type BalanceChange, InsufficientBalance, postChanges } from '../../server/ledger/post';
 import { describeEachDatabase } from './harness';
 import { balance, createBranch } from './hierarchyFixtures';
@@ -89,5 +91,23 @@ describeEachDatabase('posting several changes in one call', (ctx) => {
     expect((error as InsufficientBalance).userId).toBe(dealer.id);
     expect((error as InsufficientBalance).available).toBe(before.dealer.balance.credits);
     expect({ reseller: await state(reseller.id), dealer: await state(dealer.id) }).toEqual(before);
+  });
+
+  it("records one operation per call, of its caller's kind, with its count, in the call's transaction, whatever the number of statements", async () => {
+    const { reseller, dealer } = await createBranch(ctx, { reseller: 3000, dealer: 2500 });
+    // 2,400 changes: three statements on PostgreSQL (1,000 per statement), each naming the one operation.
+    const changes: BalanceChange[] = Array.from({ length: 2400 }, () => ({ userId: dealer.id, type: 'USED', credits: -1 }));
+    const posted = await inTransaction(ctx.db.kysely, (trx) => postChanges(trx, changes, { actorId: reseller.id, kind: 'bulk_renew' }));
+    const ids = posted.map((e) => e.id);
+    const named = await ctx.db.kysely.selectFrom('credit_transactions').select('operation_id').distinct().where('id', '>=', Math.min(...ids)).where('id', '<=', Math.max(...ids)).where('user_id', '=', dealer.id).execute();
+    expect(named).toHaveLength(1);
+    const operation = await ctx.db.kysely.selectFrom('ledger_operations').selectAll().where('id', '=', named[0].operation_id).executeTakeFirstOrThrow();
+    expect(operation).toMatchObject({ kind: 'bulk_renew', actor_id: reseller.id, entries: 2400 });
+    // A refused call leaves no operation behind: it is part of the call's transaction.
+    const count = async () => Number((await ctx.db.kysely.selectFrom('ledger_operations').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    await expect(post([{ userId: dealer.id, type: 'USED', credits: -1_000_000 }])).rejects.toBeInstanceOf(InsufficientBalance);
+    expect(await count()).toBe(before);
+    expect(await operationProblems(ctx.db.kysely)).toEqual([]);
   });
 });

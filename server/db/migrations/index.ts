@@ -13,6 +13,7 @@ import * as ledgerStatements from './0014_ledger_statements';
 import * as unloggedCounters from './0015_unlogged_counters';
 import * as trials from './0018_trials';
 import * as allocationBonuses from './0019_allocation_bonuses';
+import * as ledgerOperations from './0022_ledger_operations';
 
 /** Every migration, in order. Add a file and list it here; names sort in apply order. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0015_unlogged_counters': unloggedCounters,
   '0018_trials': trials,
   '0019_allocation_bonuses': allocationBonuses,
+  '0022_ledger_operations': ledgerOperations,
 };
