@@ -60,11 +60,12 @@ export type JournalKind = 'create' | 'renew' | 'recover' | 'bulk_renew' | 'auto_
 export type CrashStep = 'journal-written' | 'middleware-written' | 'before-commit' | 'after-commit';
 
 /**
- * Fault injection for the crash tests (tests/server/middleware-crash.test.ts): the process kills
- * itself at the named step, as a power cut would. Never honoured in production.
+ * Fault injection for the crash tests (tests/server/middleware-crash.test.ts): with
+ * MIDDLEWARE_CRASH_AT=KIND:STEP (e.g. `renew:middleware-written`) the process kills itself at that
+ * step of that kind of change, as a power cut would. Never honoured in production.
  */
-function crashPoint(step: CrashStep): void {
-  if (process.env.NODE_ENV !== 'production' && process.env.MIDDLEWARE_CRASH_AT === step) process.kill(process.pid, 'SIGKILL');
+function crashPoint(kind: JournalKind, step: CrashStep): void {
+  if (process.env.NODE_ENV !== 'production' && process.env.MIDDLEWARE_CRASH_AT === `${kind}:${step}`) process.kill(process.pid, 'SIGKILL');
 }
 
 const MIRRORED = ['a.id', 'a.server_id', 'a.middleware_id', 'a.login', 'a.full_name', 'a.pwd_txt', 'a.mac_address', 'a.status', 'a.expiry_date'] as const;
@@ -396,9 +397,9 @@ export class Outcome {
     const planned = plan as unknown as Plan;
     const id = await this.journal.open(this.kind, this.actorId, this.key, planned);
     try {
-      crashPoint('journal-written');
+      crashPoint(this.kind, 'journal-written');
       const subscriberIds = await this.journal.apply(planned);
-      crashPoint('middleware-written');
+      crashPoint(this.kind, 'middleware-written');
       const out = await inTransaction(this.db, async (trx) => {
         this.reset();
         const result = await work(trx);
@@ -412,10 +413,10 @@ export class Outcome {
         }
         // Lost only when this process stalled past its lease and the worker compensated meanwhile.
         if (!(await this.journal.done(trx, id))) throw new ApiError(409, ACCOUNTS.changedMeanwhile);
-        crashPoint('before-commit');
+        crashPoint(this.kind, 'before-commit');
         return result;
       });
-      crashPoint('after-commit');
+      crashPoint(this.kind, 'after-commit');
       return out;
     } catch (error) {
       // What the middleware got is taken back; when that fails too the row stays pending for the worker.
