@@ -18,6 +18,7 @@ import { MARIADB, epochOf, mariadbAdmin, middlewareDatabase, subscriberByLogin }
 const admin = await mariadbAdmin('the middleware isolation tests');
 const RENEWALS = 12;
 const MEASURE_MS = 4000;
+const CUT_MS = 2000;
 
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(values.length * 0.95) - 1)];
 
@@ -64,11 +65,13 @@ if (admin) {
         await sleep(300);
 
         const timings: Record<string, number[]> = { signin: [], list: [], health: [], credits: [] };
+        // A call still waiting after CUT_MS counts as CUT_MS: enough to fail the p95, and the
+        // measurement goes on (held calls complete once the table is unlocked).
         const timed = async (name: string, call: () => Promise<{ status: number }>, expected: number) => {
           const start = performance.now();
-          const res = await call();
+          const res = await Promise.race([call(), sleep(CUT_MS).then(() => null)]);
           timings[name].push(performance.now() - start);
-          expect(res.status, `${name}: ${JSON.stringify(res)}`).toBe(expected);
+          if (res) expect(res.status, `${name}: ${JSON.stringify(res)}`).toBe(expected);
         };
         const until = Date.now() + MEASURE_MS;
         let n = 0;
@@ -90,8 +93,8 @@ if (admin) {
         const [[{ waiting }]] = (await admin.query(`SELECT COUNT(*) AS waiting FROM information_schema.PROCESSLIST WHERE DB = ? AND STATE LIKE '%lock%'`, [middleware.name])) as unknown as [[{ waiting: number }]];
         expect(Number(waiting)).toBeGreaterThan(0);
         for (const [name, values] of Object.entries(timings)) {
-          expect(values.length, name).toBeGreaterThanOrEqual(5);
           expect(p95(values), `${name} p95 (ms)`).toBeLessThan(1000);
+          expect(values.length, name).toBeGreaterThanOrEqual(5);
         }
 
         await locker.query('UNLOCK TABLES');
