@@ -36,6 +36,9 @@ export const LEASE_MS = 4000;
 const HEARTBEAT_MS = 1000;
 /** The settle worker's period. */
 export const SETTLE_EVERY_MS = 1000;
+/** Settled rows are kept this long (for an operator's questions), then pruned by the worker. */
+export const KEEP_SETTLED_MS = 7 * 86_400_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
 /** Backoff of a failed compensation: doubling from 1 s, at most a minute. */
 const backoff = (attempts: number) => Math.min(60_000, 1000 * 2 ** Math.min(attempts, 6));
 /** How long a retry with the same Idempotency-Key waits for its first attempt still in flight. */
@@ -196,8 +199,18 @@ export class MiddlewareJournal {
     await closeRow(this.db, id, 'compensated');
   }
 
+  private prunedAt = 0;
+
   /** One pass of the settle worker: every pending row whose lease expired (a dead process's, a failed compensation's). */
   async settlePending(limit = 50): Promise<{ settled: number; failed: number }> {
+    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      await this.db
+        .deleteFrom('middleware_journal')
+        .where('status', '!=', 'pending')
+        .where('settled_at', '<', new Date(Date.now() - KEEP_SETTLED_MS).toISOString())
+        .execute();
+    }
     const due = await this.db
       .selectFrom('middleware_journal')
       .select('id')
@@ -280,9 +293,21 @@ export class MiddlewareJournal {
       hold(this.db, id);
       return id;
     } catch (error) {
-      const held = await this.db.selectFrom('middleware_claims').select('claim').where('claim', 'in', claims).executeTakeFirst();
-      if (held) throw new ApiError(409, ACCOUNTS.middlewareBusy);
-      throw error;
+      const held = await this.db.selectFrom('middleware_claims').select('journal_id').where('claim', 'in', claims).executeTakeFirst();
+      if (!held) throw error;
+      // A concurrent twin (same caller, same key) holds it: once it is settled, the credit
+      // operation replays its answer instead of this 409.
+      if (key !== null) await this.awaitTwin(held.journal_id, actorId, key);
+      throw new ApiError(409, ACCOUNTS.middlewareBusy);
+    }
+  }
+
+  private async awaitTwin(id: number, actorId: number | null, key: string): Promise<void> {
+    const deadline = Date.now() + TWIN_WAIT_MS;
+    for (;;) {
+      const row = await this.db.selectFrom('middleware_journal').select(['status', 'actor_id', 'idempotency_key']).where('id', '=', id).executeTakeFirst();
+      if (!row || row.actor_id !== actorId || row.idempotency_key !== key || row.status !== 'pending' || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 

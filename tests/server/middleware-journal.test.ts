@@ -2,7 +2,8 @@
  * Issue 25, findings 1 and 3 (the journal, docs/middleware.md "One outcome"), against the MariaDB
  * at 127.0.0.1:3306, on SQLite and PostgreSQL:
  * - two changes of one account do not interleave: while one waits on the middleware, the second
- *   answers 409 with the contract's message and changes nothing;
+ *   answers 409 with the contract's message and changes nothing; concurrent requests with one
+ *   Idempotency-Key make one renewal and all answer with it;
  * - a compensation that fails (the middleware refuses writes) leaves the row pending, and the
  *   settle worker retries it until the middleware matches the panel again;
  * - `npm run cli -- reconcile --server ID` lists the differences between the panel's live accounts
@@ -82,6 +83,19 @@ if (admin) {
       } finally {
         await locker.end();
       }
+    });
+
+    it('two concurrent requests with one Idempotency-Key renew a Ministra account once, both answered with that renewal', { timeout: 60_000 }, async () => {
+      const account = await create();
+      const dealer = await ctx.as('dealer');
+      const before = await balance(ctx, 'dealer');
+      const key = { 'idempotency-key': `twin-${account.id}` };
+      const answers = await Promise.all([1, 2, 3].map(() => dealer.post(`/accounts/${account.id}/credits`, { action: 'renew', months: 1 }, key)));
+      expect(answers.map((a) => a.status), JSON.stringify(answers.map((a) => a.body))).toEqual([200, 200, 200]);
+      expect(answers.filter((a) => a.headers.get('idempotent-replayed') !== 'true')).toHaveLength(1);
+      for (const a of answers) expect(a.body.renewal).toEqual(answers[0].body.renewal);
+      expect((await balance(ctx, 'dealer')).credits).toBe(before.credits - answers[0].body.renewal.credits);
+      expect(Number((await subscriberByLogin(middleware.conn, account.login))!.expiry_epoch)).toBe(epochOf(await panelExpiry(account.id)));
     });
 
     it('a compensation the middleware refuses stays pending and the worker retries it until both agree', { timeout: 60_000 }, async () => {
