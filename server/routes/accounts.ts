@@ -285,25 +285,25 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         const outcome = await provisioners.outcome('update', actor.id);
         await outcome.transact(async (trx) => {
-            await trx
-              .updateTable('accounts')
-              .set({
-                ...(body.login !== undefined ? { login: body.login } : {}),
-                ...(body.full_name !== undefined ? { full_name: body.full_name } : {}),
-                ...(body.password ? { pwd_txt: body.password } : {}),
-                ...(body.mac_address !== undefined ? { mac_address: body.mac_address } : {}),
-                ...(body.expiry_date !== undefined && actor.role === 'admin' ? { expiry_date: body.expiry_date } : {}),
-                ...(status !== undefined ? { status } : {}),
-                // A subscriber belongs to one middleware: moving servers starts a new one there.
-                ...(moved ? { middleware_id: null } : {}),
-                server_id: serverId,
-                updated_at: nowIso(),
-              })
-              .where('id', '=', before.id)
-              .execute();
-            if (moved) outcome.unmirror(before);
-            outcome.mirror([before.id]);
-          });
+          await trx
+            .updateTable('accounts')
+            .set({
+              ...(body.login !== undefined ? { login: body.login } : {}),
+              ...(body.full_name !== undefined ? { full_name: body.full_name } : {}),
+              ...(body.password ? { pwd_txt: body.password } : {}),
+              ...(body.mac_address !== undefined ? { mac_address: body.mac_address } : {}),
+              ...(body.expiry_date !== undefined && actor.role === 'admin' ? { expiry_date: body.expiry_date } : {}),
+              ...(status !== undefined ? { status } : {}),
+              // A subscriber belongs to one middleware: moving servers starts a new one there.
+              ...(moved ? { middleware_id: null } : {}),
+              server_id: serverId,
+              updated_at: nowIso(),
+            })
+            .where('id', '=', before.id)
+            .execute();
+          if (moved) outcome.unmirror(before);
+          outcome.mirror([before.id]);
+        });
       } catch (error) {
         const field = uniqueViolationField(error);
         if (field) throw uniqueError(field);
