@@ -6,7 +6,8 @@
  * just before and just after the panel's commit. After a restart the two databases agree within
  * seconds (polled), no subscriber is extended without its charge or left without its account, the
  * ledger's invariants hold, and the retry with the same Idempotency-Key completes the operation
- * exactly once. On SQLite and on PostgreSQL, against the MariaDB at 127.0.0.1:3306.
+ * exactly once. A delete killed after its subscriber was removed gets the subscriber back (the panel
+ * still has the account). On SQLite and on PostgreSQL, against the MariaDB at 127.0.0.1:3306.
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -69,6 +70,9 @@ if (admin) {
             expect(made.status, JSON.stringify(made.body)).toBe(201);
             renewable.set(step, { id: made.body.data.id, login, expiry: made.body.data.expiry_date });
           }
+          const doomedLogin = `dl${randomBytes(4).toString('hex')}`;
+          const doomed = await call(server.baseUrl, 'POST', '/accounts', token, createBody(doomedLogin));
+          expect(doomed.status, JSON.stringify(doomed.body)).toBe(201);
           await server.stop();
           server = null;
 
@@ -170,6 +174,25 @@ if (admin) {
               server = null;
             }
           }
+
+          // A delete killed after the subscriber was removed: the panel still has the account, so the
+          // subscriber comes back (the box keeps working), and the delete done again removes both.
+          const killed = await startServer(url, { MIDDLEWARE_CRASH_AT: 'delete:middleware-written' });
+          server = killed;
+          const gone = await call(killed.baseUrl, 'DELETE', `/accounts/${doomed.body.data.id}`, await signIn(killed.baseUrl, 'dealer')).then(
+            (answer) => answer,
+            () => null,
+          );
+          await killed.kill();
+          expect(gone, 'delete at middleware-written: the process answered instead of dying').toBeNull();
+          server = await startServer(url);
+          await agreed(doomedLogin);
+          expect(await subscriberByLogin(middleware.conn, doomedLogin)).toBeDefined();
+          const deleted = await call(server.baseUrl, 'DELETE', `/accounts/${doomed.body.data.id}`, await signIn(server.baseUrl, 'dealer'));
+          expect(deleted.status).toBe(204);
+          await agreed(doomedLogin);
+          expect(await subscriberByLogin(middleware.conn, doomedLogin)).toBeUndefined();
+          expect((await checkLedger(q)).problems).toEqual([]);
         } catch (error) {
           if (server) console.error(server.output().slice(-3000));
           throw error;
