@@ -68,6 +68,10 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
   const provisioners = Provisioners.attach(db.kysely, config, app.log);
   app.decorate('provisioners', provisioners);
   app.addHook('onClose', () => provisioners.close());
+  // Middleware changes a crash or a failed compensation left pending are settled from start-up on.
+  let stopSettling = () => {};
+  app.addHook('onReady', async () => void (stopSettling = provisioners.startSettling()));
+  app.addHook('onClose', async () => stopSettling());
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {

@@ -3,6 +3,7 @@
  *   create-admin USERNAME PASSWORD [NAME]                     the first admin of a production install
  *   import-subscribers --server ID --dealer ID [--apply]      adopt a middleware's subscribers (dry run without --apply)
  *   setup-runtime-role ROLE [PASSWORD]                        PostgreSQL: the API's role, owning no table (server/db/roles.ts)
+ *   reconcile --server ID [--apply [--remove-orphans]]         make a middleware match the panel (dry run without --apply)
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
@@ -13,12 +14,14 @@ import { migrateAsOwner, withStartupLock } from './db/startup';
 import { ApiError } from './http/errors';
 import { Provisioners } from './provisioning';
 import { ImportRefused, applyImport, planImport } from './provisioning/import';
+import { ReconcileRefused, applyReconcile, describeDifference, planReconcile } from './provisioning/reconcile';
 import { ensureAdmin } from './seed/admin';
 
 const USAGE = `Usage:
   npm run cli -- create-admin USERNAME PASSWORD [NAME]
   npm run cli -- import-subscribers --server ID --dealer ID [--apply]
-  npm run cli -- setup-runtime-role ROLE [PASSWORD]`;
+  npm run cli -- setup-runtime-role ROLE [PASSWORD]
+  npm run cli -- reconcile --server ID [--apply [--remove-orphans]]`;
 
 function usage(): never {
   console.error(USAGE);
@@ -100,8 +103,42 @@ async function setupRole(args: string[]): Promise<void> {
   }
 }
 
+async function reconcile(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { server: { type: 'string' }, apply: { type: 'boolean', default: false }, 'remove-orphans': { type: 'boolean', default: false } },
+  });
+  const serverId = Number(values.server);
+  if (!Number.isInteger(serverId) || serverId < 1 || (values['remove-orphans'] && !values.apply)) usage();
+  await withStartupLock(db, () => migrateToLatest(db.kysely));
+  const provisioners = Provisioners.attach(db.kysely, config, {
+    warn: (details, message) => console.warn(message, (details as { err?: unknown }).err ?? ''),
+    error: (details, message) => console.error(message, (details as { err?: unknown }).err ?? ''),
+  });
+  try {
+    const plan = await planReconcile(db.kysely, provisioners, serverId);
+    console.log(`Server ${plan.server.name} (id ${plan.server.id}): ${plan.accounts} live account(s), ${plan.subscribers} subscriber(s)`);
+    for (const difference of plan.differences) console.log(`  ${describeDifference(difference)}`);
+    const orphans = plan.differences.filter((d) => d.kind === 'orphan').length;
+    const repairable = plan.differences.filter((d) => d.kind === 'missing' || d.kind === 'differs').length;
+    if (!values.apply) {
+      console.log(`${plan.differences.length} difference(s). Run again with --apply to repair ${repairable}` + (orphans ? `, and --remove-orphans to remove the ${orphans} subscriber(s) without an account (import-subscribers adopts them instead).` : '.'));
+      return;
+    }
+    const repaired = await applyReconcile(db.kysely, provisioners, plan, { removeOrphans: values['remove-orphans'] ?? false });
+    console.log(`${repaired} difference(s) repaired.`);
+  } catch (error) {
+    if (!(error instanceof ReconcileRefused || error instanceof ApiError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+  } finally {
+    await provisioners.close();
+  }
+}
+
 try {
   if (command === 'create-admin') await createAdmin(rest);
+  else if (command === 'reconcile') await reconcile(rest);
   else if (command === 'import-subscribers') await importSubscribers(rest);
   else if (command === 'setup-runtime-role') await setupRole(rest);
   else usage();

@@ -12,12 +12,10 @@
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { inTransaction } from '../db/transaction';
 import { ACCOUNTS } from '../../src/contract';
 import { ApiError, fieldError } from '../http/errors';
 import { getSystemSettings } from '../settings';
 import { Provisioners } from '../provisioning';
-import { mirrorAccounts } from '../provisioning/accounts';
 import { blockedByAncestor, stoppedAbove } from '../hierarchy/branch';
 import { renewLocked } from './renewal';
 import { recordSystemAudit } from './systemAudit';
@@ -62,7 +60,8 @@ export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date())
 
   for (const { id, expiry_date: seenExpiry } of due) {
     try {
-      const renewed = await provisioners.mirrored((undo) => inTransaction(db, async (trx) => {
+      const outcome = await provisioners.outcome('auto_renew', null);
+      const renewed = await outcome.transact(async (trx) => {
         // The claim: only one runner's UPDATE matches the expiry it saw; the others wait on the row
         // lock, then find the expiry moved and skip the account.
         const claimed = await trx
@@ -83,7 +82,7 @@ export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date())
         const months = claimed.auto_renew_months!;
         const { result } = await renewLocked(trx, claimed, months, owner, { actorId: null, now, auto: true, settings });
         // A middleware that cannot be reached fails the renewal (nothing charged); it is tried again next run.
-        await mirrorAccounts(provisioners, trx, [claimed.id], undo);
+        outcome.mirror([claimed.id]);
         await recordSystemAudit(trx, {
           module: 'accounts',
           action: 'auto_renew',
@@ -94,10 +93,12 @@ export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date())
           newValues: { expiry_date: result.coverage_end, credits: result.credits, transaction_number: result.transaction_number },
         });
         return true;
-      }));
+      });
       if (renewed) report.renewed.push(id);
     } catch (error) {
       if (error instanceof BranchStopped) continue;
+      // Another runner holds the account's middleware change (409): it is that runner's to renew.
+      if (error instanceof ApiError && error.statusCode === 409) continue;
       if (!(error instanceof ApiError) || error.statusCode !== 422) {
         // One broken account must not hold up the others; the job reports the error after the batch.
         unexpected ??= error;

@@ -83,6 +83,11 @@ export interface CreditOperation<P> {
    */
   prepare?: () => Promise<P>;
   run: (trx: Transaction<Database>, prepared: P) => Promise<OperationResult>;
+  /**
+   * How the move's transaction is run, when not as a plain transaction: an operation that writes a
+   * middleware runs it as one outcome with the middleware (server/provisioning/journal.ts).
+   */
+  transact?: <T>(work: (trx: Transaction<Database>) => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -123,7 +128,7 @@ export async function runCreditOperation<P = void>(
   actor: UserRow,
   operation: CreditOperation<P> | CreditOperation<P>['run'],
 ): Promise<void> {
-  const { prepare, run } = typeof operation === 'function' ? { prepare: undefined, run: operation } : operation;
+  const { prepare, run, transact } = typeof operation === 'function' ? { prepare: undefined, run: operation, transact: undefined } : operation;
   const db = app.db.kysely;
   const key = idempotencyKey(request);
   const requestHash = createHash('sha256').update(`${request.method} ${request.url}\n${canonical(request.body)}`).digest('hex');
@@ -154,7 +159,8 @@ export async function runCreditOperation<P = void>(
     const { prepared } = check;
     counted = true; // hit() counts even when it refuses
     await rateLimitCredits(app, actor);
-    result = await inTransaction(db, async (trx) => {
+    const inOne = transact ?? (<T>(work: (trx: Transaction<Database>) => Promise<T>) => inTransaction(db, work));
+    result = await inOne(async (trx) => {
       deferAudits(trx);
       // The actor's branch may have stopped since the request was let in: checked again with the
       // actor's row locked, so a suspension above either waits for this move or is seen by it.

@@ -297,6 +297,27 @@ export interface AccountMessagesTable {
   created_at: Timestamp;
 }
 
+/** A panel change that writes a middleware, from before the middleware call until settled (migration 0016). */
+export interface MiddlewareJournalTable {
+  id: Generated<number>;
+  kind: string;
+  actor_id: number | null;
+  idempotency_key: string | null;
+  plan: string; // JSON, see server/provisioning/journal.ts
+  status: 'pending' | 'done' | 'compensated';
+  lease_owner: string | null;
+  lease_until: number; // epoch ms
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: string;
+  settled_at: string | null;
+}
+
+export interface MiddlewareClaimsTable {
+  claim: string;
+  journal_id: number;
+}
+
 export interface JobLocksTable {
   name: string;
   owner: string;
@@ -388,6 +409,8 @@ export interface Database {
   global_discounts: GlobalDiscountsTable;
   account_messages: AccountMessagesTable;
   job_locks: JobLocksTable;
+  middleware_journal: MiddlewareJournalTable;
+  middleware_claims: MiddlewareClaimsTable;
   account_tallies: AccountTalliesTable;
   ledger_tallies: LedgerTalliesTable;
   trial_devices: TrialDevicesTable;

@@ -3,10 +3,11 @@
  * password is decrypted only to open the pool and kept nowhere else; a changed server row (host,
  * credentials, driver) replaces its pool.
  *
- * A write to the middleware happens inside the request, as the last step of the panel's
- * transaction: when it fails, the transaction rolls back and no credit moves (see `mirrored`). An
- * account on a `local` server has only the panel's tables.
+ * A write to the middleware happens outside the panel's transactions, journaled so that the panel's
+ * change and the middleware's are one outcome (see `outcome` and ./journal.ts). An account on a
+ * `local` server has only the panel's tables.
  */
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Pool } from 'mysql2/promise';
 import { ACCOUNTS } from '../../src/contract';
@@ -14,8 +15,9 @@ import { type Config, loadConfig } from '../config';
 import type { Database, ServerRow } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { decryptWith, secretKey } from '../servers/secret';
+import { type JournalKind, MiddlewareJournal, Outcome, SETTLE_EVERY_MS, requestKey } from './journal';
 import { MinistraProvisioner } from './ministra';
-import { type Provisioner, type Undo, localProvisioner } from './types';
+import { type Provisioner, localProvisioner } from './types';
 
 export type { MirroredAccount, Provisioner, Undo } from './types';
 export { localProvisioner } from './types';
@@ -38,6 +40,7 @@ const signature = (s: ServerFields) => JSON.stringify([s.driver, s.db_host, s.db
 export class Provisioners {
   private static readonly registry = new WeakMap<Kysely<Database>, Provisioners>();
   private readonly pools = new Map<number, { signature: string; pool: Pool }>();
+  private journalOf: MiddlewareJournal | undefined;
 
   private constructor(
     private readonly db: Kysely<Database>,
@@ -114,22 +117,42 @@ export class Provisioners {
     return pool;
   }
 
+  /** The middleware journal of this database (./journal.ts). */
+  get journal(): MiddlewareJournal {
+    this.journalOf ??= new MiddlewareJournal(this.db, this);
+    return this.journalOf;
+  }
+
   /**
-   * Runs work that writes the middleware. The work registers each middleware write's undo; when
-   * the panel's transaction fails after a write went through (the commit itself, a serialization
-   * failure retried until it gives up), the writes are undone so the middleware does not keep what
-   * the panel did not.
+   * A panel change that may write the middleware, as one outcome (Outcome.transact). With the
+   * request's Idempotency-Key, what a first attempt left pending is settled first.
    */
-  async mirrored<T>(work: (undo: Undo[]) => Promise<T>): Promise<T> {
-    const undo: Undo[] = [];
-    try {
-      return await work(undo);
-    } catch (error) {
-      for (const step of undo.reverse()) {
-        await step().catch((undoError) => this.logger?.error({ err: undoError }, 'a middleware write could not be undone after its transaction failed'));
-      }
-      throw error;
-    }
+  async outcome(kind: JournalKind, actorId: number | null, request?: FastifyRequest): Promise<Outcome> {
+    const key = request ? requestKey(request) : null;
+    if (key && actorId !== null) await this.journal.settleKey(actorId, key);
+    return new Outcome(this.db, this.journal, kind, actorId, key);
+  }
+
+  /**
+   * Starts the journal's settle worker: a pass now (after a crash, the rows the dead process left),
+   * then one every SETTLE_EVERY_MS. Each row is taken under its own lease, so the API processes
+   * sharing one PostgreSQL never settle a row twice. Returns its stop.
+   */
+  startSettling(): () => void {
+    let running = false;
+    const pass = () => {
+      if (running) return;
+      running = true;
+      this.journal
+        .settlePending()
+        .then(({ failed }) => failed && this.logger?.warn({ failed }, 'middleware changes could not be compensated yet; retried with backoff'))
+        .catch((error) => this.logger?.error({ err: error }, 'the middleware journal could not be read'))
+        .finally(() => (running = false));
+    };
+    pass();
+    const timer = setInterval(pass, SETTLE_EVERY_MS);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   /** Closes every pool (the API's shutdown, the end of a CLI command). */

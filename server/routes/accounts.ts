@@ -63,7 +63,7 @@ import { actorOf, settingsOf } from '../http/guard';
 import { type ListSpec, listQuerystring, paginate } from '../http/list';
 import { type PostedEntry, postChanges } from '../ledger/post';
 import type { Provisioners } from '../provisioning';
-import { deleteAccountEverywhere, mirrorAccounts, unmirrorAccount } from '../provisioning/accounts';
+import { deleteAccountEverywhere } from '../provisioning/accounts';
 
 const tags = ['accounts'];
 
@@ -168,9 +168,11 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/accounts',
     { config: { access: ['accounts', 'create'] }, schema: { body: accountCreateBody, response: { 201: accountCreditAnswer, '4xx': apiErrorBody }, tags } },
-    async (request, reply) => provisioners.mirrored(async (undo) => {
+    async (request, reply) => {
       const actor = actorOf(request);
       const body = request.body;
+      // Settles first what an earlier attempt with this Idempotency-Key left pending (its subscriber).
+      const outcome = await provisioners.outcome('create', actor.id, request);
       const precheck = async () => {
         if (body.expiry_date && actor.role !== 'admin') throw fieldError('expiry_date', ACCOUNTS.expiryAdminOnly);
         const serverId = await resolveServer(db, actor, body.server_id);
@@ -188,7 +190,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       };
 
       const create = async (trx: Transaction<Database>, { serverId, settings }: Awaited<ReturnType<typeof precheck>>): Promise<OperationResult> => {
-        const now = new Date();
+        const { now } = outcome;
         if (body.is_trial) await claimTrialQuota(trx, actor.id, settings, now);
         const { id } = await trx
           .insertInto('accounts')
@@ -225,7 +227,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           renewal = renewed.result;
           posted = renewed.entries;
         }
-        await mirrorAccounts(provisioners, trx, [id], undo);
+        outcome.mirror([id], { fresh: true });
         const created = await loadAccount(trx, id);
         await recordAudit(trx, request, {
           module: 'accounts',
@@ -242,17 +244,17 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       try {
         // Buying months or starting a trial is a credit operation (Idempotency-Key, rate limit); an empty account is not.
-        if (body.months || body.is_trial) return await runCreditOperation(app, request, reply, actor, { prepare: precheck, run: create });
+        if (body.months || body.is_trial) return await runCreditOperation(app, request, reply, actor, { prepare: precheck, run: create, transact: (work) => outcome.transact(work) });
         const prepared = await precheck();
-        const outcome = await inTransaction(db, (trx) => create(trx, prepared));
-        // Sent, not returned: the reply is a thenable, and this runs inside provisioners.mirrored.
-        (reply as FastifyReply).code(outcome.status).send(outcome.body);
+        const answer = await outcome.transact((trx) => create(trx, prepared));
+        // Sent, not returned: the reply is a thenable.
+        (reply as FastifyReply).code(answer.status).send(answer.body);
       } catch (error) {
         const field = uniqueViolationField(error);
         if (field) throw uniqueError(field);
         throw error;
       }
-    }),
+    },
   );
 
   app.get('/accounts/:id', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, response: { 200: dataOf(accountEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
@@ -288,29 +290,28 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const trialMoved = Boolean(before.is_trial) && body.mac_address !== undefined && body.mac_address !== before.mac_address;
       const settings = trialMoved ? await settingsOf(app, request) : null;
       try {
-        await provisioners.mirrored((undo) =>
-          inTransaction(db, async (trx) => {
-            if (trialMoved) await claimTrialDevice(trx, body.mac_address!, before.id, settings!, new Date());
-            await trx
-              .updateTable('accounts')
-              .set({
-                ...(body.login !== undefined ? { login: body.login } : {}),
-                ...(body.full_name !== undefined ? { full_name: body.full_name } : {}),
-                ...(body.password ? { pwd_txt: body.password } : {}),
-                ...(body.mac_address !== undefined ? { mac_address: body.mac_address } : {}),
-                ...(body.expiry_date !== undefined && actor.role === 'admin' ? { expiry_date: body.expiry_date } : {}),
-                ...(status !== undefined ? { status } : {}),
-                // A subscriber belongs to one middleware: moving servers starts a new one there.
-                ...(moved ? { middleware_id: null } : {}),
-                server_id: serverId,
-                updated_at: nowIso(),
-              })
-              .where('id', '=', before.id)
-              .execute();
-            if (moved) await unmirrorAccount(provisioners, trx, before, undo);
-            await mirrorAccounts(provisioners, trx, [before.id], undo);
-          }),
-        );
+        const outcome = await provisioners.outcome('update', actor.id);
+        await outcome.transact(async (trx) => {
+          if (trialMoved) await claimTrialDevice(trx, body.mac_address!, before.id, settings!, outcome.now);
+          await trx
+            .updateTable('accounts')
+            .set({
+              ...(body.login !== undefined ? { login: body.login } : {}),
+              ...(body.full_name !== undefined ? { full_name: body.full_name } : {}),
+              ...(body.password ? { pwd_txt: body.password } : {}),
+              ...(body.mac_address !== undefined ? { mac_address: body.mac_address } : {}),
+              ...(body.expiry_date !== undefined && actor.role === 'admin' ? { expiry_date: body.expiry_date } : {}),
+              ...(status !== undefined ? { status } : {}),
+              // A subscriber belongs to one middleware: moving servers starts a new one there.
+              ...(moved ? { middleware_id: null } : {}),
+              server_id: serverId,
+              updated_at: nowIso(),
+            })
+            .where('id', '=', before.id)
+            .execute();
+          if (moved) outcome.unmirror(before);
+          outcome.mirror([before.id]);
+        });
       } catch (error) {
         const field = uniqueViolationField(error);
         if (field) throw uniqueError(field);
@@ -337,12 +338,11 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       const before = await findAccount(db, actor, request.params.id);
       const status = statusFrom(request.body)!;
-      await provisioners.mirrored((undo) =>
-        inTransaction(db, async (trx) => {
-          await trx.updateTable('accounts').set({ status, updated_at: nowIso() }).where('id', '=', before.id).execute();
-          await mirrorAccounts(provisioners, trx, [before.id], undo);
-        }),
-      );
+      const outcome = await provisioners.outcome('status', actor.id);
+      await outcome.transact(async (trx) => {
+        await trx.updateTable('accounts').set({ status, updated_at: nowIso() }).where('id', '=', before.id).execute();
+        outcome.mirror([before.id]);
+      });
       await recordAudit(db, request, {
         module: 'accounts',
         action: 'status',
@@ -358,7 +358,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete('/accounts/:id', { config: { access: ['accounts', 'delete'] }, schema: { params: idParam, response: { 204: noContent, '4xx': apiErrorBody }, tags } }, async (request, reply) => {
     const actor = actorOf(request);
     const before = await findAccount(db, actor, request.params.id);
-    await deleteAccountEverywhere(provisioners, db, before);
+    await deleteAccountEverywhere(provisioners, db, before, actor.id);
     await recordAudit(db, request, { module: 'accounts', action: 'delete', entityId: before.id, targetUsername: before.login, oldValues: auditView(before) });
     // No content: nothing for a response schema to shape.
     return (reply as FastifyReply).code(204).send();
@@ -367,18 +367,15 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/accounts/:id/reset-device', { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
     const actor = actorOf(request);
     const before = await findAccount(db, actor, request.params.id);
-    // What binds the account to one box (middleware notes): address, device identity, session.
-    await provisioners.mirrored((undo) =>
-      inTransaction(db, async (trx) => {
-        await trx
-          .updateTable('accounts')
-          .set({ ip_address: null, device_info: null, state: 'offline', connection_status: 'offline', updated_at: nowIso() })
-          .where('id', '=', before.id)
-          .execute();
-        const provisioner = await provisioners.forServer(before.server_id, trx);
-        undo.push((await provisioner.resetDevice(before)).undo);
-      }),
-    );
+    // What binds the account to one box (middleware notes): address, device identity, session. The
+    // middleware first, outside any panel transaction; the panel's columns only echo the box, so a
+    // panel write that fails after it leaves nothing that costs money or service.
+    await (await provisioners.forServer(before.server_id)).resetDevice(before);
+    await db
+      .updateTable('accounts')
+      .set({ ip_address: null, device_info: null, state: 'offline', connection_status: 'offline', updated_at: nowIso() })
+      .where('id', '=', before.id)
+      .execute();
     await recordAudit(db, request, {
       module: 'accounts',
       action: 'reset_device',
@@ -422,14 +419,16 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const actor = actorOf(request);
       const { action, months } = request.body;
-      return provisioners.mirrored((undo) => runCreditOperation(app, request, reply, actor, {
+      const outcome = await provisioners.outcome(action === 'renew' ? 'renew' : 'recover', actor.id, request);
+      return runCreditOperation(app, request, reply, actor, {
         prepare: () => findAccount(db, actor, request.params.id),
+        transact: (work) => outcome.transact(work),
         run: async (trx, found) => {
           const locked = await lockAccount(trx, actor, request.params.id);
-          const options = { actorId: actor.id, settings: await settingsOf(app, request) };
+          const options = { actorId: actor.id, now: outcome.now, settings: await settingsOf(app, request) };
           const done = action === 'renew' ? await renewLocked(trx, locked, months, actor, options) : await recoverLocked(trx, locked, months, actor, options);
           const { result } = done;
-          await mirrorAccounts(provisioners, trx, [locked.id], undo);
+          outcome.mirror([locked.id]);
           await recordAudit(trx, request, {
             module: 'accounts',
             action: action === 'renew' ? 'renew' : 'recover',
@@ -456,7 +455,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
             },
           };
         },
-      }));
+      });
     },
   );
 
@@ -497,9 +496,10 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     const actor = actorOf(request);
     const { account_ids } = request.body as { account_ids: number[] };
     const rows = await scopedIds(db, actor, account_ids);
-    await provisioners.mirrored((undo) => inTransaction(db, async (trx) => {
+    const outcome = await provisioners.outcome('bulk_status', actor.id);
+    await outcome.transact(async (trx) => {
       await trx.updateTable('accounts').set({ status, updated_at: nowIso() }).where('id', 'in', account_ids).execute();
-      await mirrorAccounts(provisioners, trx, account_ids, undo);
+      outcome.mirror(account_ids);
       for (const row of rows) {
         await recordAudit(trx, request, {
           module: 'accounts',
@@ -510,7 +510,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           newValues: { status },
         });
       }
-    }));
+    });
     return { message: ACCOUNTS.bulkDone(rows.length, verb), data: { updated: rows.length, account_ids } };
   };
   app.post('/accounts/bulk-suspend', { config: { access: ['accounts', 'status'] }, schema: { body: bulkAccountsBody, response: { 200: messageDataOf(bulkStatusResultEntity), '4xx': apiErrorBody }, tags } }, bulkStatus('suspended', 'suspended'));
@@ -523,14 +523,17 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       const { account_ids, months } = request.body;
       // All or nothing: one transaction; any refusal rolls every renewal back.
-      return provisioners.mirrored((undo) => runCreditOperation(app, request, reply, actor, {
+      const outcome = await provisioners.outcome('bulk_renew', actor.id, request);
+      return runCreditOperation(app, request, reply, actor, {
         prepare: async () => {
           await scopedIds(db, actor, account_ids);
         },
+        transact: (work) => outcome.transact(work),
         run: async (trx) => {
           const locked = await lockAccounts(trx, actor, account_ids);
           const { renewed, entries } = await renewMany(trx, locked, months, actor, {
             actorId: actor.id,
+            now: outcome.now,
             // Name the account whose renewal was refused.
             onRefused: (account, message) => fieldError('months', `${account.login}: ${message}`),
           });
@@ -547,7 +550,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
               newValues: { expiry_date: result.coverage_end },
             })),
           );
-          await mirrorAccounts(provisioners, trx, account_ids, undo);
+          outcome.mirror(account_ids);
           const renewals = renewed.map((r) => r.result);
           const accounts = (await loadAccounts(trx, account_ids)).map((row) => toAccount(row, actor.role));
           return {
@@ -558,7 +561,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
             },
           };
         },
-      }));
+      });
     },
   );
 

@@ -76,7 +76,7 @@ const macSearchRoutes: FastifyPluginAsyncZod = async (app) => {
     if (rows.length === 0) throw notFound(ACCOUNTS.macNotFound);
     if (rows.length > 1) throw fieldError('server_id', ACCOUNTS.macSeveralServers);
     const [row] = rows;
-    await deleteAccountEverywhere(app.provisioners, db, row);
+    await deleteAccountEverywhere(app.provisioners, db, row, actor.id);
     await recordAudit(db, request, {
       module: 'accounts',
       action: 'delete',

@@ -400,6 +400,8 @@ export const ACCOUNTS = {
   serverUnavailable: (server: string) =>
     `The server ${server} cannot be reached right now. Nothing was changed and no credits were spent; try again in a few minutes.`,
   middlewareRefused: (server: string) => `The server ${server} refused the change. Nothing was changed and no credits were spent.`,
+  middlewareBusy: 'Another change to this account is still being applied on its server. Nothing was changed and no credits were spent; try again in a moment.',
+  changedMeanwhile: 'This account changed while the change was being applied. Nothing was changed and no credits were spent; try again.',
 } as const;
 
 /** The admin configuration screens: labels and the success messages spec 8 calls "similar for other entities". */

@@ -14,9 +14,7 @@ import { sql } from 'kysely';
 import mysql, { type Connection, type RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACCOUNTS } from '../../src/contract';
-import { inTransaction } from '../../server/db/transaction';
 import { Provisioners } from '../../server/provisioning';
-import { mirrorAccounts } from '../../server/provisioning/accounts';
 import { applyImport, planImport } from '../../server/provisioning/import';
 import { checkServer } from '../../server/servers/check';
 import { accountRow, balance, entriesFor, uniqueMac } from './accountFixtures';
@@ -270,21 +268,25 @@ if (admin) {
       expect(Number((await subscriber('login', account.login))!.expiry_epoch)).toBe(epoch(first.body.data.expiry_date));
     });
 
-    it('undoes the middleware write when the panel transaction fails after it', async () => {
+    it('puts the middleware back when the panel transaction fails after the middleware write', async () => {
       const account = await create();
       const original = await subscriber('login', account.login);
-      const provisioners = Provisioners.of(ctx.db.kysely);
+      const outcome = await Provisioners.of(ctx.db.kysely).outcome('update', null);
+      let runs = 0;
       await expect(
-        provisioners.mirrored((undo) =>
-          inTransaction(ctx.db.kysely, async (trx) => {
-            await trx.updateTable('accounts').set({ full_name: 'Never Committed', status: 'suspended' }).where('id', '=', account.id).execute();
-            await mirrorAccounts(provisioners, trx, [account.id], undo);
+        outcome.transact(async (trx) => {
+          await trx.updateTable('accounts').set({ full_name: 'Never Committed', status: 'suspended' }).where('id', '=', account.id).execute();
+          outcome.mirror([account.id]);
+          // The first run rehearses; the second runs after the middleware write and fails.
+          if (++runs === 2) {
             expect((await subscriber('login', account.login))!.fname).toBe('Never Committed');
             throw new Error('the commit failed');
-          }),
-        ),
+          }
+        }),
       ).rejects.toThrow('the commit failed');
       expect(await subscriber('login', account.login)).toMatchObject({ fname: original!.fname, status: original!.status, password: original!.password });
+      const row = await ctx.db.kysely.selectFrom('middleware_journal').select(['status', 'plan']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      expect(row.status).toBe('compensated');
     });
 
     it('imports the middleware\'s own subscribers under a dealer: a dry run first, then --apply', async () => {

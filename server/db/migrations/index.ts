@@ -11,6 +11,7 @@ import * as listIndexes from './0012_list_indexes';
 import * as keptFigures from './0013_kept_figures';
 import * as ledgerStatements from './0014_ledger_statements';
 import * as unloggedCounters from './0015_unlogged_counters';
+import * as middlewareJournal from './0016_middleware_journal';
 import * as trials from './0018_trials';
 import * as allocationBonuses from './0019_allocation_bonuses';
 import * as ledgerOperations from './0022_ledger_operations';
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '0013_kept_figures': keptFigures,
   '0014_ledger_statements': ledgerStatements,
   '0015_unlogged_counters': unloggedCounters,
+  '0016_middleware_journal': middlewareJournal,
   '0018_trials': trials,
   '0019_allocation_bonuses': allocationBonuses,
   '0022_ledger_operations': ledgerOperations,
