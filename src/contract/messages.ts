@@ -294,6 +294,7 @@ export const SERVER_FORM = {
   usernameRequired: 'Database username is required',
   dbNameRequired: 'Database name is required',
   portInvalid: 'Port must be a number between 1 and 65535',
+  timeoutInvalid: (min: number, max: number) => `Timeout must be a whole number of seconds between ${min} and ${max}`,
   statusInvalid: 'Status must be active or inactive',
   connectionStatusInvalid: 'Connection status must be online or offline',
   driverInvalid: 'Driver must be local or ministra',
@@ -382,6 +383,7 @@ export const ACCOUNTS = {
   serverUnavailable: (server: string) =>
     `The server ${server} cannot be reached right now. Nothing was changed and no credits were spent; try again in a few minutes.`,
   middlewareRefused: (server: string) => `The server ${server} refused the change. Nothing was changed and no credits were spent.`,
+  middlewareWriteRateLimit: 'Too many account changes. Please wait a minute before trying again.',
 } as const;
 
 /** The admin configuration screens: labels and the success messages spec 8 calls "similar for other entities". */

@@ -11,6 +11,7 @@ import * as listIndexes from './0012_list_indexes';
 import * as keptFigures from './0013_kept_figures';
 import * as ledgerStatements from './0014_ledger_statements';
 import * as unloggedCounters from './0015_unlogged_counters';
+import * as serverTimeouts from './0020_server_timeouts';
 
 /** Every migration, in order. Add a file and list it here; names sort in apply order. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0013_kept_figures': keptFigures,
   '0014_ledger_statements': ledgerStatements,
   '0015_unlogged_counters': unloggedCounters,
+  '0020_server_timeouts': serverTimeouts,
 };
