@@ -53,7 +53,7 @@ import {
   toAccount,
 } from '../accounts/store';
 import { recordAudit, recordAudits } from '../audit';
-import { type OperationResult, runCreditOperation } from '../credits/operation';
+import { type OperationResult, rateLimitMiddlewareWrites, runCreditOperation } from '../credits/operation';
 import type { AccountRow, Database, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso, parseJson } from '../db/values';
@@ -240,6 +240,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         // Buying months is a credit operation (Idempotency-Key, rate limit); an empty or trial account is not.
         if (body.months) return await runCreditOperation(app, request, reply, actor, { prepare: precheck, run: create });
         const prepared = await precheck();
+        await rateLimitMiddlewareWrites(app, actor);
         const outcome = await inTransaction(db, (trx) => create(trx, prepared));
         // Sent, not returned: the reply is a thenable, and this runs inside provisioners.mirrored.
         (reply as FastifyReply).code(outcome.status).send(outcome.body);
@@ -262,6 +263,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const actor = actorOf(request);
       const before = await findAccount(db, actor, request.params.id);
+      await rateLimitMiddlewareWrites(app, actor);
       const body = request.body;
       if (body.expiry_date !== undefined && actor.role !== 'admin' && body.expiry_date !== before.expiry_date) {
         throw fieldError('expiry_date', ACCOUNTS.expiryAdminOnly);
@@ -328,6 +330,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const actor = actorOf(request);
       const before = await findAccount(db, actor, request.params.id);
+      await rateLimitMiddlewareWrites(app, actor);
       const status = statusFrom(request.body)!;
       await provisioners.mirrored((undo) =>
         inTransaction(db, async (trx) => {
@@ -350,6 +353,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete('/accounts/:id', { config: { access: ['accounts', 'delete'] }, schema: { params: idParam, response: { 204: noContent, '4xx': apiErrorBody }, tags } }, async (request, reply) => {
     const actor = actorOf(request);
     const before = await findAccount(db, actor, request.params.id);
+    await rateLimitMiddlewareWrites(app, actor);
     await deleteAccountEverywhere(provisioners, db, before);
     await recordAudit(db, request, { module: 'accounts', action: 'delete', entityId: before.id, targetUsername: before.login, oldValues: auditView(before) });
     // No content: nothing for a response schema to shape.
@@ -359,6 +363,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/accounts/:id/reset-device', { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
     const actor = actorOf(request);
     const before = await findAccount(db, actor, request.params.id);
+    await rateLimitMiddlewareWrites(app, actor);
     // What binds the account to one box (middleware notes): address, device identity, session.
     await provisioners.mirrored((undo) =>
       inTransaction(db, async (trx) => {
@@ -489,6 +494,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     const actor = actorOf(request);
     const { account_ids } = request.body as { account_ids: number[] };
     const rows = await scopedIds(db, actor, account_ids);
+    await rateLimitMiddlewareWrites(app, actor);
     await provisioners.mirrored((undo) => inTransaction(db, async (trx) => {
       await trx.updateTable('accounts').set({ status, updated_at: nowIso() }).where('id', 'in', account_ids).execute();
       await mirrorAccounts(provisioners, trx, account_ids, undo);
