@@ -197,6 +197,19 @@ export const SERVERS = {
   updateFailed: 'Failed to update server',
   deleteFailed: 'Failed to delete server',
   bulkDeleteFailed: 'Failed to delete servers',
+  timeoutLabel: 'Timeout (seconds)',
+  timeoutHelp:
+    'How long one call to the middleware may take: connecting, waiting for its locks, every statement. A request that needs a slower server answers that it cannot be reached.',
+  breakerTitle: 'Breaker',
+  breakerStates: { closed: 'Closed', open: 'Open', half_open: 'Half-open' },
+  breakerDetails: (failures: number, openedAt: string | null, retryAt: string | null) =>
+    [
+      `${failures} consecutive failed call(s)`,
+      openedAt ? `open since ${openedAt}` : null,
+      retryAt ? `calls refused at once until ${retryAt}, then one trial call decides` : null,
+    ]
+      .filter(Boolean)
+      .join('; '),
 } as const;
 
 export const THEMES = {

@@ -134,7 +134,6 @@ if (admin) {
         const root = await ctx.as('admin');
         const made = await root.post('/servers', { name: 'Ministra', driver: 'ministra', db_host: '127.0.0.1', db_port: 3306, db_username: 'root', db_name: database, timeout_seconds: TIMEOUT_S });
         expect(made.status, JSON.stringify(made.body)).toBe(201);
-        expect(made.body.data).toMatchObject({ timeout_seconds: TIMEOUT_S, breaker: { state: 'closed', failures: 0, opened_at: null, retry_at: null } });
         serverId = made.body.data.id;
         const silent = await root.post('/servers', { name: 'Ministra silent', driver: 'ministra', db_host: '127.0.0.1', db_port: host.port, db_username: 'root', db_name: database, timeout_seconds: TIMEOUT_S });
         expect(silent.status, JSON.stringify(silent.body)).toBe(201);
@@ -147,8 +146,13 @@ if (admin) {
         await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
       });
 
-      it('takes the per-server timeout as a whole number of seconds within its range', async () => {
+      it('takes the per-server timeout as a whole number of seconds within its range; the API shows it and the breaker', async () => {
         const root = await ctx.as('admin');
+        expect((await root.get(`/servers/${serverId}`)).body.data).toMatchObject({
+          timeout_seconds: TIMEOUT_S,
+          breaker: { state: 'closed', failures: 0, opened_at: null, retry_at: null },
+        });
+        expect((await root.post('/servers', { name: 'Defaults', db_host: 'db.example.com', db_username: 'u', db_name: 'd' })).body.data.timeout_seconds).toBe(5);
         for (const bad of [0, 61, 2.5, 'soon', -1]) {
           const res = await root.put(`/servers/${serverId}`, { name: 'Ministra', driver: 'ministra', db_host: '127.0.0.1', db_port: 3306, db_username: 'root', db_name: database, timeout_seconds: bad });
           expect(res.status, String(bad)).toBe(422);
