@@ -143,7 +143,7 @@ export function ServersPage() {
         { dataIndex: 'driver', title: 'Driver', render: driverLabel, priority: 'secondary' },
         { dataIndex: 'status', title: 'Status', sortable: true, render: (v: string) => <StatusTag status={v} /> },
         { dataIndex: 'connection_status', title: 'Connection', sortable: true, render: (v: string) => <StatusTag status={v} /> },
-        { dataIndex: 'breaker', title: SERVERS.breakerTitle, render: (_: unknown, r: Server) => <BreakerCell server={r} />, priority: 'secondary' },
+        { dataIndex: 'breaker', title: SERVERS.breakerTitle, render: (_: unknown, r: Server) => <BreakerCell server={r} /> },
         { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
       ]}
       fields={fields}
