@@ -283,6 +283,37 @@ if (admin) {
         expect(checked.body.data).toMatchObject({ connection_status: 'online', breaker: { state: 'closed', failures: 0 } });
       });
 
+      it('a full pool and queue answers 503 at once; the calls waiting in it give up within the budget', async () => {
+        const root = await ctx.as('admin');
+        const busy = await root.post('/servers', { name: 'Ministra busy', driver: 'ministra', db_host: '127.0.0.1', db_port: 3306, db_username: 'root', db_name: database, timeout_seconds: TIMEOUT_S });
+        expect(busy.status, JSON.stringify(busy.body)).toBe(201);
+        const account = await create();
+        const row = await accountRow(ctx, account.id);
+        const provisioner = await Provisioners.of(ctx.db.kysely).forServer(busy.body.data.id);
+        const outcome = (call: Promise<unknown>) => timed(() => call.then(() => 'answered', (error: Error) => error.message));
+        const locker = await mysql.createConnection({ ...MARIADB, database });
+        try {
+          await locker.query('LOCK TABLES users WRITE');
+          // 4 pooled connections and 8 waiting for one: every call beyond those is refused, not queued.
+          const waiting = Array.from({ length: 12 }, () => outcome(provisioner.device(row)));
+          const beyond = await outcome(provisioner.device(row));
+          expect(beyond.result).toBe(ACCOUNTS.serverUnavailable('Ministra busy'));
+          expect(beyond.ms).toBeLessThan((TIMEOUT_S * 1000) / 2);
+          for (const { result, ms } of await Promise.all(waiting)) {
+            expect(result).toBe(ACCOUNTS.serverUnavailable('Ministra busy'));
+            expect(ms).toBeLessThan(TIMEOUT_S * 1000 + MARGIN_MS);
+          }
+        } finally {
+          await locker.query('UNLOCK TABLES');
+          await locker.end();
+        }
+        // The refused call told nothing about the server; the 12 that timed out opened its breaker.
+        expect(await breakerOf(busy.body.data.id)).toMatchObject({ state: 'open', failures: 12 });
+        // A check closes it, on fresh connections (the timed-out ones were destroyed, not reused).
+        expect((await root.post(`/servers/${busy.body.data.id}/check`)).body.data).toMatchObject({ connection_status: 'online', breaker: { state: 'closed' } });
+        expect(await outcome(provisioner.device(row))).toMatchObject({ result: 'answered' });
+      });
+
       it('the 31st status toggle in a minute answers 429 and does not reach the middleware; other middleware writes share the limit', async () => {
         const account = await create();
         await ctx.db.kysely.deleteFrom('rate_limits').execute();
