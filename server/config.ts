@@ -29,6 +29,10 @@ export interface Config {
   logLevel: string;
   /** Credit operations (add, recover) one user may make per minute. */
   creditOpsPerMinute: number;
+  /** A server's middleware is refused at once after this many consecutive failed calls... */
+  middlewareBreakerFailures: number;
+  /** ...for this long; then one trial call decides. */
+  middlewareBreakerCooldownMs: number;
   trustProxy: TrustProxy;
 }
 
@@ -54,8 +58,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     schedulers: flag(env.SCHEDULERS) ?? true,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     creditOpsPerMinute: Number(env.CREDIT_OPS_PER_MINUTE ?? 30),
+    middlewareBreakerFailures: wholeNumber(env, 'MIDDLEWARE_BREAKER_FAILURES', 3),
+    middlewareBreakerCooldownMs: wholeNumber(env, 'MIDDLEWARE_BREAKER_COOLDOWN_SECONDS', 30) * 1000,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
+}
+
+/** A positive whole number from the environment; anything else stops the start-up. */
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name]?.trim() ?? '';
+  if (text === '') return fallback;
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1) throw new Error(`${name}=${text}: expected a positive whole number`);
+  return Number(text);
 }
 
 /** SQLITE_READERS: a whole number of reader threads, 0 to 16; anything else stops the start-up. */

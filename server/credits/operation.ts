@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Insertable, Transaction } from 'kysely';
-import { CREDITS, HIERARCHY } from '../../src/contract';
+import { ACCOUNTS, CREDITS, HIERARCHY } from '../../src/contract';
 import { AUDIT_BATCH, type AuditRow, auditRowOf, deferAudits, singleAuditValues, takeDeferredAudits, writeAudits } from '../audit';
 import { isPostgres } from '../db/dialect';
 import { prepared } from '../db/prepared';
@@ -72,6 +72,17 @@ export async function rateLimitCredits(app: FastifyInstance, actor: UserRow): Pr
   if (state.exceeded) {
     throw new ApiError(422, CREDITS.rateLimit.description, { rate_limit: [CREDITS.rateLimit.description] }, { 'retry-after': String(state.retryAfter) });
   }
+}
+
+/**
+ * Account changes that write the middleware without moving credits (status toggles, edits, device
+ * resets, deletes, accounts created without months) have a per-actor limit of their own, as many per
+ * minute as credit operations: a loop on one of them cannot keep a server's middleware busy for
+ * everyone. Counted before the middleware is called; 429 with Retry-After past it.
+ */
+export async function rateLimitMiddlewareWrites(app: FastifyInstance, actor: Pick<UserRow, 'id'>): Promise<void> {
+  const state = await hit(app.db.kysely, `middleware-writes:${actor.id}`, { max: app.config.creditOpsPerMinute, windowMs: RATE_WINDOW_MS });
+  if (state.exceeded) throw new ApiError(429, ACCOUNTS.middlewareWriteRateLimit, undefined, { 'retry-after': String(state.retryAfter) });
 }
 
 /** What a credit call does: checks that read no locked state, then the move in one transaction. */

@@ -63,6 +63,8 @@ export interface ServersTable {
   db_port: string;
   db_name: string;
   driver: Generated<string>; // local | ministra
+  /** Seconds one middleware call may take (connect, pool wait, statements, lock waits). */
+  timeout_seconds: Generated<number>;
   status: string; // active | inactive
   connection_status: string; // online | offline
   last_checked_at: Timestamp | null;

@@ -6,15 +6,19 @@
  * A write to the middleware happens outside the panel's transactions, journaled so that the panel's
  * change and the middleware's are one outcome (see `outcome` and ./journal.ts). An account on a
  * `local` server has only the panel's tables.
+ *
+ * Each call is bounded by its server's `timeout_seconds` and guarded by the server's circuit
+ * breaker (ministra.ts, breaker.ts); the breakers live here, one per server, for this process.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Pool } from 'mysql2/promise';
-import { ACCOUNTS } from '../../src/contract';
+import { ACCOUNTS, type ServerBreaker } from '../../src/contract';
 import { type Config, loadConfig } from '../config';
 import type { Database, ServerRow } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { decryptWith, secretKey } from '../servers/secret';
+import { Breaker } from './breaker';
 import { type JournalKind, MiddlewareJournal, Outcome, SETTLE_EVERY_MS, requestKey } from './journal';
 import { MinistraProvisioner } from './ministra';
 import { type Provisioner, localProvisioner } from './types';
@@ -22,9 +26,9 @@ import { type Provisioner, localProvisioner } from './types';
 export type { MirroredAccount, Provisioner, Undo } from './types';
 export { localProvisioner } from './types';
 
-/** A connection attempt gives up after this long: a write to a dead server fails fast. */
-export const CONNECT_TIMEOUT_MS = 3000;
 const POOL_SIZE = 4;
+/** Calls waiting for a pooled connection beyond these are refused at once (503), not queued. */
+const QUEUE_LIMIT = 2 * POOL_SIZE;
 
 /** Where driver failures are told (the API's logger; the console for the CLI). */
 export interface ProvisioningLogger {
@@ -32,24 +36,28 @@ export interface ProvisioningLogger {
   error(details: object, message: string): void;
 }
 
-type ServerFields = Pick<ServerRow, 'id' | 'name' | 'driver' | 'db_host' | 'db_port' | 'db_username' | 'db_name' | 'db_password_enc'>;
-type KeyConfig = Pick<Config, 'appKey' | 'production'>;
+/** The columns a server's driver is made from. */
+export const SERVER_FIELDS = ['id', 'name', 'driver', 'db_host', 'db_port', 'db_username', 'db_name', 'db_password_enc', 'timeout_seconds'] as const;
+type ServerFields = Pick<ServerRow, (typeof SERVER_FIELDS)[number]>;
+type ProvisioningConfig = Pick<Config, 'appKey' | 'production' | 'middlewareBreakerFailures' | 'middlewareBreakerCooldownMs'>;
 
-const signature = (s: ServerFields) => JSON.stringify([s.driver, s.db_host, s.db_port, s.db_username, s.db_name, s.db_password_enc]);
+const signature = (s: ServerFields) => JSON.stringify([s.driver, s.db_host, s.db_port, s.db_username, s.db_name, s.db_password_enc, s.timeout_seconds]);
+const budgetMs = (s: ServerFields) => Number(s.timeout_seconds) * 1000;
 
 export class Provisioners {
   private static readonly registry = new WeakMap<Kysely<Database>, Provisioners>();
-  private readonly pools = new Map<number, { signature: string; pool: Pool }>();
+  private readonly pools = new Map<number, { signature: string; pool: Pool; prepared: WeakSet<object> }>();
+  private readonly breakers = new Map<number, Breaker>();
   private journalOf: MiddlewareJournal | undefined;
 
   private constructor(
     private readonly db: Kysely<Database>,
-    private readonly config: KeyConfig,
+    private readonly config: ProvisioningConfig,
     private readonly logger?: ProvisioningLogger,
   ) {}
 
   /** The registry of a database's servers; the API attaches it with its config and logger. */
-  static attach(db: Kysely<Database>, config: KeyConfig, logger?: ProvisioningLogger): Provisioners {
+  static attach(db: Kysely<Database>, config: ProvisioningConfig, logger?: ProvisioningLogger): Provisioners {
     const provisioners = new Provisioners(db, config, logger);
     Provisioners.registry.set(db, provisioners);
     return provisioners;
@@ -67,7 +75,22 @@ export class Provisioners {
   async forRow(server: ServerFields, q: Kysely<Database> = this.db): Promise<Provisioner> {
     if (server.driver !== 'ministra') return localProvisioner;
     const log = (message: string, error: unknown) => this.logger?.warn({ err: error, server_id: server.id }, message);
-    return new MinistraProvisioner(await this.pool(server, q), server.name, log);
+    const { pool, prepared } = await this.pool(server, q);
+    return new MinistraProvisioner(pool, server.name, { budgetMs: budgetMs(server), breaker: this.breaker(server.id), prepared }, log);
+  }
+
+  private breaker(serverId: number): Breaker {
+    let breaker = this.breakers.get(serverId);
+    if (!breaker) {
+      breaker = new Breaker({ failures: this.config.middlewareBreakerFailures, cooldownMs: this.config.middlewareBreakerCooldownMs });
+      this.breakers.set(serverId, breaker);
+    }
+    return breaker;
+  }
+
+  /** The breaker of a server as this process holds it (closed for a server never called). */
+  breakerState(serverId: number): ServerBreaker {
+    return this.breakers.get(serverId)?.state() ?? { state: 'closed', failures: 0, opened_at: null, retry_at: null };
   }
 
   /** The driver of a server by id; an account without a server has only the panel's tables. */
@@ -75,16 +98,16 @@ export class Provisioners {
     if (serverId === null) return localProvisioner;
     const server = await q
       .selectFrom('servers')
-      .select(['id', 'name', 'driver', 'db_host', 'db_port', 'db_username', 'db_name', 'db_password_enc'])
+      .select(SERVER_FIELDS)
       .where('id', '=', serverId)
       .executeTakeFirst();
     return server ? this.forRow(server, q) : localProvisioner;
   }
 
-  private async pool(server: ServerFields, q: Kysely<Database>): Promise<Pool> {
+  private async pool(server: ServerFields, q: Kysely<Database>): Promise<{ pool: Pool; prepared: WeakSet<object> }> {
     const sig = signature(server);
     const cached = this.pools.get(server.id);
-    if (cached?.signature === sig) return cached.pool;
+    if (cached?.signature === sig) return cached;
     if (cached) void cached.pool.end().catch(() => {});
     let password: string | undefined;
     if (server.db_password_enc) {
@@ -106,15 +129,17 @@ export class Provisioners {
       password,
       database: server.db_name,
       connectionLimit: POOL_SIZE,
+      queueLimit: QUEUE_LIMIT,
       maxIdle: 1,
       idleTimeout: 60_000,
-      connectTimeout: CONNECT_TIMEOUT_MS,
+      connectTimeout: budgetMs(server),
       dateStrings: true,
       supportBigNumbers: true,
       charset: 'utf8mb4',
     });
-    this.pools.set(server.id, { signature: sig, pool });
-    return pool;
+    const entry = { signature: sig, pool, prepared: new WeakSet<object>() };
+    this.pools.set(server.id, entry);
+    return entry;
   }
 
   /** The middleware journal of this database (./journal.ts). */

@@ -54,7 +54,7 @@ import {
 } from '../accounts/store';
 import { checkTrial, claimTrialDevice, claimTrialQuota } from '../accounts/trials';
 import { recordAudit, recordAudits } from '../audit';
-import { type OperationResult, runCreditOperation } from '../credits/operation';
+import { type OperationResult, rateLimitMiddlewareWrites, runCreditOperation } from '../credits/operation';
 import type { AccountRow, Database, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso, parseJson } from '../db/values';
@@ -246,6 +246,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         // Buying months or starting a trial is a credit operation (Idempotency-Key, rate limit); an empty account is not.
         if (body.months || body.is_trial) return await runCreditOperation(app, request, reply, actor, { prepare: precheck, run: create, transact: (work) => outcome.transact(work) });
         const prepared = await precheck();
+        await rateLimitMiddlewareWrites(app, actor);
         const answer = await outcome.transact((trx) => create(trx, prepared));
         // Sent, not returned: the reply is a thenable.
         (reply as FastifyReply).code(answer.status).send(answer.body);
@@ -268,6 +269,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const actor = actorOf(request);
       const before = await findAccount(db, actor, request.params.id);
+      await rateLimitMiddlewareWrites(app, actor);
       const body = request.body;
       if (body.expiry_date !== undefined && actor.role !== 'admin' && body.expiry_date !== before.expiry_date) {
         throw fieldError('expiry_date', ACCOUNTS.expiryAdminOnly);
@@ -337,6 +339,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const actor = actorOf(request);
       const before = await findAccount(db, actor, request.params.id);
+      await rateLimitMiddlewareWrites(app, actor);
       const status = statusFrom(request.body)!;
       const outcome = await provisioners.outcome('status', actor.id);
       await outcome.transact(async (trx) => {
@@ -358,6 +361,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete('/accounts/:id', { config: { access: ['accounts', 'delete'] }, schema: { params: idParam, response: { 204: noContent, '4xx': apiErrorBody }, tags } }, async (request, reply) => {
     const actor = actorOf(request);
     const before = await findAccount(db, actor, request.params.id);
+    await rateLimitMiddlewareWrites(app, actor);
     await deleteAccountEverywhere(provisioners, db, before, actor.id);
     await recordAudit(db, request, { module: 'accounts', action: 'delete', entityId: before.id, targetUsername: before.login, oldValues: auditView(before) });
     // No content: nothing for a response schema to shape.
@@ -367,6 +371,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/accounts/:id/reset-device', { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
     const actor = actorOf(request);
     const before = await findAccount(db, actor, request.params.id);
+    await rateLimitMiddlewareWrites(app, actor);
     // What binds the account to one box (middleware notes): address, device identity, session. The
     // middleware first, outside any panel transaction; the panel's columns only echo the box, so a
     // panel write that fails after it leaves nothing that costs money or service.
@@ -496,6 +501,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     const actor = actorOf(request);
     const { account_ids } = request.body as { account_ids: number[] };
     const rows = await scopedIds(db, actor, account_ids);
+    await rateLimitMiddlewareWrites(app, actor);
     const outcome = await provisioners.outcome('bulk_status', actor.id);
     await outcome.transact(async (trx) => {
       await trx.updateTable('accounts').set({ status, updated_at: nowIso() }).where('id', 'in', account_ids).execute();

@@ -18,6 +18,7 @@ import {
 } from '../../src/contract';
 import { type AccountJoined, scopedAccounts, selectAccount, toAccount } from '../accounts/store';
 import { recordAudit } from '../audit';
+import { rateLimitMiddlewareWrites } from '../credits/operation';
 import { fieldError, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { deleteAccountEverywhere } from '../provisioning/accounts';
@@ -76,6 +77,7 @@ const macSearchRoutes: FastifyPluginAsyncZod = async (app) => {
     if (rows.length === 0) throw notFound(ACCOUNTS.macNotFound);
     if (rows.length > 1) throw fieldError('server_id', ACCOUNTS.macSeveralServers);
     const [row] = rows;
+    await rateLimitMiddlewareWrites(app, actor);
     await deleteAccountEverywhere(app.provisioners, db, row, actor.id);
     await recordAudit(db, request, {
       module: 'accounts',

@@ -19,14 +19,17 @@ import {
 } from '../../src/contract';
 import { recordAudit } from '../audit';
 import type { ServersTable } from '../db/schema';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type App, crudRoutes } from '../http/crudRoutes';
+import type { Provisioners } from '../provisioning';
 import { conflict, fieldError } from '../http/errors';
 import { checkServer } from '../servers/check';
 import { encryptWith, secretKey } from '../servers/secret';
 
 type Row = Selectable<ServersTable> & { accounts_count: number };
 
-const toApi = (row: Row): Server => ({
+/** The row as the API sends it, with the breaker this process holds for the server. */
+const toApi = (row: Row, provisioners: Provisioners): Server => ({
   id: row.id,
   name: row.name,
   db_host: row.db_host,
@@ -34,10 +37,12 @@ const toApi = (row: Row): Server => ({
   db_port: row.db_port,
   db_name: row.db_name,
   driver: row.driver as Server['driver'],
+  timeout_seconds: Number(row.timeout_seconds),
   status: row.status as Server['status'],
   connection_status: row.connection_status as Server['connection_status'],
   has_password: Boolean(row.db_password_enc),
   last_checked_at: row.last_checked_at,
+  breaker: provisioners.breakerState(row.id),
   accounts_count: Number(row.accounts_count ?? 0),
   created_at: row.created_at,
   updated_at: row.updated_at,
@@ -67,12 +72,13 @@ const columns = async (body: ServerBody, before: Row | null, app: App) => ({
   db_port: body.db_port,
   db_name: body.db_name,
   driver: body.driver,
+  timeout_seconds: body.timeout_seconds,
   status: body.status,
   connection_status: body.connection_status,
   db_password_enc: body.db_password ? await encrypt(app, body.db_password) : (before?.db_password_enc ?? null),
 });
 
-export default crudRoutes({
+const serverRoutes = (provisioners: Provisioners) => crudRoutes({
   resource: 'servers',
   table: 'servers',
   alias: 's',
@@ -102,7 +108,7 @@ export default crudRoutes({
     defaultSort: 'name',
     idColumn: 's.id',
   },
-  toApi,
+  toApi: (row: Row) => toApi(row, provisioners),
   entity: serverEntity,
   body: serverBody,
   columns,
@@ -147,8 +153,12 @@ export default crudRoutes({
           oldValues: { connection_status: before.connection_status },
           newValues: { connection_status: status },
         });
-        return { data: toApi(await findOne(before.id)) };
+        return { data: toApi(await findOne(before.id), provisioners) };
       },
     );
   },
 });
+
+// The breakers are the API's (app.provisioners): the declaration is made with them.
+const plugin: FastifyPluginAsyncZod = async (app, options) => serverRoutes(app.provisioners)(app, options);
+export default plugin;

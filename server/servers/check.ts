@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database, ServerRow } from '../db/schema';
 import { nowIso } from '../db/values';
 import type { Job } from '../jobs/scheduler';
-import { Provisioners } from '../provisioning';
+import { Provisioners, SERVER_FIELDS } from '../provisioning';
 
 export const CHECK_TIMEOUT_MS = 3000;
 export const CHECK_EVERY_MS = 5 * 60_000;
@@ -34,8 +34,7 @@ export function probeTcp(host: string, port: number, timeoutMs = CHECK_TIMEOUT_M
   });
 }
 
-type Checkable = Pick<ServerRow, 'id' | 'name' | 'driver' | 'db_host' | 'db_port' | 'db_username' | 'db_name' | 'db_password_enc'>;
-const CHECKED_COLUMNS = ['id', 'name', 'driver', 'db_host', 'db_port', 'db_username', 'db_name', 'db_password_enc'] as const;
+type Checkable = Pick<ServerRow, (typeof SERVER_FIELDS)[number]>;
 
 /** Marks the server's accounts online whose box the middleware saw within its watchdog window. */
 async function syncOnlineState(db: Kysely<Database>, serverId: number, onlineIds: number[]): Promise<void> {
@@ -91,7 +90,7 @@ export async function checkServer(
 
 /** Checks every active server, a few at a time; returns how many were checked. */
 export async function checkActiveServers(db: Kysely<Database>, timeoutMs = CHECK_TIMEOUT_MS): Promise<number> {
-  const servers = await db.selectFrom('servers').select(CHECKED_COLUMNS).where('status', '=', 'active').execute();
+  const servers = await db.selectFrom('servers').select(SERVER_FIELDS).where('status', '=', 'active').execute();
   const provisioners = Provisioners.of(db);
   let next = 0;
   const worker = async () => {

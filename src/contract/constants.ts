@@ -76,7 +76,13 @@ export const SYSTEM_SETTING_DEFAULTS = {
   maintenance_mode: false,
 } as const;
 
-export const SERVER_DEFAULTS = { db_port: '3306', driver: 'local', status: 'active', connection_status: 'online' } as const;
+export const SERVER_DEFAULTS = { db_port: '3306', driver: 'local', status: 'active', connection_status: 'online', timeout_seconds: 5 } as const;
+
+/**
+ * How long one call to a server's middleware may take, in seconds (connecting, waiting for a
+ * connection of the pool, every statement and every lock wait together).
+ */
+export const SERVER_TIMEOUT_RANGE = { min: 1, max: 60 } as const;
 
 export const GLOBAL_DISCOUNT_DEFAULTS = {
   validity_months: 12,

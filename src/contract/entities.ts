@@ -17,7 +17,7 @@ import type { apiErrorBody, listMetaSchema, namedRefEntity, userRefEntity } from
 import type { creditOptionsResponseEntity, creditOptionsTestResultEntity, recoveryOptionsResponseEntity } from './schemas/credits';
 import type { globalDiscountEntity } from './schemas/globalDiscounts';
 import type { creditMoveResultEntity, hierarchyUserEntity, recoveryHistoryItemEntity, transactionEntryEntity } from './schemas/hierarchy';
-import type { serverEntity, serverOptionEntity } from './schemas/servers';
+import type { serverBreakerEntity, serverEntity, serverOptionEntity } from './schemas/servers';
 import type { publicConfigEntity, themeTokensEntity } from './schemas/system';
 import type { themeEntity } from './schemas/themes';
 import type { ticketCategoryEntity } from './schemas/ticketCategories';
@@ -66,6 +66,9 @@ export type RecoveryHistoryItem = z.infer<typeof recoveryHistoryItemEntity>;
 
 /** A middleware database server. Its password is write-only: only has_password is ever sent. */
 export type Server = z.infer<typeof serverEntity>;
+
+/** A server's circuit breaker as the API process answering holds it. */
+export type ServerBreaker = z.infer<typeof serverBreakerEntity>;
 
 /** What every role's server pickers read (GET /servers/public). */
 export type ServerOption = z.infer<typeof serverOptionEntity>;

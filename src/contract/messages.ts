@@ -209,6 +209,19 @@ export const SERVERS = {
   updateFailed: 'Failed to update server',
   deleteFailed: 'Failed to delete server',
   bulkDeleteFailed: 'Failed to delete servers',
+  timeoutLabel: 'Timeout (seconds)',
+  timeoutHelp:
+    'How long one call to the middleware may take: connecting, waiting for its locks, every statement. A request that needs a slower server answers that it cannot be reached.',
+  breakerTitle: 'Breaker',
+  breakerStates: { closed: 'Closed', open: 'Open', half_open: 'Half-open' },
+  breakerDetails: (failures: number, openedAt: string | null, retryAt: string | null) =>
+    [
+      `${failures} consecutive failed call(s)`,
+      openedAt ? `open since ${openedAt}` : null,
+      retryAt ? `calls refused at once until ${retryAt}, then one trial call decides` : null,
+    ]
+      .filter(Boolean)
+      .join('; '),
 } as const;
 
 export const THEMES = {
@@ -306,6 +319,7 @@ export const SERVER_FORM = {
   usernameRequired: 'Database username is required',
   dbNameRequired: 'Database name is required',
   portInvalid: 'Port must be a number between 1 and 65535',
+  timeoutInvalid: (min: number, max: number) => `Timeout must be a whole number of seconds between ${min} and ${max}`,
   statusInvalid: 'Status must be active or inactive',
   connectionStatusInvalid: 'Connection status must be online or offline',
   driverInvalid: 'Driver must be local or ministra',
@@ -402,6 +416,7 @@ export const ACCOUNTS = {
   middlewareRefused: (server: string) => `The server ${server} refused the change. Nothing was changed and no credits were spent.`,
   middlewareBusy: 'Another change to this account is still being applied on its server. Nothing was changed and no credits were spent; try again in a moment.',
   changedMeanwhile: 'This account changed while the change was being applied. Nothing was changed and no credits were spent; try again.',
+  middlewareWriteRateLimit: 'Too many account changes. Please wait a minute before trying again.',
 } as const;
 
 /** The admin configuration screens: labels and the success messages spec 8 calls "similar for other entities". */

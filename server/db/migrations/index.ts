@@ -14,6 +14,7 @@ import * as unloggedCounters from './0015_unlogged_counters';
 import * as middlewareJournal from './0016_middleware_journal';
 import * as trials from './0018_trials';
 import * as allocationBonuses from './0019_allocation_bonuses';
+import * as serverTimeouts from './0020_server_timeouts';
 import * as ledgerOperations from './0022_ledger_operations';
 
 /** Every migration, in order. Add a file and list it here; names sort in apply order. */
@@ -33,5 +34,6 @@ export const migrations: Record<string, Migration> = {
   '0016_middleware_journal': middlewareJournal,
   '0018_trials': trials,
   '0019_allocation_bonuses': allocationBonuses,
+  '0020_server_timeouts': serverTimeouts,
   '0022_ledger_operations': ledgerOperations,
 };

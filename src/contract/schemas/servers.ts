@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { SERVER_DEFAULTS } from '../constants';
+import { SERVER_DEFAULTS, SERVER_TIMEOUT_RANGE } from '../constants';
 import { ENTITY_FORM, SERVER_FORM } from '../messages';
-import { requiredText } from './common';
+import { integerInput, requiredText } from './common';
 
 export const SERVER_STATUSES = ['active', 'inactive'] as const;
 export const SERVER_CONNECTION_STATUSES = ['online', 'offline'] as const;
@@ -21,6 +21,26 @@ const portField = z.preprocess(
     .transform((v) => String(Number(v))),
 );
 
+const timeoutMessage = SERVER_FORM.timeoutInvalid(SERVER_TIMEOUT_RANGE.min, SERVER_TIMEOUT_RANGE.max);
+/** Seconds one middleware call may take; a number or its digits. */
+const timeoutField = z.preprocess(
+  integerInput,
+  z.number({ error: timeoutMessage }).int(timeoutMessage).min(SERVER_TIMEOUT_RANGE.min, timeoutMessage).max(SERVER_TIMEOUT_RANGE.max, timeoutMessage),
+);
+
+/**
+ * The circuit breaker of a server's middleware (kept by each API process): `closed` lets calls
+ * through; `open` refuses them at once until `retry_at`; `half_open` lets one trial call decide.
+ */
+export const SERVER_BREAKER_STATES = ['closed', 'open', 'half_open'] as const;
+export const serverBreakerEntity = z.object({
+  state: z.enum(SERVER_BREAKER_STATES),
+  /** Consecutive failed calls (unreachable, timed out). */
+  failures: z.number(),
+  opened_at: z.string().nullable(),
+  retry_at: z.string().nullable(),
+});
+
 /** A host name or IP address: no spaces, no scheme, no path. */
 const hostField = requiredText(SERVER_FORM.hostRequired).regex(/^[A-Za-z0-9._:\-\[\]%]+$/, SERVER_FORM.hostInvalid);
 
@@ -36,6 +56,7 @@ export const serverBody = z.object({
   db_port: portField.optional().default(SERVER_DEFAULTS.db_port),
   db_name: requiredText(SERVER_FORM.dbNameRequired, 128),
   driver: z.enum(SERVER_DRIVERS, { error: SERVER_FORM.driverInvalid }).default(SERVER_DEFAULTS.driver),
+  timeout_seconds: timeoutField.optional().default(SERVER_DEFAULTS.timeout_seconds),
   status: z.enum(SERVER_STATUSES, { error: SERVER_FORM.statusInvalid }).default(SERVER_DEFAULTS.status),
   connection_status: z
     .enum(SERVER_CONNECTION_STATUSES, { error: SERVER_FORM.connectionStatusInvalid })
@@ -52,10 +73,12 @@ export const serverEntity = z.object({
   db_port: z.string(),
   db_name: z.string(),
   driver: z.enum(SERVER_DRIVERS),
+  timeout_seconds: z.number(),
   status: z.enum(SERVER_STATUSES),
   connection_status: z.enum(SERVER_CONNECTION_STATUSES),
   has_password: z.boolean(),
   last_checked_at: z.string().nullable(),
+  breaker: serverBreakerEntity,
   accounts_count: z.number(),
   created_at: z.string(),
   updated_at: z.string(),

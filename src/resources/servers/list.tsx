@@ -1,8 +1,8 @@
 import { ApiOutlined, HomeOutlined } from '@ant-design/icons';
 import { useCan, useCustomMutation, useInvalidate, useNotification } from '@refinedev/core';
-import { Breadcrumb } from 'antd';
+import { Breadcrumb, Tag, Tooltip } from 'antd';
 import { Link } from 'react-router';
-import { CONFIG_SCREENS, ENTITY_FORM, SERVERS, SERVER_DEFAULTS, type Server, serverBody } from '../../contract';
+import { CONFIG_SCREENS, ENTITY_FORM, SERVERS, SERVER_DEFAULTS, SERVER_TIMEOUT_RANGE, type Server, serverBody } from '../../contract';
 import { PageAccess } from '../../components/routing';
 import { CrudPage } from '../../components/CrudPage';
 import { StatusTag, dateTime } from '../../components/display';
@@ -22,6 +22,20 @@ const connectionOptions = [
   { label: 'Online', value: 'online' },
   { label: 'Offline', value: 'offline' },
 ];
+
+const breakerColor = { closed: 'green', open: 'red', half_open: 'orange' } as const;
+
+/** The server's circuit breaker, as the API process that answered holds it; local servers have none. */
+function BreakerCell({ server }: { server: Server }) {
+  if (server.driver === 'local') return <>—</>;
+  const { state, failures, opened_at, retry_at } = server.breaker;
+  return (
+    <Tooltip title={SERVERS.breakerDetails(failures, opened_at && dateTime(opened_at), retry_at && dateTime(retry_at))}>
+      <Tag color={breakerColor[state]}>{SERVERS.breakerStates[state]}</Tag>
+      {failures > 0 && state === 'closed' ? <span>{failures}</span> : null}
+    </Tooltip>
+  );
+}
 
 const passwordField = (mode: 'create' | 'edit'): FieldDef => ({
   name: 'db_password',
@@ -55,6 +69,15 @@ const fields: FieldDef[] = [
   { name: 'db_username', label: 'Database Username', type: 'text', required: true },
   passwordField('create'),
   passwordField('edit'),
+  {
+    name: 'timeout_seconds',
+    label: SERVERS.timeoutLabel,
+    type: 'number',
+    min: SERVER_TIMEOUT_RANGE.min,
+    max: SERVER_TIMEOUT_RANGE.max,
+    initial: SERVER_DEFAULTS.timeout_seconds,
+    help: SERVERS.timeoutHelp,
+  },
   { name: 'status', label: 'Status', type: 'select', options: statusOptions, initial: SERVER_DEFAULTS.status },
   { name: 'connection_status', label: 'Connection Status', type: 'select', options: connectionOptions, initial: SERVER_DEFAULTS.connection_status },
 ];
@@ -120,6 +143,7 @@ export function ServersPage() {
         { dataIndex: 'driver', title: 'Driver', render: driverLabel, priority: 'secondary' },
         { dataIndex: 'status', title: 'Status', sortable: true, render: (v: string) => <StatusTag status={v} /> },
         { dataIndex: 'connection_status', title: 'Connection', sortable: true, render: (v: string) => <StatusTag status={v} /> },
+        { dataIndex: 'breaker', title: SERVERS.breakerTitle, render: (_: unknown, r: Server) => <BreakerCell server={r} /> },
         { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
       ]}
       fields={fields}
