@@ -29,7 +29,7 @@ import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { ApiError } from '../http/errors';
 import type { Provisioners } from './index';
-import type { MirroredAccount } from './types';
+import { type MirroredAccount, isUnapplied } from './types';
 
 /** How long a row's lease lasts without a heartbeat: a dead process's rows are settled after this. */
 export const LEASE_MS = 4000;
@@ -314,17 +314,31 @@ export class MiddlewareJournal {
   /** Carries a plan to the middleware: the subscriber id of each pushed account, by server and MAC. */
   async apply(plan: Plan): Promise<Map<string, number>> {
     const ids = new Map<string, number>();
-    for (const entry of plan.remove) await (await this.provisioners.forServer(entry.server_id)).remove(entry.account);
-    const byServer = new Map<number, PlanEntry[]>();
-    for (const entry of plan.push) byServer.set(entry.server_id, [...(byServer.get(entry.server_id) ?? []), entry]);
-    for (const [serverId, entries] of byServer) {
-      const pushed = await (await this.provisioners.forServer(serverId)).push(entries.map((e) => e.account));
-      for (const entry of entries) {
-        const id = pushed.ids.get(entry.account.id);
-        if (id !== undefined) ids.set(macKey(entry), id);
+    let wrote = false;
+    try {
+      for (const entry of plan.remove) {
+        await (await this.provisioners.forServer(entry.server_id)).remove(entry.account);
+        wrote = true;
       }
+      const byServer = new Map<number, PlanEntry[]>();
+      for (const entry of plan.push) byServer.set(entry.server_id, [...(byServer.get(entry.server_id) ?? []), entry]);
+      for (const [serverId, entries] of byServer) {
+        const pushed = await (await this.provisioners.forServer(serverId)).push(entries.map((e) => e.account));
+        wrote = true;
+        for (const entry of entries) {
+          const id = pushed.ids.get(entry.account.id);
+          if (id !== undefined) ids.set(macKey(entry), id);
+        }
+      }
+    } catch (error) {
+      throw !wrote && isUnapplied(error) ? new NothingApplied(error) : error;
     }
     return ids;
+  }
+
+  /** Closes a row whose plan changed nothing in any middleware: nothing to put back, no claim kept. */
+  abandon(id: number): Promise<boolean> {
+    return closeRow(this.db, id, 'compensated');
   }
 
   /** Marks the row done in the transaction of the panel's change; false when this process no longer holds it. */
@@ -338,6 +352,13 @@ export class MiddlewareJournal {
 }
 
 const REHEARSED = Symbol('rehearsed');
+
+/** The plan's first middleware write failed having changed nothing (see isUnapplied). */
+class NothingApplied extends Error {
+  constructor(readonly failure: unknown) {
+    super('the middleware write changed nothing');
+  }
+}
 
 /**
  * One panel change that may write the middleware of its accounts' servers. The work marks the
@@ -444,6 +465,12 @@ export class Outcome {
       crashPoint(this.kind, 'after-commit');
       return out;
     } catch (error) {
+      // A server that refused at once (open breaker, no connection) or rolled the write back got
+      // nothing: the row closes, and the account is free for the next try.
+      if (error instanceof NothingApplied) {
+        await this.journal.abandon(id);
+        throw error.failure;
+      }
       // What the middleware got is taken back; when that fails too the row stays pending for the worker.
       await this.journal.compensate(id).catch(() => {});
       throw error;

@@ -20,7 +20,7 @@ import type { FieldPacket, Pool, PoolConnection, QueryResult, QueryValues, Resul
 import { ACCOUNTS, formatMac } from '../../src/contract';
 import { ApiError, fieldError } from '../http/errors';
 import type { Admission, Breaker } from './breaker';
-import type { DeviceState, MiddlewareSubscriber, MirroredAccount, Provisioner, Undo } from './types';
+import { type DeviceState, type MiddlewareSubscriber, type MirroredAccount, type Provisioner, type Undo, markUnapplied } from './types';
 
 /** Ministra's default watchdog timeout (seconds); a box is online within twice that. */
 export const WATCHDOG_TIMEOUT_S = 120;
@@ -190,9 +190,10 @@ export class MinistraProvisioner implements Provisioner {
   private async call<T>(work: (session: Session) => Promise<T>, options: { transaction?: boolean; probe?: boolean } = {}): Promise<T> {
     const { breaker, budgetMs } = this.bounds;
     const admission: Admission | null = breaker.admit(options.probe);
-    if (!admission) throw this.unavailable({ 'retry-after': String(Math.max(1, Math.ceil(breaker.retryInMs() / 1000))) });
+    if (!admission) throw markUnapplied(this.unavailable({ 'retry-after': String(Math.max(1, Math.ceil(breaker.retryInMs() / 1000))) }));
     const deadline = Date.now() + budgetMs;
     let conn: PoolConnection | null = null;
+    let commitSent = false;
     try {
       conn = await this.acquire(deadline);
       const session = new Session(conn, deadline);
@@ -201,6 +202,7 @@ export class MinistraProvisioner implements Provisioner {
         await session.query('START TRANSACTION');
         try {
           result = await work(session);
+          commitSent = true;
           await session.query('COMMIT');
         } catch (error) {
           if (verdict(error) !== 'answered') throw error;
@@ -223,7 +225,9 @@ export class MinistraProvisioner implements Provisioner {
       if (outcome === 'failed') breaker.failed(admission);
       else if (outcome === 'answered') breaker.succeeded(admission);
       else breaker.released(admission);
-      throw this.translate(error);
+      // Only a COMMIT sent and not answered leaves it unknown whether a write went through.
+      const translated = this.translate(error);
+      throw options.transaction && !commitSent ? markUnapplied(translated) : translated;
     }
   }
 

@@ -37,6 +37,19 @@ export interface MiddlewareSubscriber {
 /** Puts the middleware back as it was before a write whose panel transaction did not commit. */
 export type Undo = () => Promise<void>;
 
+/**
+ * Failures of a write known to have changed nothing in the middleware: refused before it was sent
+ * (an open breaker, no connection) or failed before its middleware transaction's COMMIT was sent
+ * (the server rolls an unfinished transaction back when its connection ends). A journaled change
+ * whose first write failed so has nothing to put back.
+ */
+const unapplied = new WeakSet<object>();
+export const markUnapplied = <E>(error: E): E => {
+  if (typeof error === 'object' && error !== null) unapplied.add(error);
+  return error;
+};
+export const isUnapplied = (error: unknown): boolean => typeof error === 'object' && error !== null && unapplied.has(error);
+
 export interface Provisioner {
   readonly driver: string;
   /**
