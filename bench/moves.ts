@@ -33,6 +33,7 @@ import { migrateToLatest } from '../server/db/migrate';
 import type { Database } from '../server/db/schema';
 import { pathEnd, pathIds } from '../server/http/scope';
 import { checkLedger } from '../server/ledger/check';
+import { allocationRules } from '../server/credits/options';
 import { getSystemSettings } from '../server/settings';
 import { listenOnLoopback } from '../tests/server/harness';
 
@@ -353,8 +354,13 @@ export async function benchMoves(url: string, opsTotal = Number(process.env.BENC
       await Promise.all([token(lane.manager), token(lane.reseller), token(lane.dealer)]);
     }
     await token(admin.id, 'admin');
-    const { minimum_credit_limit, default_credits } = await getSystemSettings(k);
-    const amount = Math.max(1, minimum_credit_limit);
+    const settings = await getSystemSettings(k);
+    const { default_credits } = settings;
+    // The smallest amount a manager may give (the API refuses a typed amount its allocation options'
+    // rules refuse); admin's adds and the recoveries take any amount from 1.
+    const giver = await k.selectFrom('users').selectAll().where('id', '=', lanesOf[0].manager).executeTakeFirstOrThrow();
+    const rules = await allocationRules(k, giver, settings);
+    const amount = Math.ceil(Math.max(1, rules.min) / (rules.step ?? 1)) * (rules.step ?? 1);
     // The dealers' renewals are paid from credits given to them first (the adds are recovered again).
     for (const lane of lanesOf) await topUp(k, call, admin.id, lane.dealer, (ops / CLIENTS / 4 + 2) * Math.max(1, Number(default_credits)) + 10);
 

@@ -186,10 +186,11 @@ export interface Move {
 }
 
 export function moveMaker(ids: Record<string, number>, random: () => number, prefix: string): (n: number) => Move {
+  // Amounts the demo's allocation options accept (a manager or reseller gives at least 10; admin and a recovery, any from 1).
   const kinds: Array<Omit<Move, 'key'>> = [
     { actor: 'admin', url: `/managers/${ids.manager}/credits`, body: { action: 'renew', credits: 5 } },
-    { actor: 'manager', url: `/resellers/${ids.reseller}/credits`, body: { action: 'renew', credits: 3 } },
-    { actor: 'reseller', url: `/dealers/${ids.dealer}/credits`, body: { action: 'renew', credits: 2 } },
+    { actor: 'manager', url: `/resellers/${ids.reseller}/credits`, body: { action: 'renew', credits: 12 } },
+    { actor: 'reseller', url: `/dealers/${ids.dealer}/credits`, body: { action: 'renew', credits: 10 } },
     { actor: 'manager', url: `/resellers/${ids.reseller}/credits`, body: { action: 'recover', credits: 1 } },
     { actor: 'reseller', url: `/dealers/${ids.dealer}/credits`, body: { action: 'recover', credits: 1 } },
     { actor: 'admin', url: `/managers/${ids.manager}/credits`, body: { action: 'recover', credits: 1 } },

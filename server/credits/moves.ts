@@ -11,11 +11,11 @@
  * which of their bonus (credits/bonusBack.ts).
  */
 import { type Kysely, type Transaction } from 'kysely';
-import { CREDITS, HIERARCHY, MANAGER_ALLOCATION_MAX } from '../../src/contract';
+import { CREDITS, type CreditAmountRules, HIERARCHY, MANAGER_ALLOCATION_MAX, creditAmountIssue } from '../../src/contract';
 import { isPostgres } from '../db/dialect';
 import { prepared } from '../db/prepared';
 import type { Database, UserRow } from '../db/schema';
-import { fieldError, notFound } from '../http/errors';
+import { ApiError, fieldError, notFound } from '../http/errors';
 import { type BalanceChange, InsufficientBalance, type PostedEntry, postChanges } from '../ledger/post';
 import type { SystemSettings } from '../settings';
 import { nowIso } from '../db/values';
@@ -23,10 +23,25 @@ import { linkRecovery, planRecovery } from './allocations';
 import { type Bonus, bonusFor } from './bonus';
 import { bonusBack, recordBonus, recordBonusBack, recoveryLimit } from './bonusBack';
 import { DELETED } from '../hierarchy/members';
+import { allocationRules, paidOf, recoveryRules } from './options';
+
+export { paidOf };
 
 type Trx = Transaction<Database>;
 
-export const paidOf = (user: Pick<UserRow, 'credits' | 'bonus_credits'>) => user.credits - user.bonus_credits;
+/**
+ * Refuses an `amount` its rules refuse (DESIGN.md: the panel checks a field with the same rule and
+ * message the API answers 422 with): the rule's message on `credits`, as the panel shows it under
+ * the field; when it is the balance that falls short, `shortfall` on `paid_credits` too (the spec's
+ * toast, and the ledger's rule 4).
+ */
+function checkAmount(amount: number, rules: CreditAmountRules, shortfall?: string): void {
+  const issue = creditAmountIssue(amount, rules);
+  if (!issue) return;
+  // creditAmountIssue checks the minimum before the balance: past it, the issue is the balance's.
+  const short = shortfall !== undefined && rules.balance !== undefined && amount > rules.balance && amount >= Math.max(1, rules.min);
+  throw new ApiError(422, issue, { credits: [issue], ...(short ? { paid_credits: [shortfall] } : {}) });
+}
 
 /**
  * The given users, read and on PostgreSQL row-locked in ascending id order (FOR NO KEY UPDATE: it
@@ -111,12 +126,11 @@ export async function giveCredits(trx: Trx, actorId: number, targetId: number, a
   if (!admin && target.parent_id !== actor.id) {
     throw options.purpose === 'add' ? fieldError('recipient', CREDITS.recipient) : fieldError('credits', HIERARCHY.initialCreditsDirectChildOnly);
   }
+  // The amount is one the allocation options offer or one within their rules, against the giver's
+  // balance as locked; admin's to a manager has the allocation cap besides.
+  checkAmount(amount, await allocationRules(trx, actor, options.settings), options.purpose === 'add' ? CREDITS.paidCredits : undefined);
   if (admin && target.role === 'manager' && amount > MANAGER_ALLOCATION_MAX) {
     throw fieldError('credits', CREDITS.adminAllocationCap);
-  }
-  const { minimum_credit_limit } = options.settings;
-  if (!admin && minimum_credit_limit > 0 && amount < minimum_credit_limit) {
-    throw fieldError('credits', HIERARCHY.minimumCreditLimit(minimum_credit_limit));
   }
 
   const bonus = options.bonus ?? (await bonusFor(trx, actor, target, amount, options.settings));
@@ -128,7 +142,6 @@ export async function giveCredits(trx: Trx, actorId: number, targetId: number, a
     options.purpose === 'add'
       ? fieldError('paid_credits', CREDITS.paidCredits)
       : fieldError('credits', CREDITS.insufficientCredits(amount, available));
-  if (!admin && paidOf(actor) < amount) throw short(paidOf(actor));
 
   const changes: BalanceChange[] = [];
   if (!admin) {
@@ -165,13 +178,18 @@ export async function recoverCredits(trx: Trx, actorId: number, targetId: number
 
   const paid = paidOf(target);
   const short = (available: number) => fieldError('paid_credits', CREDITS.cannotRecover(available));
-  if (amount > paid) throw short(paid);
   // The bonus the reached allocations earned comes back with them; what was spent of it, from the
   // paid credits, which must cover it on top of the amount.
-  const takes = await planRecovery(trx, target.id, amount, options.allocationId);
-  const back = bonusBack(takes, target.bonus_credits);
-  if (amount + back.charged > paid) {
-    throw fieldError('paid_credits', CREDITS.cannotRecoverSpentBonus(await recoveryLimit(trx, target, options.allocationId), back.charged));
+  const takes = amount > 0 && amount <= paid ? await planRecovery(trx, target.id, amount, options.allocationId) : null;
+  const back = takes && bonusBack(takes, target.bonus_credits);
+  if (!takes || !back || amount + back.charged > paid) {
+    // Past what can be recovered (recoveryLimit: the amounts that fit run from 0 to it).
+    const limit = await recoveryLimit(trx, target, options.allocationId);
+    const detail = back && back.charged > 0 ? CREDITS.cannotRecoverSpentBonus(limit, back.charged) : CREDITS.cannotRecover(limit);
+    // A typed amount (not recover-from-history, which takes what its allocation can give) meets the
+    // Recover dialog's rule and message.
+    if (options.allocationId === undefined) checkAmount(amount, recoveryRules(limit), detail);
+    throw fieldError('paid_credits', detail);
   }
 
   const changes: BalanceChange[] = [

@@ -8,6 +8,8 @@ import type { Kysely } from 'kysely';
 import {
   CHILD_ROLE,
   ALLOCATION_SHARES,
+  CREDITS,
+  type CreditAmountRules,
   type CreditChoice,
   type CreditOption,
   type CreditOptionsResponse,
@@ -21,12 +23,14 @@ import {
   isRole,
 } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
-import { getCreditLevels, getCreditOptionsSettings, getSystemSettings } from '../settings';
+import { type SystemSettings, getCreditLevels, getCreditOptionsSettings, getSystemSettings } from '../settings';
 import { branchServerId } from '../accounts/store';
 import { type BonusCalculator, bonusCalculator } from './bonus';
 import { type RecoveryTake, allocationsLeft, remainingOf } from './allocations';
 import { type BonusBack, bonusBack, recoveryLimit } from './bonusBack';
-import { paidOf } from './moves';
+
+/** Paid credits: what a user may give, and what can be recovered from it (bonus never moves). */
+export const paidOf = (user: Pick<UserRow, 'credits' | 'bonus_credits'>) => user.credits - user.bonus_credits;
 
 const option = ({ value, share }: CreditChoice, bonus: number): CreditOption => ({
   value,
@@ -65,22 +69,55 @@ export async function allocationOptions(
     };
   }
 
-  const settings = await getCreditOptionsSettings(db);
-  const paid = admin ? null : paidOf(actor);
-  let choices = creditChoices(settings, paid, ALLOCATION_SHARES);
-  const { minimum_credit_limit } = await getSystemSettings(db);
-  if (!admin && minimum_credit_limit > 0) choices = choices.filter((c) => c.value >= minimum_credit_limit);
-  const fallback = !settings.is_active;
-  const minCredits = Math.max(fallback ? FALLBACK_CREDIT_OPTIONS.start : settings.min_credits, admin ? 0 : minimum_credit_limit);
-  const ceiling = fallback ? FALLBACK_CREDIT_OPTIONS.adminMax : settings.max_credits;
+  const { choices, min, max, step } = await allocationChoices(db, actor, await getSystemSettings(db));
   return {
     options: priced(choices, calc),
     user_credits: admin ? null : actor.credits,
-    min_credits: minCredits,
-    max_credits: paid === null ? ceiling : fallback ? paid : Math.min(ceiling, paid),
+    min_credits: min,
+    max_credits: max,
+    step,
+  };
+}
+
+/**
+ * The amounts `actor` is offered to give and the bounds of a typed one (any recipient but admin's
+ * manager, whose amounts are the credit levels): the allocation options above and the rule a move
+ * checks are this one computation, so what the panel offers and what the API accepts cannot drift.
+ */
+async function allocationChoices(db: Kysely<Database>, actor: UserRow, { minimum_credit_limit }: Pick<SystemSettings, 'minimum_credit_limit'>) {
+  const admin = actor.role === 'admin';
+  const settings = await getCreditOptionsSettings(db);
+  const paid = admin ? null : paidOf(actor);
+  let choices = creditChoices(settings, paid, ALLOCATION_SHARES);
+  if (!admin && minimum_credit_limit > 0) choices = choices.filter((c) => c.value >= minimum_credit_limit);
+  const fallback = !settings.is_active;
+  const ceiling = fallback ? FALLBACK_CREDIT_OPTIONS.adminMax : settings.max_credits;
+  return {
+    choices,
+    min: Math.max(fallback ? FALLBACK_CREDIT_OPTIONS.start : settings.min_credits, admin ? 0 : minimum_credit_limit),
+    max: paid === null ? ceiling : fallback ? paid : Math.min(ceiling, paid),
     step: fallback ? 1 : Math.max(1, settings.increment_step),
   };
 }
+
+/**
+ * The rules an amount `actor` gives (Add Credits, a new user's initial credits) meets, as the panel
+ * applies them to what the allocation options answer: admin mints any amount from 1 (the manager cap
+ * is the move's own check); anyone else one of the offered amounts, or one within their bounds and
+ * its own paid credits. `actor` is the row as read under its lock, so the balance is exact.
+ */
+export async function allocationRules(db: Kysely<Database>, actor: UserRow, settings: Pick<SystemSettings, 'minimum_credit_limit'>): Promise<CreditAmountRules> {
+  if (actor.role === 'admin') return { min: 1 };
+  const { choices, min, max, step } = await allocationChoices(db, actor, settings);
+  return { min, max, step, balance: paidOf(actor), offered: choices.map((c) => c.value) };
+}
+
+/**
+ * The rules a typed recovery meets, as the Recover dialog applies them: 1 to `available`, what
+ * can be recovered now (recoveryLimit, the recovery options' available_paid_credits), more refused
+ * naming it.
+ */
+export const recoveryRules = (available: number): CreditAmountRules => ({ min: 1, balance: available, overBalance: (_amount, most) => CREDITS.cannotRecover(most) });
 
 /**
  * What can be taken back from `target`: paid credits only, each amount with the bonus it takes back

@@ -114,7 +114,7 @@ describeEachDatabase('a stopped user stops its branch', (ctx) => {
       refusedAsStopped(await dealer.client.post('/accounts', newAccount(2)));
       refusedAsStopped(await dealer.client.post('/accounts/bulk-renew', { account_ids: [accountId], months: 1 }));
       if (below.includes(reseller)) {
-        refusedAsStopped(await reseller.client.post(`/dealers/${dealer.id}/credits`, { action: 'renew', credits: 5 }));
+        refusedAsStopped(await reseller.client.post(`/dealers/${dealer.id}/credits`, { action: 'renew', credits: 10 }));
         refusedAsStopped(await reseller.client.post(`/dealers/${dealer.id}/credits`, { action: 'recover', credits: 5 }));
         refusedAsStopped(await reseller.client.post(`/accounts/${accountId}/credits`, { action: 'renew', months: 1 }));
       }
@@ -144,14 +144,14 @@ describeEachDatabase('a stopped user stops its branch', (ctx) => {
       }
       expect((await dealer.client.post(`/accounts/${accountId}/credits`, { action: 'renew', months: 1 })).status).toBe(200);
       expect((await dealer.client.post('/accounts', newAccount(1))).status).toBe(201);
-      if (below.includes(reseller)) expect((await reseller.client.post(`/dealers/${dealer.id}/credits`, { action: 'renew', credits: 5 })).status).toBe(200);
+      if (below.includes(reseller)) expect((await reseller.client.post(`/dealers/${dealer.id}/credits`, { action: 'renew', credits: 10 })).status).toBe(200);
       const after = await by.get(`/dealers?per_page=100&search=${dealer.username}`);
       expect(after.body.data[0].blocked_by).toBeNull();
     });
   }
 
   it('every route refuses the tokens of the users below a deactivated manager, before anything else', async () => {
-    const branch = await createBranch(ctx, { dealer: 5 });
+    const branch = await createBranch(ctx, { dealer: 10 });
     const admin = await ctx.as('admin');
     expect((await admin.patch(`/managers/${branch.manager.id}`, { is_active: false })).status).toBe(200);
     const routes = apiRoutes(ctx).filter((r) => !isPublic(r));
@@ -255,7 +255,7 @@ describeEachDatabase('a stopped user stops its branch', (ctx) => {
 
   it('a user moved under a stopped parent is stopped with it; its own status is unchanged', async () => {
     const admin = await ctx.as('admin');
-    const a = await createBranch(ctx, { dealer: 5 });
+    const a = await createBranch(ctx, { dealer: 10 });
     const b = await createBranch(ctx);
     expect((await admin.patch(`/managers/${b.manager.id}`, { is_active: false })).status).toBe(200);
     const moved = await admin.put(`/resellers/${a.reseller.id}`, { manager: b.manager.id, password: null });

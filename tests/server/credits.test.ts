@@ -110,33 +110,33 @@ describeEachDatabase(
       const r = await createReseller(ctx, m.client);
       const res = await m.client.post(`/resellers/${r.id}/credits`, add(101));
       expect(res.status).toBe(422);
-      expect(res.body.errors).toEqual({ paid_credits: [CREDITS.paidCredits] });
+      expect(res.body.errors).toEqual({ credits: [CREDITS.insufficientCredits(101, 100)], paid_credits: [CREDITS.paidCredits] });
       expect(await balance(ctx, m.id)).toEqual({ credits: 120, bonus_credits: 20 });
       expect(await entriesOf(ctx, r.id)).toEqual([]);
       expect((await m.client.post(`/resellers/${r.id}/credits`, add(100))).status).toBe(200);
-      const none = await m.client.post(`/resellers/${r.id}/credits`, add(1));
-      expect(none.body.errors).toEqual({ paid_credits: [CREDITS.paidCredits] });
+      const none = await m.client.post(`/resellers/${r.id}/credits`, add(10));
+      expect(none.body.errors).toEqual({ credits: [CREDITS.insufficientCredits(10, 0)], paid_credits: [CREDITS.paidCredits] });
       expect(await balance(ctx, m.id)).toEqual({ credits: 20, bonus_credits: 20 });
     });
 
     it('moves only to a direct, active child (recipient); elsewhere 404; admin may mint to anyone', async () => {
       const admin = await ctx.as('admin');
-      const { manager, reseller, dealer } = await createBranch(ctx, { manager: 50, reseller: 20, dealer: 5 });
-      const grandchild = await manager.client.post(`/dealers/${dealer.id}/credits`, add(5));
+      const { manager, reseller, dealer } = await createBranch(ctx, { manager: 50, reseller: 20, dealer: 10 });
+      const grandchild = await manager.client.post(`/dealers/${dealer.id}/credits`, add(10));
       expect(grandchild.status).toBe(422);
       expect(grandchild.body.errors).toEqual({ recipient: [CREDITS.recipient] });
       const grandRecover = await manager.client.post(`/dealers/${dealer.id}/credits`, recover(1));
       expect(grandRecover.body.errors).toEqual({ recipient: [CREDITS.recipient] });
 
       await manager.client.patch(`/resellers/${reseller.id}`, { is_active: false });
-      const inactive = await manager.client.post(`/resellers/${reseller.id}/credits`, add(5));
+      const inactive = await manager.client.post(`/resellers/${reseller.id}/credits`, add(10));
       expect(inactive.body.errors).toEqual({ recipient: [CREDITS.recipient] });
       // Credits can still be recovered from an inactive child before it is deleted.
       expect((await manager.client.post(`/resellers/${reseller.id}/credits`, recover(5))).status).toBe(200);
       await manager.client.patch(`/resellers/${reseller.id}`, { is_active: true });
 
-      expect((await manager.client.post(`/resellers/${await userId(ctx, 'reseller2')}/credits`, add(5))).status).toBe(404);
-      expect((await manager.client.post(`/resellers/${dealer.id}/credits`, add(5))).status).toBe(404);
+      expect((await manager.client.post(`/resellers/${await userId(ctx, 'reseller2')}/credits`, add(10))).status).toBe(404);
+      expect((await manager.client.post(`/resellers/${dealer.id}/credits`, add(10))).status).toBe(404);
 
       const before = await balance(ctx, dealer.id);
       const minted = await admin.post(`/dealers/${dealer.id}/credits`, add(7));
@@ -161,7 +161,7 @@ describeEachDatabase(
     it('validates the payload and the minimum amount of a non-admin move', async () => {
       const { manager, reseller } = await createBranch(ctx, { manager: 100 });
       const zero = await manager.client.post(`/resellers/${reseller.id}/credits`, add(0));
-      expect(zero.body.errors).toEqual({ credits: [CREDITS.selectAmount] });
+      expect(zero.body.errors).toEqual({ credits: [HIERARCHY.minimumCreditLimit(10)] });
       const action = await manager.client.post(`/resellers/${reseller.id}/credits`, { action: 'gift', credits: 5 });
       expect(action.body.errors).toEqual({ action: [HIERARCHY.actionInvalid] });
       await updateSystemSettings(ctx.db.kysely, { minimum_credit_limit: 20 });
@@ -211,7 +211,7 @@ describeEachDatabase(
       expect(await balance(ctx, m.id)).toEqual({ credits: 60, bonus_credits: 0 });
       const tooMuch = await admin.post(`/managers/${m.id}/credits`, recover(61));
       expect(tooMuch.status).toBe(422);
-      expect(tooMuch.body.errors).toEqual({ paid_credits: [CREDITS.cannotRecover(60)] });
+      expect(tooMuch.body.errors).toEqual({ credits: [CREDITS.cannotRecover(60)], paid_credits: [CREDITS.cannotRecover(60)] });
       // The bonus comes back once: the rest of the allocation takes back nothing more.
       const all = await admin.post(`/managers/${m.id}/credits`, recover(60));
       expect(all.body.data).toMatchObject({ credits: 60, bonus_credits: 0, user: { credits: 0, bonus_credits: 0 } });
@@ -243,48 +243,48 @@ describeEachDatabase(
     it('replays an Idempotency-Key: nothing moves twice, even when sent concurrently', async () => {
       const { manager, reseller } = await createBranch(ctx, { manager: 100 });
       const key = { 'idempotency-key': `k-${reseller.id}` };
-      const first = await manager.client.post(`/resellers/${reseller.id}/credits`, add(5), key);
+      const first = await manager.client.post(`/resellers/${reseller.id}/credits`, add(10), key);
       expect(first.status).toBe(200);
       const count = (await entriesOf(ctx, reseller.id)).length;
-      const again = await manager.client.post(`/resellers/${reseller.id}/credits`, add(5), key);
+      const again = await manager.client.post(`/resellers/${reseller.id}/credits`, add(10), key);
       expect(again.status).toBe(200);
       expect(again.body).toEqual(first.body);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect((await entriesOf(ctx, reseller.id)).length).toBe(count);
-      expect((await balance(ctx, reseller.id)).credits).toBe(5);
+      expect((await balance(ctx, reseller.id)).credits).toBe(10);
 
-      const other = await manager.client.post(`/resellers/${reseller.id}/credits`, add(6), key);
+      const other = await manager.client.post(`/resellers/${reseller.id}/credits`, add(11), key);
       expect(other.status).toBe(422);
       expect(other.body.errors).toEqual({ idempotency_key: [HIERARCHY.idempotencyMismatch] });
 
       const burst = { 'idempotency-key': `burst-${reseller.id}` };
-      const answers = await Promise.all(Array.from({ length: 6 }, () => manager.client.post(`/resellers/${reseller.id}/credits`, add(3), burst)));
+      const answers = await Promise.all(Array.from({ length: 6 }, () => manager.client.post(`/resellers/${reseller.id}/credits`, add(13), burst)));
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
       const numbers = new Set(answers.map((a) => JSON.stringify(a.body.data.transactions)));
       expect(numbers.size).toBe(1);
-      expect((await balance(ctx, reseller.id)).credits).toBe(8);
+      expect((await balance(ctx, reseller.id)).credits).toBe(23);
     });
 
     it('no balance may exceed MAX_BALANCE: mints, moves and recoveries into it answer 422 errors.credits', async () => {
       const admin = await ctx.as('admin');
       const { manager, reseller, dealer } = await createBranch(ctx, { manager: 100, reseller: 50, dealer: 10 });
       const capped = { credits: [CREDITS.balanceCap(MAX_BALANCE)] };
-      await setBalanceByEntry(ctx, reseller.id, MAX_BALANCE - 5);
+      await setBalanceByEntry(ctx, reseller.id, MAX_BALANCE - 9);
       const entries = (await entriesOf(ctx, reseller.id)).length;
       const others = [await balance(ctx, manager.id), await balance(ctx, dealer.id)];
 
-      const mint = await admin.post(`/resellers/${reseller.id}/credits`, add(6));
+      const mint = await admin.post(`/resellers/${reseller.id}/credits`, add(10));
       expect(mint.status).toBe(422);
       expect(mint.body).toEqual({ message: CREDITS.balanceCap(MAX_BALANCE), errors: capped });
-      const give = await manager.client.post(`/resellers/${reseller.id}/credits`, add(6));
+      const give = await manager.client.post(`/resellers/${reseller.id}/credits`, add(10));
       expect(give.body.errors).toEqual(capped);
-      const recovered = await reseller.client.post(`/dealers/${dealer.id}/credits`, recover(6));
+      const recovered = await reseller.client.post(`/dealers/${dealer.id}/credits`, recover(10));
       expect(recovered.body.errors).toEqual(capped);
       expect((await entriesOf(ctx, reseller.id)).length).toBe(entries);
       expect([await balance(ctx, manager.id), await balance(ctx, dealer.id)]).toEqual(others);
 
       // Up to the cap is fine; spending from above it too.
-      expect((await admin.post(`/resellers/${reseller.id}/credits`, add(5))).status).toBe(200);
+      expect((await admin.post(`/resellers/${reseller.id}/credits`, add(9))).status).toBe(200);
       expect((await balance(ctx, reseller.id)).credits).toBe(MAX_BALANCE);
       expect((await admin.post(`/resellers/${reseller.id}/credits`, add(1))).body.errors).toEqual(capped);
       expect((await reseller.client.post(`/dealers/${dealer.id}/credits`, add(10))).status).toBe(200);
@@ -442,21 +442,21 @@ describeEachDatabase(
     });
 
     it('a recovery takes back the newest allocations first, however many it spans', async () => {
-      const { reseller, dealer } = await createBranch(ctx, { reseller: 100 });
+      const { reseller, dealer } = await createBranch(ctx, { reseller: 250 });
       const given: number[] = [];
       for (let i = 0; i < 25; i++) {
-        const res = await reseller.client.post(`/dealers/${dealer.id}/credits`, add(2));
+        const res = await reseller.client.post(`/dealers/${dealer.id}/credits`, add(10));
         expect(res.status).toBe(200);
         given.push(res.body.data.transactions.find((t: { user_id: number }) => t.user_id === dealer.id).id);
       }
-      // 45 of 50: the newest 22 allocations whole, one credit of the 23rd, the two oldest untouched.
-      expect((await reseller.client.post(`/dealers/${dealer.id}/credits`, recover(45))).status).toBe(200);
+      // 225 of 250: the newest 22 allocations whole, 5 credits of the 23rd, the two oldest untouched.
+      expect((await reseller.client.post(`/dealers/${dealer.id}/credits`, recover(225))).status).toBe(200);
       const links = await ctx.db.kysely.selectFrom('allocation_recoveries').select(['allocation_id', 'credits']).where('allocation_id', 'in', given).orderBy('id').execute();
       expect(links).toEqual([
-        ...given.slice(3).reverse().map((id) => ({ allocation_id: id, credits: 2 })),
-        { allocation_id: given[2], credits: 1 },
+        ...given.slice(3).reverse().map((id) => ({ allocation_id: id, credits: 10 })),
+        { allocation_id: given[2], credits: 5 },
       ]);
-      expect(await balance(ctx, dealer.id)).toEqual({ credits: 5, bonus_credits: 0 });
+      expect(await balance(ctx, dealer.id)).toEqual({ credits: 25, bonus_credits: 0 });
     });
 
     it('the migration links the recoveries already in the ledger exactly as the API links new ones', async () => {
@@ -498,16 +498,16 @@ describeEachDatabase(
       const manager = await ctx.as('manager');
       const reseller = await userId(ctx, 'reseller');
       const key = { 'idempotency-key': 'rl-1' };
-      expect((await manager.post(`/resellers/${reseller}/credits`, add(1), key)).status).toBe(200);
-      expect((await manager.post(`/resellers/${reseller}/credits`, add(1))).status).toBe(200);
+      expect((await manager.post(`/resellers/${reseller}/credits`, add(10), key)).status).toBe(200);
+      expect((await manager.post(`/resellers/${reseller}/credits`, add(10))).status).toBe(200);
       expect((await manager.post(`/resellers/${reseller}/credits`, recover(1))).status).toBe(200);
-      const limited = await manager.post(`/resellers/${reseller}/credits`, add(1));
+      const limited = await manager.post(`/resellers/${reseller}/credits`, add(10));
       expect(limited.status).toBe(422);
       expect(limited.body.errors).toEqual({ rate_limit: [CREDITS.rateLimit.description] });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await manager.post(`/resellers/${reseller}/credits`, add(1), key)).status).toBe(200);
+      expect((await manager.post(`/resellers/${reseller}/credits`, add(10), key)).status).toBe(200);
       // Per actor: another user is not affected.
-      expect((await (await ctx.as('reseller')).post(`/dealers/${await userId(ctx, 'dealer')}/credits`, add(1))).status).toBe(200);
+      expect((await (await ctx.as('reseller')).post(`/dealers/${await userId(ctx, 'dealer')}/credits`, add(10))).status).toBe(200);
     });
   },
   { creditOpsPerMinute: 3 },

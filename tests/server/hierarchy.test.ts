@@ -167,7 +167,7 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
   });
 
   it('lists resellers with parent, total_children, total_accounts, filters and sort', async () => {
-    const { manager, reseller, dealer } = await createBranch(ctx, { reseller: 40, dealer: 5 });
+    const { manager, reseller, dealer } = await createBranch(ctx, { reseller: 40, dealer: 10 });
     await createDealer(ctx, reseller.client);
     await insertAccount(ctx, dealer.id);
     await insertAccount(ctx, dealer.id);
@@ -253,14 +253,14 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
 
   it('enforces the minimum credits for creating resellers and dealers (admin exempt)', async () => {
     const admin = await ctx.as('admin');
-    const { manager, reseller } = await createBranch(ctx, { manager: 5, reseller: 3 });
-    await updateSystemSettings(ctx.db.kysely, { minimum_credits_reseller_creation: 10, minimum_credits_dealer_creation: 4 });
+    const { manager, reseller } = await createBranch(ctx, { manager: 5, reseller: 10 });
+    await updateSystemSettings(ctx.db.kysely, { minimum_credits_reseller_creation: 10, minimum_credits_dealer_creation: 20 });
     try {
       const r = await manager.client.post('/resellers', { name: 'R', username: uniqueName('r'), password: PASSWORD });
       expect(r.status).toBe(422);
       expect(r.body.errors.credits).toEqual(['You need at least 10 credits to create a reseller.']);
       const d = await reseller.client.post('/dealers', { name: 'D', username: uniqueName('d'), password: PASSWORD });
-      expect(d.body.errors.credits).toEqual(['You need at least 4 credits to create a dealer.']);
+      expect(d.body.errors.credits).toEqual(['You need at least 20 credits to create a dealer.']);
       await createReseller(ctx, admin, 0, { manager: manager.id });
     } finally {
       await updateSystemSettings(ctx.db.kysely, { minimum_credits_reseller_creation: 0, minimum_credits_dealer_creation: 0 });
@@ -292,7 +292,7 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
 
   it('refuses to delete a user holding credits, children or accounts (409), then deletes', async () => {
     const admin = await ctx.as('admin');
-    const { manager, reseller, dealer } = await createBranch(ctx, { dealer: 5 });
+    const { manager, reseller, dealer } = await createBranch(ctx, { dealer: 10 });
     const account = await insertAccount(ctx, dealer.id);
 
     const withChildren = await manager.client.delete(`/resellers/${reseller.id}`);
@@ -300,9 +300,9 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
     expect(withChildren.body.message).toBe(HIERARCHY.deleteHasChildren(1, 'dealer(s)'));
     const withCredits = await reseller.client.delete(`/dealers/${dealer.id}`);
     expect(withCredits.status).toBe(409);
-    expect(withCredits.body.message).toBe(HIERARCHY.deleteHasCredits(5));
+    expect(withCredits.body.message).toBe(HIERARCHY.deleteHasCredits(10));
 
-    expect((await reseller.client.post(`/dealers/${dealer.id}/credits`, { action: 'recover', credits: 5 })).status).toBe(200);
+    expect((await reseller.client.post(`/dealers/${dealer.id}/credits`, { action: 'recover', credits: 10 })).status).toBe(200);
     const withAccounts = await reseller.client.delete(`/dealers/${dealer.id}`);
     expect(withAccounts.status).toBe(409);
     expect(withAccounts.body.message).toBe(HIERARCHY.deleteHasAccounts(1));
@@ -326,11 +326,11 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
 
     // The reseller now has no live children; its manager may delete it once its credits are back.
     expect((await manager.client.delete(`/resellers/${reseller.id}`)).status).toBe(409);
-    expect((await manager.client.post(`/resellers/${reseller.id}/credits`, { action: 'recover', credits: 5 })).status).toBe(200);
+    expect((await manager.client.post(`/resellers/${reseller.id}/credits`, { action: 'recover', credits: 10 })).status).toBe(200);
     const res = await manager.client.delete(`/resellers/${reseller.id}`);
     expect(res.status).toBe(204);
     expect((await admin.get(`/resellers/${reseller.id}`)).status).toBe(404);
-    expect((await admin.post(`/managers/${manager.id}/credits`, { action: 'recover', credits: 5 })).status).toBe(200);
+    expect((await admin.post(`/managers/${manager.id}/credits`, { action: 'recover', credits: 10 })).status).toBe(200);
     const managerDelete = await admin.delete(`/managers/${manager.id}`);
     expect(managerDelete.status).toBe(204);
   });
@@ -429,7 +429,7 @@ describeEachDatabase(
   (ctx) => {
     it('creating users with initial credits counts against the per-actor credit rate limit', async () => {
       const reseller = await ctx.as('reseller');
-      const body = () => ({ name: 'D', username: uniqueName('d'), password: PASSWORD, credits: 1 });
+      const body = () => ({ name: 'D', username: uniqueName('d'), password: PASSWORD, credits: 10 });
       expect((await reseller.post('/dealers', body())).status).toBe(201);
       expect((await reseller.post('/dealers', body())).status).toBe(201);
       const username = uniqueName('d');
@@ -441,7 +441,7 @@ describeEachDatabase(
       expect((await reseller.post('/dealers', { ...body(), credits: 0 })).status).toBe(201);
       // The Add Credits budget is the same one.
       const dealer = await userId(ctx, 'dealer');
-      expect((await reseller.post(`/dealers/${dealer}/credits`, { action: 'renew', credits: 1 })).body.errors).toEqual({ rate_limit: [CREDITS.rateLimit.description] });
+      expect((await reseller.post(`/dealers/${dealer}/credits`, { action: 'renew', credits: 10 })).body.errors).toEqual({ rate_limit: [CREDITS.rateLimit.description] });
     });
   },
   { creditOpsPerMinute: 2 },

@@ -42,28 +42,28 @@ describeEachDatabase(
       const url = `/resellers/${reseller.id}/credits`;
       const key = { 'idempotency-key': `seq-${reseller.id}` };
       const hitsBefore = await hits(ctx, manager.id);
-      const first = await manager.client.post(url, { action: 'renew', credits: 5 }, key);
+      const first = await manager.client.post(url, { action: 'renew', credits: 10 }, key);
       expect(first.status).toBe(200);
       expect(await hits(ctx, manager.id)).toBe(hitsBefore + 1);
       const entries = await entryCount(ctx);
 
       const replays: Response[] = [];
-      for (let i = 0; i < 5; i++) replays.push(await manager.client.post(url, { action: 'renew', credits: 5 }, key));
+      for (let i = 0; i < 5; i++) replays.push(await manager.client.post(url, { action: 'renew', credits: 10 }, key));
       sameAnswers(replays, first);
       expect(replays.every((r) => r.headers.get('idempotent-replayed') === 'true')).toBe(true);
       expect(await hits(ctx, manager.id)).toBe(hitsBefore + 1);
       expect(await entryCount(ctx)).toBe(entries);
-      expect(await balance(ctx, reseller.id)).toEqual({ credits: 5, bonus_credits: 0 });
+      expect(await balance(ctx, reseller.id)).toEqual({ credits: 10, bonus_credits: 0 });
 
       // A burst of twins: exactly one moves; the others replay it and give back their rate-limit hit.
       const burst = { 'idempotency-key': `burst-${reseller.id}` };
-      const answers = await Promise.all(Array.from({ length: 8 }, () => manager.client.post(url, { action: 'renew', credits: 3 }, burst)));
+      const answers = await Promise.all(Array.from({ length: 8 }, () => manager.client.post(url, { action: 'renew', credits: 13 }, burst)));
       expect(answers[0].status).toBe(200);
       sameAnswers(answers, answers[0]);
       expect(await hits(ctx, manager.id)).toBe(hitsBefore + 2);
-      expect(await balance(ctx, reseller.id)).toEqual({ credits: 8, bonus_credits: 0 });
+      expect(await balance(ctx, reseller.id)).toEqual({ credits: 23, bonus_credits: 0 });
       expect(await entryCount(ctx)).toBe(entries + 2);
-      const again = await manager.client.post(url, { action: 'renew', credits: 3 }, burst);
+      const again = await manager.client.post(url, { action: 'renew', credits: 13 }, burst);
       sameAnswers([again], answers[0]);
       expect(await hits(ctx, manager.id)).toBe(hitsBefore + 2);
     });
@@ -107,16 +107,16 @@ describeEachDatabase(
 
     it('a retried user creation with initial credits answers its first 201, not "username taken"', async () => {
       const { manager } = await createBranch(ctx, { manager: 50 });
-      const body = { name: 'Retry Reseller', username: uniqueName('res'), password: PASSWORD, credits: 7 };
+      const body = { name: 'Retry Reseller', username: uniqueName('res'), password: PASSWORD, credits: 12 };
       const key = { 'idempotency-key': `user-${body.username}` };
       const before = await balance(ctx, manager.id);
       const first = await manager.client.post('/resellers', body, key);
       expect(first.status, JSON.stringify(first.body)).toBe(201);
       const retries = await Promise.all([manager.client.post('/resellers', body, key), manager.client.post('/resellers', body, key)]);
       sameAnswers(retries, first);
-      expect(await balance(ctx, manager.id)).toEqual({ ...before, credits: before.credits - 7 });
+      expect(await balance(ctx, manager.id)).toEqual({ ...before, credits: before.credits - 12 });
       expect(await ctx.db.kysely.selectFrom('users').select('id').where('username', '=', body.username).execute()).toHaveLength(1);
-      const other = await manager.client.post('/resellers', { ...body, credits: 8 }, key);
+      const other = await manager.client.post('/resellers', { ...body, credits: 13 }, key);
       expect(other.body.errors).toEqual({ idempotency_key: [HIERARCHY.idempotencyMismatch] });
     });
 

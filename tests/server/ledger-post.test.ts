@@ -44,7 +44,7 @@ describeEachDatabase('posting several changes in one call', (ctx) => {
   });
 
   it('refuses the whole call when any step would overdraw, even if a later one makes up for it', async () => {
-    const { dealer } = await createBranch(ctx, { dealer: 3 });
+    const { dealer } = await createBranch(ctx, { dealer: 10 });
     const before = await state(dealer.id);
     const error = await post([
       { userId: dealer.id, type: 'USED', credits: -(before.balance.credits - 1) },
@@ -56,7 +56,7 @@ describeEachDatabase('posting several changes in one call', (ctx) => {
   });
 
   it('refuses the whole call when a step would spend bonus credits the user does not hold', async () => {
-    const { dealer } = await createBranch(ctx, { dealer: 5 });
+    const { dealer } = await createBranch(ctx, { dealer: 10 });
     const before = await state(dealer.id);
     const error = await post([
       { userId: dealer.id, type: 'PURCHASED', credits: 1, bonusCredits: 1 },
@@ -68,7 +68,7 @@ describeEachDatabase('posting several changes in one call', (ctx) => {
   });
 
   it('refuses the whole call when a step would cross the balance cap, even if a later one spends it', async () => {
-    const { dealer } = await createBranch(ctx, { dealer: 5 });
+    const { dealer } = await createBranch(ctx, { dealer: 10 });
     const before = await state(dealer.id);
     const error = await post([
       { userId: dealer.id, type: 'PURCHASED', credits: MAX_BALANCE - before.balance.credits },
@@ -80,7 +80,7 @@ describeEachDatabase('posting several changes in one call', (ctx) => {
   });
 
   it('names the user that is short when a call for several users is refused, and writes nothing for any of them', async () => {
-    const { reseller, dealer } = await createBranch(ctx, { reseller: 50, dealer: 4 });
+    const { reseller, dealer } = await createBranch(ctx, { reseller: 50, dealer: 10 });
     const before = { reseller: await state(reseller.id), dealer: await state(dealer.id) };
     // A move from the dealer back up: the reseller (lower id) gains, the dealer cannot pay.
     const error = await post([

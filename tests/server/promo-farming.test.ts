@@ -194,7 +194,8 @@ describeEachDatabase(
 
       const refused = await r.client.post(`/dealers/${d.id}/credits`, recover(20));
       expect(refused.status).toBe(422);
-      expect(refused.body.errors).toEqual({ paid_credits: [CREDITS.cannotRecoverSpentBonus(17, 3)] });
+      // Under the field, the Recover dialog's own rule (1 to the available paid credits); the toast says why.
+      expect(refused.body.errors).toEqual({ credits: [CREDITS.cannotRecover(17)], paid_credits: [CREDITS.cannotRecoverSpentBonus(17, 3)] });
       const before = await balance(ctx, r.id);
       const res = await ok(r.client.post(`/dealers/${d.id}/credits`, recover(17)));
       expect(res.data).toMatchObject({ credits: 17, bonus_credits: 5, user: { credits: 0, bonus_credits: 0 } });
@@ -218,7 +219,7 @@ describeEachDatabase(
       const options = (await m.client.get(`/resellers/${r.id}/credits/recovery-options`)).body.data;
       expect(options).toMatchObject({ options: [], available_paid_credits: 0, message: `${HIERARCHY.recoveryNone} ${HIERARCHY.recoveryBonusSpent(5)}` });
       const refused = await m.client.post(`/resellers/${r.id}/credits`, recover(1));
-      expect(refused.body.errors).toEqual({ paid_credits: [CREDITS.cannotRecoverSpentBonus(0, 5)] });
+      expect(refused.body.errors).toEqual({ credits: [CREDITS.cannotRecover(0)], paid_credits: [CREDITS.cannotRecoverSpentBonus(0, 5)] });
       await farmingInvariants(ctx);
     });
 

@@ -10,10 +10,8 @@ export type CreditAction = (typeof CREDIT_ACTIONS)[number];
 /** POST /{managers|resellers|dealers}/{id}/credits: renew adds credits, recover takes them back. */
 export const creditMoveBody = z.object({
   action: z.enum(CREDIT_ACTIONS, { error: HIERARCHY.actionInvalid }),
-  credits: z.preprocess(
-    integerInput,
-    z.number({ error: CREDITS.selectAmount }).int(CREDITS.selectAmount).positive(CREDITS.selectAmount).max(1_000_000, CREDITS.selectAmount),
-  ),
+  /** A whole number; the amount rules (creditAmountIssue) refuse one below their minimum, with its message. */
+  credits: z.preprocess(integerInput, z.number({ error: CREDITS.selectAmount }).int(CREDITS.selectAmount).max(1_000_000, CREDITS.selectAmount)),
   /** The bonus the dialog showed; refused when it differs from the server's. */
   bonus_credits: z.preprocess(
     integerInput,
