@@ -1,5 +1,5 @@
 /**
- * PostgreSQL: the API runs as a role that does not own the tables (issue 25, finding 7). Only a
+ * PostgreSQL: the API runs as a role that does not own the tables. Only a
  * table's owner (or a superuser) may disable or drop its triggers, alter it, truncate it or set
  * session_replication_role, so a runtime role that owns nothing cannot take the ledger guards away:
  * the guards hold against the application's own connection. Migrations run as the owner

@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 8, in Chromium: the amount that moves is the amount typed, or nothing. In every
+ * In Chromium: the amount that moves is the amount typed, or nothing. In every
  * amount field (Add Credits, Recover Credits, the initial credits of a new reseller and of a new
  * manager) 0, 5, 7, 9 and more than the balance are typed and entered as a user does; the requests
  * the API received and the balances after say what moved. The old picker replaced a typed amount that
@@ -83,7 +83,7 @@ async function openRowDialog(page: Page, path: string, username: string, action:
 }
 
 describeBrowser(
-  'the amount typed is the amount moved, or nothing (issue 25, finding 8)',
+  'the amount typed is the amount moved, or nothing',
   (ctx) => {
     it('Add Credits, manager to reseller: 0, 5, 7, 9 and more than the balance are refused with their rule; 13 moves 13', async () => {
       const page = await ctx.signIn('manager');

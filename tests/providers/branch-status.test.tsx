@@ -1,5 +1,5 @@
 /**
- * A stopped branch in the lists (issue 25, finding 5): a user whose branch a user above stops carries
+ * A stopped branch in the lists: a user whose branch a user above stops carries
  * a tag naming it in the status column, and the confirmation before deactivating a user says what
  * stops with it (the resellers and dealers below, counted) and that end-user accounts keep service.
  */

@@ -50,7 +50,7 @@ describe('creditChoices', () => {
   });
 });
 
-/** Issue 25, finding 8: a typed amount is taken as it is or refused with the rule it breaks. */
+/** A typed amount is taken as it is or refused with the rule it breaks. */
 describe('creditAmountIssue', () => {
   const rules = { min: 10, max: 500, step: 5, balance: 788, offered: [10, 25, 197] };
   it('names the rule a typed amount breaks, in order: minimum, balance, maximum, step', () => {

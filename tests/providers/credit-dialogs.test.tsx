@@ -322,7 +322,7 @@ describe('Recover Credits dialog', { timeout: 30_000 }, () => {
 });
 
 /**
- * Issue 25, finding 8: the amount that moves is the amount typed or picked, or nothing. A typed
+ * The amount that moves is the amount typed or picked, or nothing. A typed
  * number that is no option was replaced by the first option whose text contained it (5 became
  * '25 credits', 7 and 9 '197 credits (25% of your balance)', 0 '10 credits') and moved silently.
  */

@@ -409,7 +409,7 @@ describe('recovery history dialog', { timeout: 60_000 }, () => {
 });
 
 /**
- * Issue 25, finding 8: the initial credits of a new user are the amount typed or picked, or nothing.
+ * The initial credits of a new user are the amount typed or picked, or nothing.
  * A typed number that was no option became the first option whose text contained it (0 became
  * '10 credits') and moved silently; the manager page rounded a typed 7.5 to 8.
  */

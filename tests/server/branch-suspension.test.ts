@@ -1,5 +1,5 @@
 /**
- * A stopped user stops its branch (issue 25, finding 5): with a reseller suspended, or a manager
+ * A stopped user stops its branch: with a reseller suspended, or a manager
  * deactivated, the users below cannot use their tokens, sign in, renew, create paid accounts or move
  * credits; the users above still manage the branch; end-user accounts keep their service; the lists
  * name the user that blocks; reactivating restores everything; a renewal racing the suspension either

@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 3: a panel change and its Ministra change are one outcome whenever the process
+ * A panel change and its Ministra change are one outcome whenever the process
  * dies. A real API process (scripts/reliability/lib.ts) is killed with SIGKILL at each step of a
  * renewal and of an account creation on a Ministra server (MIDDLEWARE_CRASH_AT, see
  * server/provisioning/journal.ts): after the journal row is written, after the middleware write,
@@ -11,26 +11,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connect, type Db } from '../../server/db/connect';
 import { checkLedger } from '../../server/ledger/check';
 import { type Kind, type ServerProcess, call, freshDatabase, signIn, startServer } from '../../scripts/reliability/lib';
 import { epochOf, mariadbAdmin, middlewareDatabase, subscriberByLogin } from './ministraFixtures';
+import { pgUrl } from './harness';
 
 const admin = await mariadbAdmin('the middleware crash tests');
-const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const pgReachable = await (async () => {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-})();
 
 const STEPS = ['journal-written', 'middleware-written', 'before-commit', 'after-commit'] as const;
 const AGREE_WITHIN_MS = 15_000;
@@ -38,7 +26,7 @@ const AGREE_WITHIN_MS = 15_000;
 if (admin) {
   afterAll(async () => admin.end());
 
-  for (const kind of (pgReachable ? ['sqlite', 'postgres'] : ['sqlite']) as Kind[]) {
+  for (const kind of (pgUrl ? ['sqlite', 'postgres'] : ['sqlite']) as Kind[]) {
     describe(`one outcome across a crash [${kind}]`, () => {
       it('kill -9 at each step of a renewal and of a creation: both databases agree, charged once, the retry completes once', { timeout: 600_000 }, async () => {
         const { url, cleanup } = await freshDatabase(kind);
@@ -130,7 +118,7 @@ if (admin) {
               expect(crashing.child.signalCode).toBe('SIGKILL');
 
               server = await startServer(url);
-              // The issue's case: a creation killed after its subscriber was written, retried at once
+              // A creation killed after its subscriber was written, retried at once
               // (before the worker settles it) must not be refused as "MAC/login already used".
               const retryAtOnce = op === 'create' && step === 'middleware-written';
               const retried = retryAtOnce ? await call(server.baseUrl, 'POST', path, await signIn(server.baseUrl, 'dealer'), body, { 'idempotency-key': key }) : null;

@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 1 (the orchestration half): the middleware call never holds what other users
+ * The middleware call never holds what other users
  * need. While the Ministra `users` table is locked from another MariaDB session, 12 concurrent
  * renewals on that server wait for it, and meanwhile sign-in, a list, /health and credit moves of
  * users of another branch answer under 1 s at p95, on SQLite (one write connection) and on
@@ -81,7 +81,7 @@ if (admin) {
             timed('signin', () => ctx.anonymous.post('/login', { username: n % 2 ? 'dealer2' : 'reseller2', password: 'password123' }), 200),
             timed('list', () => dealer2.get('/accounts?per_page=20'), 200),
             timed('health', () => ctx.anonymous.get('/health'), 200),
-            timed('credits', () => manager2.post(`/resellers/${reseller2Id}/credits`, { action: 'renew', credits: 1 }, { 'idempotency-key': `other-${n}-${randomBytes(3).toString('hex')}` }), 200),
+            timed('credits', () => manager2.post(`/resellers/${reseller2Id}/credits`, { action: 'renew', credits: 10 }, { 'idempotency-key': `other-${n}-${randomBytes(3).toString('hex')}` }), 200),
           ]);
           await sleep(150);
         }

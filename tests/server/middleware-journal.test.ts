@@ -1,5 +1,5 @@
 /**
- * Issue 25, findings 1 and 3 (the journal, docs/middleware.md "One outcome"), against the MariaDB
+ * The middleware journal (docs/middleware.md "One outcome"), against the MariaDB
  * at 127.0.0.1:3306, on SQLite and PostgreSQL:
  * - two changes of one account do not interleave: while one waits on the middleware, the second
  *   answers 409 with the contract's message and changes nothing; concurrent requests with one

@@ -7,24 +7,10 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { pgUrl } from './harness';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const pgReachable = await (async () => {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch (error) {
-    if (process.env.REQUIRE_POSTGRES === 'true') throw error;
-    console.warn(`Skipping the PostgreSQL reliability runs: no server at ${PG_URL}`);
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-})();
 
 /** Runs a script to its end; its last line is `<name>: PASS|FAIL {figures}`. */
 function runScript(script: string, args: string[]): Promise<{ code: number | null; output: string }> {
@@ -37,7 +23,7 @@ function runScript(script: string, args: string[]): Promise<{ code: number | nul
   });
 }
 
-for (const db of pgReachable ? ['sqlite', 'postgres'] : ['sqlite']) {
+for (const db of pgUrl ? ['sqlite', 'postgres'] : ['sqlite']) {
   describe(`reliability scripts [${db}]`, () => {
     it('crash test: kill -9 mid-load twice, every acknowledged move present exactly once', { timeout: 240_000 }, async () => {
       const { code, output } = await runScript('scripts/reliability/crash.ts', ['--db', db, '--kills', '2', '--load-ms', '800']);

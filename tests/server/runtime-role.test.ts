@@ -1,5 +1,5 @@
 /**
- * PostgreSQL with a runtime role (issue 25, finding 7; server/db/roles.ts): the tables belong to the
+ * PostgreSQL with a runtime role (server/db/roles.ts): the tables belong to the
  * role that migrates them, and the API runs as a role that owns nothing. That role cannot take the
  * ledger guards away (disable or drop triggers, replace their functions, session_replication_role),
  * truncate, delete or rewrite entries, change a balance without an entry, or forge an entry without

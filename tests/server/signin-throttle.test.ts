@@ -1,5 +1,5 @@
 /**
- * Sign-in throttling cannot be turned against a user (issue 25, finding 4): failures slow the guessing
+ * Sign-in throttling cannot be turned against a user: failures slow the guessing
  * address, never the right password from another address, and one address trying many usernames is
  * slowed too. Each attacker is an address of its own on loopback (127.0.x.y: the client binds it), or,
  * behind a trusted proxy, an X-Forwarded-For entry.

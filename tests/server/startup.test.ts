@@ -13,29 +13,16 @@ import { describe, expect, it } from 'vitest';
 import { type Db, connect } from '../../server/db/connect';
 import { prepareDatabase, withStartupLock } from '../../server/db/startup';
 import { migrations } from '../../server/db/migrations';
-
-const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const pgReachable = await (async () => {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch (error) {
-    if (process.env.REQUIRE_POSTGRES === 'true') throw error;
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-})();
+import { pgUrl } from './harness';
 
 /** `count` handles on one fresh database, and a cleanup. */
 async function freshDatabase(kind: 'sqlite' | 'postgres', count: number): Promise<{ dbs: Db[]; cleanup: () => Promise<void> }> {
   if (kind === 'postgres') {
     const schema = `test_startup_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
+    const admin = new pg.Client({ connectionString: pgUrl! });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
-    const dbs = Array.from({ length: count }, () => connect(PG_URL, { schema, poolSize: 3 }));
+    const dbs = Array.from({ length: count }, () => connect(pgUrl!, { schema, poolSize: 3 }));
     return {
       dbs,
       cleanup: async () => {
@@ -56,7 +43,7 @@ async function freshDatabase(kind: 'sqlite' | 'postgres', count: number): Promis
   };
 }
 
-const kinds = pgReachable ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+const kinds = pgUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 
 for (const kind of kinds) {
   describe(`start-up of several processes at once [${kind}]`, () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 6: one free trial per device (MAC) per period, across servers and branches, a
+ * One free trial per device (MAC) per period, across servers and branches, a
  * daily number of trials per creator, and trials inside the credit-operation rate limit.
  */
 import { beforeEach, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 8 (the API half): the amount that moves is exactly the amount typed or picked,
+ * The amount that moves is exactly the amount typed or picked,
  * or nothing. A direct call is held to the rule the panel checks the field with (the contract's
  * creditAmountIssue over what the option lookups answer) and refused with the same message on the
  * same field, moving nothing; every amount the lookups offer is taken as it is.

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { isPostgres } from '../dialect';
 
 /**
- * The middleware journal (issue 25, "One outcome", docs/middleware.md): one row per panel change
+ * The middleware journal (docs/middleware.md, "One outcome"): one row per panel change
  * that writes a Ministra middleware, written and committed before the middleware call and settled
  * after it ('done' in the transaction of the panel's change and its charge, or 'compensated' once
  * the middleware matches the panel again). A claim row per account (and per MAC and login on a

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Issue 25: every call to a server's middleware is bounded. `timeout_seconds` is the budget of one
+ * Every call to a server's middleware is bounded. `timeout_seconds` is the budget of one
  * call (connect, pool wait, statements, lock waits); the check keeps a hand-written value sane.
  * Literals, not the contract's constants: a migration states what it did when it ran.
  */

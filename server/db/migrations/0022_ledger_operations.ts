@@ -3,7 +3,7 @@ import { isPostgres } from '../dialect';
 
 /**
  * Every ledger entry names the operation that wrote it, and the guards cover every column that
- * carries money (issue 25, finding 7).
+ * carries money.
  *
  * - ledger_operations: one row per call of server/ledger/post.ts, written in the transaction of its
  *   entries: its kind (credit_move, renewal, bulk_renew, trial, seed, ...), actor, time and how many
