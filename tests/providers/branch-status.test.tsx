@@ -10,38 +10,16 @@ import { App } from 'antd';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DATA_TABLE, HIERARCHY_PANEL, type HierarchyUser, type Role } from '../../src/contract';
+import { DATA_TABLE, HIERARCHY_PANEL, type Role } from '../../src/contract';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { DealersList } from '../../src/resources/dealers/list';
 import { ManagersList } from '../../src/resources/managers/list';
 import { ResellersList } from '../../src/resources/resellers/list';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
+import { member } from './members';
 
-const user = (over: Partial<HierarchyUser>): HierarchyUser => ({
-  id: 1,
-  name: 'Someone',
-  username: 'someone',
-  phone: null,
-  role: 'dealer',
-  credits: 0,
-  bonus_credits: 0,
-  paid_credits: 0,
-  is_active: true,
-  status: 'active',
-  server_id: 1,
-  server: { id: 1, name: 'Main' },
-  parent_id: null,
-  parent: null,
-  manager: null,
-  reseller: null,
-  total_children: 0,
-  total_accounts: 0,
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  blocked_by: null,
-  ...over,
-});
+const user = member;
 
 const list = (rows: unknown[], total = rows.length) => ({ status: 200, body: { data: rows, meta: { total, current_page: 1, per_page: 10, last_page: 1 } } });
 

@@ -10,7 +10,7 @@ import { act, fireEvent, render } from '@testing-library/react';
 import { type ReactNode, useState } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { CREDITS, ENTITY_FORM, HIERARCHY, type HierarchyUser, type Role } from '../../src/contract';
+import { CREDITS, ENTITY_FORM, HIERARCHY, type Role } from '../../src/contract';
 import { UserFormDialog } from '../../src/components/hierarchy';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
@@ -22,30 +22,9 @@ import { dealerLevel } from '../../src/resources/dealers/list';
 import { ManagerFormPage } from '../../src/resources/managers/form';
 import { resellerLevel } from '../../src/resources/resellers/list';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
+import { member } from './members';
 
-const user = (over: Partial<HierarchyUser>): HierarchyUser => ({
-  id: 1,
-  name: 'Someone',
-  username: 'someone',
-  phone: null,
-  role: 'reseller',
-  credits: 0,
-  bonus_credits: 0,
-  paid_credits: 0,
-  is_active: true,
-  status: 'active',
-  server_id: 1,
-  server: { id: 1, name: 'Main' },
-  parent_id: null,
-  parent: null,
-  manager: null,
-  reseller: null,
-  total_children: 0,
-  total_accounts: 0,
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  ...over,
-});
+const user = member;
 
 const MANAGER = user({ id: 2, name: 'Maria Manager', username: 'manager', role: 'manager', credits: 500 });
 const RESELLER = user({ id: 5, name: 'Rita Reseller', username: 'reseller', role: 'reseller', parent_id: 2, parent: { id: 2, name: 'Maria Manager' } });

@@ -140,13 +140,19 @@ export async function startTestServer(kind: DatabaseKind, overrides: Partial<Con
   const config: Config = { ...loadConfig({ NODE_ENV: 'test', DEMO_MODE: 'true' }), schedulers: false, ...overrides };
   const app = await buildApp({ db, config, panelDir });
   const baseUrl = await listenOnLoopback(app);
+  const ctx: TestContext = { kind, app, db, baseUrl, config, ...clientsOf(baseUrl) };
+  const stop = async () => {
+    await app.close();
+    await db.close();
+    await cleanup();
+  };
+  return { ctx, stop };
+}
+
+/** The clients of an API at `baseUrl`: anonymous, by token, and signed in by username (kept per name). */
+export function clientsOf(baseUrl: string): Pick<TestContext, 'anonymous' | 'client' | 'as'> {
   const sessions = new Map<string, Client>();
-  const ctx: TestContext = {
-    kind,
-    app,
-    db,
-    baseUrl,
-    config,
+  return {
     anonymous: makeClient(baseUrl, null),
     client: (token) => makeClient(baseUrl, token),
     async as(username) {
@@ -159,12 +165,6 @@ export async function startTestServer(kind: DatabaseKind, overrides: Partial<Con
       return client;
     },
   };
-  const stop = async () => {
-    await app.close();
-    await db.close();
-    await cleanup();
-  };
-  return { ctx, stop };
 }
 
 /** Runs the suite once per reachable database; `ctx` is filled in before the tests run. */

@@ -19,7 +19,7 @@ import { RoleRefused, runtimeRoles, setupRuntimeRole } from '../../server/db/rol
 import type { Database } from '../../server/db/schema';
 import { prepareDatabase } from '../../server/db/startup';
 import { checkLedger } from '../../server/ledger/check';
-import { type Client, type TestContext, listenOnLoopback, makeClient, pgUrl } from './harness';
+import { type TestContext, clientsOf, listenOnLoopback, pgUrl } from './harness';
 import { createBranch, createDealer } from './hierarchyFixtures';
 
 const suite = pgUrl ? describe : describe.skip;
@@ -66,25 +66,7 @@ suite('the API as a runtime role that owns no table [postgres]', () => {
     expect(prepared.demoSeeded).toBe(true);
     app = await buildApp({ db: runtime, config, panelDir: null });
     const baseUrl = await listenOnLoopback(app);
-    const sessions = new Map<string, Client>();
-    Object.assign(ctx, {
-      kind: 'postgres',
-      app,
-      db: runtime,
-      baseUrl,
-      config,
-      anonymous: makeClient(baseUrl, null),
-      client: (token: string | null) => makeClient(baseUrl, token),
-      async as(username: string) {
-        const cached = sessions.get(username);
-        if (cached) return cached;
-        const res = await makeClient(baseUrl, null).post('/login', { username, password: 'password123' });
-        if (res.status !== 200) throw new Error(`login as ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
-        const client = makeClient(baseUrl, res.body.token);
-        sessions.set(username, client);
-        return client;
-      },
-    } satisfies TestContext);
+    Object.assign(ctx, { kind: 'postgres', app, db: runtime, baseUrl, config, ...clientsOf(baseUrl) } satisfies TestContext);
   });
 
   afterAll(async () => {
