@@ -9,7 +9,6 @@
  * REQUIRE_MARIADB=true fails instead.
  */
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { sql } from 'kysely';
 import mysql, { type Connection, type RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -17,7 +16,7 @@ import { ACCOUNTS } from '../../src/contract';
 import { Provisioners } from '../../server/provisioning';
 import { accountRow, balance, uniqueMac } from './accountFixtures';
 import { type TestContext, describeEachDatabase } from './harness';
-import { MARIADB, USERS_TABLE, mariadbAdmin } from './ministraFixtures';
+import { MARIADB, USERS_TABLE, hangingHost, mariadbAdmin } from './ministraFixtures';
 
 const admin = await mariadbAdmin('the Ministra time-budget tests');
 
@@ -27,40 +26,6 @@ const MARGIN_MS = 1500;
 const BREAKER = { middlewareBreakerFailures: 3, middlewareBreakerCooldownMs: 1500 };
 
 type Subscriber = RowDataPacket & Record<string, any>;
-
-/**
- * A loopback port whose listener accepts connections and, while `silent`, never writes a byte (a
- * host that hangs); otherwise it relays to the MariaDB (the same server, healthy again).
- */
-async function hangingHost() {
-  const sockets = new Set<net.Socket>();
-  const state = { silent: true };
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-    if (state.silent) return;
-    const upstream = net.connect(MARIADB.port, MARIADB.host);
-    sockets.add(upstream);
-    upstream.on('close', () => sockets.delete(upstream));
-    upstream.on('error', () => socket.destroy());
-    socket.pipe(upstream).pipe(socket);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    state,
-    /** Silent from now on, the connections it relays cut. */
-    hang: () => {
-      state.silent = true;
-      for (const socket of sockets) socket.destroy();
-    },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
 
 const epoch = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 

@@ -4,6 +4,7 @@
  * reason printed, when no MariaDB answers; REQUIRE_MARIADB=true makes a missing one fail instead.
  */
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import mysql, { type Connection, type RowDataPacket } from 'mysql2/promise';
 
 export const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
@@ -63,3 +64,37 @@ export async function subscriberByLogin(conn: Connection, login: string): Promis
 }
 
 export const epochOf = (iso: string | null) => (iso ? Math.floor(new Date(iso).getTime() / 1000) : null);
+
+/**
+ * A loopback port whose listener accepts connections and, while `silent`, never writes a byte (a
+ * host that hangs); otherwise it relays to the MariaDB (the same server, healthy again).
+ */
+export async function hangingHost() {
+  const sockets = new Set<net.Socket>();
+  const state = { silent: true };
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    if (state.silent) return;
+    const upstream = net.connect(MARIADB.port, MARIADB.host);
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', () => socket.destroy());
+    socket.pipe(upstream).pipe(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    state,
+    /** Silent from now on, the connections it relays cut. */
+    hang: () => {
+      state.silent = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
