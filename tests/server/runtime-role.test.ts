@@ -164,8 +164,8 @@ suite('the API as a runtime role that owns no table [postgres]', () => {
     // A user with no history is deleted; one with entries is only marked deleted.
     const fresh = await createDealer(ctx, reseller.client, 0);
     expect((await reseller.client.delete(`/dealers/${fresh.id}`)).status).toBeLessThan(300);
-    const paid = await createDealer(ctx, reseller.client, 3);
-    expect((await reseller.client.post(`/dealers/${paid.id}/credits`, { action: 'recover', credits: 3 })).status).toBe(200);
+    const paid = await createDealer(ctx, reseller.client, 10);
+    expect((await reseller.client.post(`/dealers/${paid.id}/credits`, { action: 'recover', credits: 10 })).status).toBe(200);
     expect((await reseller.client.delete(`/dealers/${paid.id}`)).status).toBeLessThan(300);
     expect((await dealer.client.post('/tickets', { subject: 'Runtime role', message: 'Works', category_id: 1 })).status).toBeLessThan(300);
 
