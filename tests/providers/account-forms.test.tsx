@@ -5,7 +5,7 @@
  * opening's Idempotency-Key, kept for a retry; the row actions go through the data provider.
  */
 import { waitFor } from './dom';
-import { type AuthProvider, type NotificationProvider, Refine } from '@refinedev/core';
+import { type NotificationProvider, Refine } from '@refinedev/core';
 import { fireEvent, render } from '@testing-library/react';
 import { App } from 'antd';
 import type { ReactNode } from 'react';
@@ -20,6 +20,7 @@ import { http } from '../../src/providers/http';
 import { useCurrentUser } from '../../src/providers/identity';
 import { MacSearchPage } from '../../src/resources/macSearch/list';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
+import { signedInAs } from './fakeAuth';
 
 const INVALID_MONTHS = 'Invalid months: Please enter a value between 1 and 50 months';
 
@@ -97,16 +98,11 @@ function SignedIn() {
 }
 
 function renderAs(role: Role, ui: ReactNode) {
-  const authProvider: AuthProvider = {
-    login: async () => ({ success: true }),
-    logout: async () => ({ success: true }),
-    check: async () => ({ authenticated: true }),
-    onError: async () => ({}),
-    getIdentity: async () =>
-      role === 'admin'
-        ? { id: 1, name: 'Admin', username: 'admin', role, credits: null }
-        : { id: 9, name: 'Dan Dealer', username: 'dealer', role, credits: balance, bonus_credits: 0 },
-  };
+  const authProvider = signedInAs(
+    role === 'admin'
+      ? { id: 1, name: 'Admin', username: 'admin', role, credits: null }
+      : { id: 9, name: 'Dan Dealer', username: 'dealer', role, credits: balance, bonus_credits: 0 },
+  );
   const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
   const view = render(
     <MemoryRouter>

@@ -4,7 +4,7 @@
  * ones pulse, load failures silent; the button counts unread announcements and ticket replies.
  */
 import { waitFor } from './dom';
-import { type AuthProvider, type NotificationProvider, Refine } from '@refinedev/core';
+import { type NotificationProvider, Refine } from '@refinedev/core';
 import { fireEvent, render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -13,6 +13,7 @@ import { ANNOUNCEMENT_FORM, BANNER, STORAGE_KEYS } from '../../src/contract';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
+import { signedInAs } from './fakeAuth';
 
 let fake: FakeHttp;
 let notify: ReturnType<typeof vi.fn<(params: unknown) => void>>;
@@ -43,13 +44,7 @@ const item = (id: number, extra: Record<string, unknown> = {}) => ({
 });
 
 function renderAs(role: string, ui: React.ReactNode) {
-  const authProvider: AuthProvider = {
-    login: async () => ({ success: true }),
-    logout: async () => ({ success: true }),
-    check: async () => ({ authenticated: true }),
-    onError: async () => ({}),
-    getIdentity: async () => ({ id: 9, name: 'Dan Dealer', username: 'dealer', role }),
-  };
+  const authProvider = signedInAs(({ id: 9, name: 'Dan Dealer', username: 'dealer', role }));
   const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
   return render(
     <MemoryRouter>

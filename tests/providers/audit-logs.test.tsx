@@ -4,7 +4,7 @@
  * side, stats cards, and silence when a load fails (spec 8).
  */
 import { waitFor } from './dom';
-import { type AccessControlProvider, type AuthProvider, type NotificationProvider, Refine } from '@refinedev/core';
+import { type AccessControlProvider, type NotificationProvider, Refine } from '@refinedev/core';
 import { fireEvent, render, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -13,6 +13,7 @@ import { AuditLogsPage } from '../../src/resources/auditLogs/list';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
+import { signedInAs } from './fakeAuth';
 
 let fake: FakeHttp;
 let notify: ReturnType<typeof vi.fn<(params: unknown) => void>>;
@@ -39,13 +40,7 @@ const entry = (id: number, extra: Record<string, unknown> = {}) => ({
 });
 
 function renderPage() {
-  const authProvider: AuthProvider = {
-    login: async () => ({ success: true }),
-    logout: async () => ({ success: true }),
-    check: async () => ({ authenticated: true }),
-    onError: async () => ({}),
-    getIdentity: async () => ({ id: 1, name: 'Administrator', username: 'admin', role: 'admin' }),
-  };
+  const authProvider = signedInAs(({ id: 1, name: 'Administrator', username: 'admin', role: 'admin' }));
   const accessControlProvider: AccessControlProvider = { can: async ({ resource, action }) => ({ can: can('admin', resource ?? '', action) }) };
   const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
   return render(

@@ -4,7 +4,7 @@
  * stops with it (the resellers and dealers below, counted) and that end-user accounts keep service.
  */
 import { waitFor } from './dom';
-import { type AuthProvider, Refine } from '@refinedev/core';
+import { Refine } from '@refinedev/core';
 import { fireEvent, render } from '@testing-library/react';
 import { App } from 'antd';
 import type { ReactNode } from 'react';
@@ -18,6 +18,7 @@ import { ManagersList } from '../../src/resources/managers/list';
 import { ResellersList } from '../../src/resources/resellers/list';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
 import { member } from './members';
+import { signedInAs } from './fakeAuth';
 
 const user = member;
 
@@ -29,13 +30,7 @@ beforeEach(() => {
 });
 
 function renderAs(role: Role, ui: ReactNode) {
-  const authProvider: AuthProvider = {
-    login: async () => ({ success: true }),
-    logout: async () => ({ success: true }),
-    check: async () => ({ authenticated: true }),
-    onError: async () => ({}),
-    getIdentity: async () => ({ id: role === 'admin' ? 1 : 2, name: role, username: role, role, credits: role === 'admin' ? null : 100 }),
-  };
+  const authProvider = signedInAs(({ id: role === 'admin' ? 1 : 2, name: role, username: role, role, credits: role === 'admin' ? null : 100 }));
   const view = render(
     <MemoryRouter>
       <App>

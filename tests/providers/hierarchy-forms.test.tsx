@@ -5,7 +5,7 @@
  * of the credit-moving calls (initial credits, recovery from history) kept for a retry.
  */
 import { waitFor } from './dom';
-import { type AuthProvider, type NotificationProvider, Refine } from '@refinedev/core';
+import { type NotificationProvider, Refine } from '@refinedev/core';
 import { act, fireEvent, render } from '@testing-library/react';
 import { type ReactNode, useState } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -23,6 +23,7 @@ import { ManagerFormPage } from '../../src/resources/managers/form';
 import { resellerLevel } from '../../src/resources/resellers/list';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
 import { member } from './members';
+import { signedInAs } from './fakeAuth';
 
 const user = member;
 
@@ -59,13 +60,7 @@ function SignedIn() {
 }
 
 function renderAs(role: Role, ui: ReactNode, path = '/') {
-  const authProvider: AuthProvider = {
-    login: async () => ({ success: true }),
-    logout: async () => ({ success: true }),
-    check: async () => ({ authenticated: true }),
-    onError: async () => ({}),
-    getIdentity: async () => (role === 'admin' ? { id: 1, name: 'Admin', username: 'admin', role, credits: null } : { ...MANAGER, role }),
-  };
+  const authProvider = signedInAs((role === 'admin' ? { id: 1, name: 'Admin', username: 'admin', role, credits: null } : { ...MANAGER, role }));
   const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
   const view = render(
     <MemoryRouter initialEntries={[path]}>

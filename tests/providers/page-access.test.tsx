@@ -1,5 +1,5 @@
 /** PageAccess: the in-page role check of spec 6 (servers, audit logs, announcement management). */
-import { type AuthProvider, Refine } from '@refinedev/core';
+import { Refine } from '@refinedev/core';
 import { render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PageAccess } from '../../src/components/routing';
@@ -8,6 +8,7 @@ import { createAccessControlProvider } from '../../src/providers/accessControlPr
 import { http } from '../../src/providers/http';
 import { identity } from '../../src/providers/identity';
 import { fakeHttp } from './fakeHttp';
+import { signedInAs } from './fakeAuth';
 
 function renderAs(role: string | null) {
   const fake = fakeHttp(http);
@@ -15,13 +16,7 @@ function renderAs(role: string | null) {
     localStorage.setItem('token', `token-${role}`);
     fake.on('GET', 'user', { status: 200, body: { id: 1, name: 'Test', username: 'test', role } });
   }
-  const authProvider: AuthProvider = {
-    login: async () => ({ success: true }),
-    logout: async () => ({ success: true }),
-    check: async () => ({ authenticated: true }),
-    onError: async () => ({}),
-    getIdentity: async () => (role ? { id: 1, name: 'Test', username: 'test', role } : null),
-  };
+  const authProvider = signedInAs(role ? { id: 1, name: 'Test', username: 'test', role } : null);
   return render(
     <Refine authProvider={authProvider} accessControlProvider={createAccessControlProvider(fake.http)} options={{ disableTelemetry: true }}>
       <PageAccess resource="servers">servers table</PageAccess>
