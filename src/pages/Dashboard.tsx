@@ -4,9 +4,9 @@ import { useCustom } from '@refinedev/core';
 import { Alert, Button, Card, Col, DatePicker, Row, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
-import { AnnouncementBanner, NotificationsButton } from '../components/announcements';
+import { AnnouncementBanner, NotificationsButton } from '../features/announcements';
 import { YearlyCreditsChart } from '../components/charts';
-import { RecentTransactions, SidePanels, StatCards } from '../components/dashboard';
+import { RecentTransactions, SidePanels, StatCards } from '../features/dashboard';
 import type { DashboardStats } from '../contract';
 import { useCurrentUser } from '../providers/identity';
 

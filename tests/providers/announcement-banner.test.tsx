@@ -8,7 +8,7 @@ import { type NotificationProvider, Refine } from '@refinedev/core';
 import { fireEvent, render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { AnnouncementBanner, NotificationsButton } from '../../src/components/announcements';
+import { AnnouncementBanner, NotificationsButton } from '../../src/features/announcements';
 import { ANNOUNCEMENT_FORM, BANNER, STORAGE_KEYS } from '../../src/contract';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';

@@ -8,7 +8,7 @@ import { type AuthProvider, type NotificationProvider, Refine } from '@refinedev
 import { fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CREDITS, HIERARCHY } from '../../src/contract';
-import { AddCreditsDialog, type CreditEntity, type CreditTarget, RecoverCreditsDialog } from '../../src/components/credits';
+import { AddCreditsDialog, type CreditEntity, type CreditTarget, RecoverCreditsDialog } from '../../src/features/credits';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { type FakeHttp, fakeHttp } from './fakeHttp';

@@ -1,6 +1,6 @@
 import type { HttpError } from '@refinedev/core';
 import { describe, expect, it } from 'vitest';
-import { creditErrorToast, firstFieldMessage } from '../../src/components/credits/creditErrors';
+import { creditErrorToast, firstFieldMessage } from '../../src/features/credits/creditErrors';
 import { CREDITS, HIERARCHY_PANEL } from '../../src/contract';
 
 const unprocessable = (errors: Record<string, string[]>, message = 'The given data was invalid.'): HttpError => ({

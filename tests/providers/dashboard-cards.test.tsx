@@ -8,7 +8,7 @@ import { render, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { DASHBOARD_LABELS, DASHBOARD_PANEL } from '../../src/contract';
-import { RecentTransactions, SidePanels, StatCards, cardsFor } from '../../src/components/dashboard';
+import { RecentTransactions, SidePanels, StatCards, cardsFor } from '../../src/features/dashboard';
 import { csvCell, toCsv } from '../../src/components/export/csv';
 
 const FIGURES = {

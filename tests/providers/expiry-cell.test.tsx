@@ -3,7 +3,7 @@ import './dom';
 import { render } from '@testing-library/react';
 import { ConfigProvider, theme } from 'antd';
 import { describe, expect, it } from 'vitest';
-import { ExpiryCell } from '../../src/components/display/ExpiryCell';
+import { ExpiryCell } from '../../src/features/accounts/ExpiryCell';
 import { TEXT_CONTRAST, contrastRatio, themeConfig } from '../../src/theme';
 
 const NOW = new Date(2026, 2, 10, 12);

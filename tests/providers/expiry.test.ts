@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiryInfo } from '../../src/components/display/expiry';
+import { expiryInfo } from '../../src/features/accounts/expiry';
 
 // Dates in the local time zone: the cell counts from today's date to the expiry date as the user sees them.
 const local = (y: number, m: number, d: number, h = 12, min = 0, s = 0) => new Date(y, m - 1, d, h, min, s).toISOString();

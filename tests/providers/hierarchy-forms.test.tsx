@@ -11,7 +11,7 @@ import { type ReactNode, useState } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CREDITS, ENTITY_FORM, HIERARCHY, type Role } from '../../src/contract';
-import { UserFormDialog } from '../../src/components/hierarchy';
+import { UserFormDialog } from '../../src/features/hierarchy';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { useCurrentUser } from '../../src/providers/identity';

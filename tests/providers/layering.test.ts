@@ -1,14 +1,15 @@
 /**
  * Files import downward only: the contract imports nothing of the panel; providers use the contract;
- * components use providers and the contract; resources and pages use all of those, never each other
- * (a resource page that needs a piece of another resource takes it from components).
+ * components (generic UI, no business) use providers and the contract; features (one folder per
+ * domain: accounts, credits, hierarchy...) use those and each other; resources and pages use all of
+ * those, never each other (a piece two resources share lives in a feature).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
-const LAYERS = ['contract', 'providers', 'components', 'resources', 'pages'] as const;
+const LAYERS = ['contract', 'providers', 'components', 'features', 'resources', 'pages'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /** What each layer may import from the others. */
@@ -16,8 +17,9 @@ const ALLOWED: Record<Layer, Layer[]> = {
   contract: [],
   providers: ['contract'],
   components: ['contract', 'providers'],
-  resources: ['contract', 'providers', 'components'],
-  pages: ['contract', 'providers', 'components'],
+  features: ['contract', 'providers', 'components'],
+  resources: ['contract', 'providers', 'components', 'features'],
+  pages: ['contract', 'providers', 'components', 'features'],
 };
 
 function filesUnder(dir: string): string[] {
@@ -62,7 +64,7 @@ describe('layering of src/', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('a resource imports nothing from another resource (what two share lives in components)', () => {
+  it('a resource imports nothing from another resource (what two share lives in a feature)', () => {
     const folderOf = (file: string) => path.relative(path.join(SRC, 'resources'), file).split(path.sep)[0];
     const wrong: string[] = [];
     for (const file of files.filter((f) => layerOf(f) === 'resources' && path.dirname(f) !== path.join(SRC, 'resources'))) {

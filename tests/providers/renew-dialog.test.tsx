@@ -7,7 +7,7 @@ import { waitFor } from './dom';
 import { type NotificationProvider, Refine } from '@refinedev/core';
 import { fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BulkRenewDialog, QuickRenewDialog, type RenewTarget, renewedExpiry } from '../../src/components/renewals';
+import { BulkRenewDialog, QuickRenewDialog, type RenewTarget, renewedExpiry } from '../../src/features/accounts/renewals';
 import { ACCOUNT_SCREEN, RENEWAL } from '../../src/contract';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';

@@ -24,7 +24,7 @@ import { PASSWORD, balance, createBranch, createManager, createReseller, uniqueN
 const add = (credits: number) => ({ action: 'renew', credits });
 const recover = (credits: number) => ({ action: 'recover', credits });
 
-/** The Add Credits dialog's rules for a non-admin giver holding `ownPaid` paid credits (components/credits/AddCreditsDialog.tsx). */
+/** The Add Credits dialog's rules for a non-admin giver holding `ownPaid` paid credits (features/credits/AddCreditsDialog.tsx). */
 const addRules = (data: CreditOptionsResponse, ownPaid: number): CreditAmountRules => ({
   min: data.min_credits,
   max: data.max_credits,
@@ -33,7 +33,7 @@ const addRules = (data: CreditOptionsResponse, ownPaid: number): CreditAmountRul
   offered: data.options.map((o) => o.value),
 });
 
-/** The Recover dialog's rule (components/credits/RecoverCreditsDialog.tsx): 1 or more, at most the available paid credits. */
+/** The Recover dialog's rule (features/credits/RecoverCreditsDialog.tsx): 1 or more, at most the available paid credits. */
 const recoverRules = (data: RecoveryOptionsResponse): CreditAmountRules => ({
   min: 1,
   balance: data.available_paid_credits,

@@ -8,8 +8,8 @@ import { useCan } from '@refinedev/core';
 import { Button } from 'antd';
 import { useState } from 'react';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, DATA_TABLE, RENEWAL, STATUS } from '../../contract';
-import { accountColumns, accountListProps, useAccountActions, useAccountServers } from '../../components/accounts';
-import { BulkMessageDialog, BulkRenewDialog } from '../../components/accounts/lazyDialogs';
+import { accountColumns, accountListProps, useAccountActions, useAccountServers } from '../../features/accounts';
+import { BulkMessageDialog, BulkRenewDialog } from '../../features/accounts/lazyDialogs';
 import { DataTable } from '../../components/DataTable';
 import { MountWhenOpened, useConfirm } from '../../components/feedback';
 

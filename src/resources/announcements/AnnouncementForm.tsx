@@ -8,13 +8,13 @@ import { Col, DatePicker, Input, Row, Select, Skeleton, Switch } from 'antd';
 import { Suspense, forwardRef, lazy, useEffect, useMemo } from 'react';
 import { type UseFormReturn, useWatch } from 'react-hook-form';
 import { ANNOUNCEMENT_FORM, DATETIME_FORMAT, TIME_FORMAT, type TargetUser } from '../../contract';
-import { priorityOptions, roleOptions, typeOptions } from '../../components/announcements';
-import type { RichTextEditorProps } from '../../components/announcements/RichTextEditor';
+import { priorityOptions, roleOptions, typeOptions } from '../../features/announcements';
+import type { RichTextEditorProps } from '../../features/announcements/RichTextEditor';
 import { FormField, dateInput } from '../../components/form';
 
 
 // The editor (tiptap, ProseMirror) is most of this page's code: it loads when the dialog opens.
-const LoadedEditor = lazy(() => import('../../components/announcements/RichTextEditor').then((m) => ({ default: m.RichTextEditor })));
+const LoadedEditor = lazy(() => import('../../features/announcements/RichTextEditor').then((m) => ({ default: m.RichTextEditor })));
 const RichTextEditor = forwardRef<{ focus(): void }, RichTextEditorProps>(function RichTextEditor(props, ref) {
   return (
     <Suspense fallback={<Skeleton.Input active block style={{ height: 160 }} />}>

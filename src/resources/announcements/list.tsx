@@ -22,7 +22,7 @@ import {
   announcementBody,
   previewText,
 } from '../../contract';
-import { AnnouncementPriorityTag, AnnouncementTypeTag, ExpiringSoonTag, priorityOptions, typeOptions } from '../../components/announcements';
+import { AnnouncementPriorityTag, AnnouncementTypeTag, ExpiringSoonTag, priorityOptions, typeOptions } from '../../features/announcements';
 import { ListEmpty, Pagination, pagingOf } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { titled, useConfirm, useNotify } from '../../components/feedback';

@@ -17,7 +17,7 @@ import {
   defaultCreditLevels,
 } from '../../contract';
 import { FormField, SchemaForm } from '../../components/form';
-import { ConfigLoading, useConfigDocument } from '../../components/config/configDocument';
+import { ConfigLoading, useConfigDocument } from '../../features/settings/configDocument';
 
 /** The levels the current form values would offer. */
 function LevelsPreview({ control }: { control: Control<any> }) {

@@ -19,7 +19,7 @@ import {
 } from '../../contract';
 import { useConfirm, useNotify } from '../../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
-import { ConfigLoading, useConfigDocument } from '../../components/config/configDocument';
+import { ConfigLoading, useConfigDocument } from '../../features/settings/configDocument';
 
 /** The form holds the two lists as comma-separated text; the contract schema reads that text as lists. */
 const toForm = (s: CreditOptionsSettings) => ({ ...s, preset_amounts: s.preset_amounts.join(', '), percentage_options: s.percentage_options.join(', ') });

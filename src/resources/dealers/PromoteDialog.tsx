@@ -4,7 +4,7 @@ import { Alert, Modal } from 'antd';
 import { useEffect } from 'react';
 import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, promoteDealerBody } from '../../contract';
 import { FormField, SchemaForm, useSchemaForm } from '../../components/form';
-import { UserPicker, failureToast } from '../../components/hierarchy';
+import { UserPicker, failureToast } from '../../features/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
 
 export function PromoteDialog({ dealer, onClose }: { dealer: HierarchyUser | null; onClose: () => void }) {

@@ -6,7 +6,7 @@ import { useCustom, useCustomMutation } from '@refinedev/core';
 import { Alert, Button, Modal, Popconfirm, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, type RecoveryHistoryItem } from '../../contract';
-import { creditErrorToast, firstFieldMessage, useAfterCreditMove } from '../../components/credits';
+import { creditErrorToast, firstFieldMessage, useAfterCreditMove } from '../../features/credits';
 import { dateTime } from '../../components/display';
 import { useNotify } from '../../components/feedback';
 import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';

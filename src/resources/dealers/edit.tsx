@@ -4,8 +4,8 @@ import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { HIERARCHY, HIERARCHY_PANEL, USER_STATUSES, dealerUpdateBody } from '../../contract';
 import { SchemaForm, useSchemaForm } from '../../components/form';
-import { ErrorSummary, UserFields, saveFailedNotification, useEditedUser, userFormSchema, userFormValues } from '../../components/hierarchy';
-import { BackButton } from '../../components/transactions';
+import { ErrorSummary, UserFields, saveFailedNotification, useEditedUser, userFormSchema, userFormValues } from '../../features/hierarchy';
+import { BackButton } from '../../features/transactions';
 
 const schema = userFormSchema(dealerUpdateBody);
 

@@ -10,7 +10,7 @@ export const dealers: PanelResource = {
   routes: [
     {
       path: '/dealers/:id/transactions',
-      page: lazyPage(() => import('../../components/transactions'), 'EntityTransactionsPage'),
+      page: lazyPage(() => import('../../features/transactions'), 'EntityTransactionsPage'),
       props: { entity: 'dealers', label: 'Dealer' },
       title: 'Dealer Transactions',
       access: ['dealers', 'transactions'],

@@ -8,7 +8,7 @@ import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, dealerCreat
 import { type DataColumn, DataTable } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { MountWhenOpened, useConfirm } from '../../components/feedback';
-import { type UserLevelConfig, UserFormDialog, statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../components/hierarchy';
+import { type UserLevelConfig, UserFormDialog, statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../features/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
 import { PromoteDialog } from './PromoteDialog';
 import { RecoveryHistoryDialog } from './RecoveryHistoryDialog';

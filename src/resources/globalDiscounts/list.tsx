@@ -22,7 +22,7 @@ import { ListEmpty } from '../../components/DataTable';
 import { ActiveTag } from '../../components/display';
 import { titled, useConfirm, useNotify } from '../../components/feedback';
 import { FormField, ModalForm, useSchemaModalForm } from '../../components/form';
-import { useServerOptions } from '../../components/servers';
+import { useServerOptions } from '../../features/servers';
 
 const PAGE_SIZE = 12;
 

@@ -9,12 +9,12 @@ import { Alert, Button, Card, Descriptions, Form, Input, Result, Select, Space, 
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, type MacSearchQuery, type MacSearchResult, RENEWAL, formatMac, macSearchQuery } from '../../contract';
-import { useAccountServers } from '../../components/accounts';
+import { useAccountServers } from '../../features/accounts';
 import { StatusTag } from '../../components/display';
-import { ExpiryCell } from '../../components/display/ExpiryCell';
+import { ExpiryCell } from '../../features/accounts/ExpiryCell';
 import { MountWhenOpened, useConfirm, useNotify } from '../../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
-import { QuickRenewDialog } from '../../components/renewals';
+import { QuickRenewDialog } from '../../features/accounts/renewals';
 
 /** The form's values; the contract's query schema (GET /mac-search) checks them and answers the query. */
 type MacForm = z.input<typeof macSearchQuery>;

@@ -9,10 +9,10 @@ import { useEffect, useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { GENERAL, HIERARCHY, HIERARCHY_PANEL, MANAGERS, type UserStatus, managerCreateBody, managerUpdateBody } from '../../contract';
 import { FormField, SchemaForm, useSchemaForm } from '../../components/form';
-import { ErrorSummary, type UserFormValues, UserFields, saveFailedNotification, useEditedUser, userFormSchema, userFormValues } from '../../components/hierarchy';
-import { BackButton } from '../../components/transactions';
+import { ErrorSummary, type UserFormValues, UserFields, saveFailedNotification, useEditedUser, userFormSchema, userFormValues } from '../../features/hierarchy';
+import { BackButton } from '../../features/transactions';
 import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
-import { useServerOptions } from '../../components/servers';
+import { useServerOptions } from '../../features/servers';
 
 const STATUSES: readonly UserStatus[] = ['active', 'inactive'];
 

@@ -13,7 +13,7 @@ export const managers: PanelResource = {
   routes: [
     {
       path: '/managers/:id/transactions',
-      page: lazyPage(() => import('../../components/transactions'), 'EntityTransactionsPage'),
+      page: lazyPage(() => import('../../features/transactions'), 'EntityTransactionsPage'),
       props: { entity: 'managers', label: 'Manager' },
       title: 'Manager Transactions',
       access: ['managers', 'transactions'],

@@ -6,7 +6,7 @@ import { DATA_TABLE, DIALOGS, GENERAL, HIERARCHY, HIERARCHY_PANEL, type Hierarch
 import { type DataColumn, DataTable } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { useConfirm } from '../../components/feedback';
-import { statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../components/hierarchy';
+import { statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../features/hierarchy';
 
 export function ManagersList() {
   const navigate = useNavigate();

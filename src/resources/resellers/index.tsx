@@ -9,7 +9,7 @@ export const resellers: PanelResource = {
   routes: [
     {
       path: '/resellers/:id/transactions',
-      page: lazyPage(() => import('../../components/transactions'), 'EntityTransactionsPage'),
+      page: lazyPage(() => import('../../features/transactions'), 'EntityTransactionsPage'),
       props: { entity: 'resellers', label: 'Reseller' },
       title: 'Reseller Transactions',
       access: ['resellers', 'transactions'],

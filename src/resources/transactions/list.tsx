@@ -2,7 +2,7 @@ import type { CrudFilter } from '@refinedev/core';
 import { Alert } from 'antd';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { BackButton, TransactionsTable } from '../../components/transactions';
+import { BackButton, TransactionsTable } from '../../features/transactions';
 
 /** /transactions: every entry of the caller's subtree, its own included. */
 export function TransactionsPage() {

@@ -20,7 +20,7 @@ import {
   type UserAnnouncement,
   previewText,
 } from '../../contract';
-import { AnnouncementContent, AnnouncementPriorityTag, AnnouncementTypeTag, ExpiringSoonTag, NewTag } from '../../components/announcements';
+import { AnnouncementContent, AnnouncementPriorityTag, AnnouncementTypeTag, ExpiringSoonTag, NewTag } from '../../features/announcements';
 import { Pagination, pagingOf } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { titled } from '../../components/feedback';

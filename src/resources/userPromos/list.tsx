@@ -4,7 +4,7 @@ import { CONFIG_SCREENS, GENERAL, PROMOS, type UserPromo, userPromoBody } from '
 import { CrudPage } from '../../components/CrudPage';
 import { ActiveTag, activeOptions, dateTime } from '../../components/display';
 import type { FieldDef } from '../../components/form/fields';
-import { useServerOptions } from '../../components/servers';
+import { useServerOptions } from '../../features/servers';
 
 /** Live total of the form: credits required plus bonus (spec 2). */
 function TotalCreditsPreview({ control }: { control: Control }) {

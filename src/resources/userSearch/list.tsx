@@ -2,7 +2,7 @@
 import type { Account } from '../../contract';
 import { ACCOUNT_SCREEN } from '../../contract';
 import { DataTable } from '../../components/DataTable';
-import { accountColumns, accountListProps, useAccountActions } from '../../components/accounts';
+import { accountColumns, accountListProps, useAccountActions } from '../../features/accounts';
 
 export function UserSearchPage() {
   const { rowActions, dialogs, preloadDialogs } = useAccountActions();

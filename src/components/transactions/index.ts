@@ -1,3 +1,0 @@
-export * from './TransactionsTable';
-export * from './EntityTransactionsPage';
-export * from './BackButton';

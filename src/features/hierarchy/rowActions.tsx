@@ -1,0 +1,83 @@
+/** What the managers, resellers and dealers lists share in their rows: the status switch and the row actions. */
+import { DeleteOutlined, EditOutlined, HistoryOutlined, MinusCircleOutlined, PlusCircleOutlined } from '@ant-design/icons';
+import { Space, Switch, Tag, Tooltip } from 'antd';
+import { useNavigate } from 'react-router';
+import { DIALOGS, HIERARCHY_PANEL, type HierarchyUser } from '../../contract';
+import type { DataColumn, RowAction } from '../../components/DataTable';
+import { type CreditEntity, useCreditDialogs } from '../credits';
+
+/** The Status cell: a switch that asks before activating or deactivating (`onToggle`). */
+export function StatusSwitch({ record, onToggle }: { record: HierarchyUser; onToggle: (record: HierarchyUser) => void }) {
+  return (
+    <Switch
+      size="small"
+      checked={record.is_active}
+      checkedChildren="Active"
+      unCheckedChildren={record.status === 'suspended' ? 'Suspended' : 'Inactive'}
+      aria-label={`Status of ${record.username}`}
+      onClick={(_, e) => {
+        e.stopPropagation();
+        onToggle(record);
+      }}
+    />
+  );
+}
+
+/** Beside the status of a user whose branch a user above stops: who, and what it means. */
+export function BlockedTag({ record }: { record: Pick<HierarchyUser, 'blocked_by'> }) {
+  const by = record.blocked_by;
+  if (!by) return null;
+  return (
+    <Tooltip title={HIERARCHY_PANEL.blockedByHint(by.role, by.username, by.status)}>
+      <Tag color="orange">{HIERARCHY_PANEL.blockedBy(by.role, by.username)}</Tag>
+    </Tooltip>
+  );
+}
+
+/** The Status column of a list whose rows switch their status in place. */
+export const statusColumn = (onToggle: (record: HierarchyUser) => void): DataColumn<HierarchyUser> => ({
+  dataIndex: 'is_active',
+  title: 'Status',
+  width: 110,
+  priority: 'key',
+  render: (_: boolean, record) => (
+    <Space size={4} wrap>
+      <StatusSwitch record={record} onToggle={onToggle} />
+      <BlockedTag record={record} />
+    </Space>
+  ),
+});
+
+type Actions = Array<RowAction<HierarchyUser>>;
+
+export interface UserRowActionsOptions {
+  onEdit: (record: HierarchyUser) => void;
+  onDelete: (record: HierarchyUser) => void;
+  /** The label of the link to /{entity}/{id}/transactions. */
+  transactionsLabel?: string;
+  /** A list's own actions: first, after the credit actions, after Transactions. */
+  first?: Actions;
+  afterCredits?: Actions;
+  afterTransactions?: Actions;
+}
+
+/**
+ * Edit, Add Credits (active users only), Recover Credits, Transactions and Delete, with the list's own
+ * actions in between; `dialogs` are the credit dialogs to render once beside the table.
+ */
+export function useUserRowActions(entity: CreditEntity, options: UserRowActionsOptions) {
+  const navigate = useNavigate();
+  const credits = useCreditDialogs(entity);
+  const { onEdit, onDelete, transactionsLabel = 'Transactions', first = [], afterCredits = [], afterTransactions = [] } = options;
+  const rowActions = (record: HierarchyUser): Actions => [
+    ...first,
+    { key: 'edit', label: 'Edit', icon: <EditOutlined />, onClick: onEdit },
+    { key: 'add-credits', label: DIALOGS.addCredits, icon: <PlusCircleOutlined />, disabled: !record.is_active, onClick: credits.openAdd },
+    { key: 'recover-credits', label: DIALOGS.recoverCredits, icon: <MinusCircleOutlined />, onClick: credits.openRecover },
+    ...afterCredits,
+    { key: 'transactions', label: transactionsLabel, icon: <HistoryOutlined />, onClick: (r) => navigate(`/${entity}/${r.id}/transactions`) },
+    ...afterTransactions,
+    { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, onClick: onDelete },
+  ];
+  return { rowActions, dialogs: credits.dialogs };
+}

@@ -1,0 +1,3 @@
+export * from './TransactionsTable';
+export * from './EntityTransactionsPage';
+export * from '../../components/layout/BackButton';
