@@ -1,5 +1,5 @@
 /**
- * The panel's first load against issue 8's budgets, next to a minimal Refine + antd page showing the
+ * The panel's first load against its budgets (docs/performance.md), next to a minimal Refine + antd page showing the
  * same rows (bench/minimal/), and the panel with that page's bare table in place of its accounts page
  * (its frame, providers and sign-in around the same table: the part of the difference that no change
  * to the page removes). All are built in this run with the panel's Vite config and served by the same

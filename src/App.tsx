@@ -29,7 +29,7 @@ function Themed({ children }: { children: React.ReactNode }) {
   return (
     <ConfigProvider theme={antTheme}>
       <PageColours dark={isDarkTheme(config.theme)} />
-      {/* One toast at a time (spec 9), at the bottom: nothing there changes under it (the header's credits do). */}
+      {/* One toast at a time (docs/domain.md#toasts), at the bottom: nothing there changes under it (the header's credits do). */}
       <AntdApp notification={{ maxCount: 1, duration: TOAST_MS.default / 1000, placement: 'bottomRight' }} message={{ maxCount: 1 }}>
         {children}
       </AntdApp>

@@ -1,7 +1,7 @@
 /**
  * A whole list screen from a declaration: the shared data table, an Add button, create/edit in a
- * modal form built from field declarations, delete with confirmation, bulk delete, and the spec's
- * failure messages. Simple resources are this plus their columns and fields.
+ * modal form built from field declarations, delete with confirmation, bulk delete, and the
+ * resource's failure messages. Simple resources are this plus their columns and fields.
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { type BaseRecord, type HttpError, useCan, useDelete, useInvalidate } from '@refinedev/core';

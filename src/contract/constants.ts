@@ -1,4 +1,4 @@
-/** Business constants and limits (spec section 9). */
+/** Business constants and limits (docs/domain.md says what they are for). */
 export const PASSWORD_MIN_LENGTH = 8;
 
 export const RENEW_MONTHS = { min: 1, max: 50 } as const;
@@ -116,14 +116,14 @@ export const TIME_FORMAT = 'HH:mm';
 export const DATETIME_FORMAT = 'YYYY-MM-DD HH:mm';
 export const DATE_FORMAT = 'YYYY-MM-DD';
 
-/** Browser storage keys (spec 3). */
+/** Browser storage keys (docs/domain.md#session). */
 export const STORAGE_KEYS = {
   token: 'token',
   dismissedAnnouncements: 'dismissed-announcements',
   userRole: 'userRole',
 } as const;
 
-/** Demo users (DESIGN.md): seeded in demo mode, where they accept any password. */
+/** Demo users: seeded in demo mode, where they accept any password. */
 export const DEMO_USERNAMES = ['admin', 'manager', 'reseller', 'dealer'] as const;
 
 export const API_PREFIX = '/api/v1';

@@ -1,5 +1,5 @@
 /**
- * Response shapes the API sends and the panel reads (spec section 3). Each is the type of a zod schema
+ * Response shapes the API sends and the panel reads. Each is the type of a zod schema
  * in ./schemas, the one the API states as its response schema (so /api/docs shows it and the reply is
  * serialised by it): the shape is written once.
  */
@@ -49,7 +49,7 @@ export type NamedRef = z.infer<typeof namedRefEntity>;
 /** A manager, reseller or dealer as the API shows it. Panel users' passwords are never returned. */
 export type HierarchyUser = z.infer<typeof hierarchyUserEntity>;
 
-/** One ledger entry as the transaction lists show it (spec 3, Transaction). */
+/** One ledger entry as the transaction lists show it (docs/domain.md#transactions). */
 export type TransactionEntry = z.infer<typeof transactionEntryEntity>;
 
 /** GET /credit-options/allocation: { data: CreditOptionsResponse }. */
@@ -83,7 +83,7 @@ export type GlobalDiscount = z.infer<typeof globalDiscountEntity>;
 
 export type CreditOptionsTestResult = z.infer<typeof creditOptionsTestResultEntity>;
 
-/** An end-user account (spec 3). */
+/** An end-user account. */
 export type Account = z.infer<typeof accountEntity>;
 
 /** GET /accounts/{id}/stb-info: { data: StbInfo }. */

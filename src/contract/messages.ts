@@ -1,7 +1,7 @@
 /**
- * Every user-facing message of the spec (sections 5 and 8), written once. The API answers with these
+ * Every user-facing message (docs/domain.md#messages), written once. The API answers with these
  * texts in its 422 field errors so the panel can show them under the fields unchanged.
- * A toast that the spec writes as 'Title: description' is a { title, description } pair.
+ * A toast written as 'Title: description' is a { title, description } pair.
  */
 export interface ToastText {
   title: string;
@@ -139,7 +139,7 @@ export const STATUS = {
   deactivate: 'Deactivate',
 } as const;
 
-/** The shared data table's own words (spec 2's 'No data found' is GENERAL.noData). */
+/** The shared data table's own words ('No data found' is GENERAL.noData). */
 export const DATA_TABLE = {
   rowActions: 'Row actions',
   actions: 'Actions',
@@ -302,7 +302,7 @@ export const DIALOGS = {
   confirmDelete: 'Confirm Delete',
 } as const;
 
-/** Rules of the admin configuration forms (spec 5) as templates, so each message is written once. */
+/** Rules of the admin configuration forms as templates, so each message is written once. */
 export const FIELD_RULES = {
   between: (label: string, min: number, max: number) => `${label} must be between ${min} and ${max}`,
   atLeast: (label: string, min: number) => `${label} must be at least ${min}`,
@@ -341,7 +341,7 @@ export const DISCOUNT_FORM = {
   validUntilAfterFrom: 'Valid until must be after valid from',
 } as const;
 
-/** Managers, resellers and dealers: form, delete and credit-move messages the spec leaves to us. */
+/** Managers, resellers and dealers: form, delete and credit-move messages of our own. */
 export const HIERARCHY = {
   passwordTooShort: 'The password must be at least 8 characters.',
   usernameFormat: 'The username may contain only letters, numbers, dots, dashes, underscores and @.',
@@ -379,7 +379,7 @@ export const HIERARCHY = {
   statusUpdated: 'Status updated successfully.',
 } as const;
 
-/** End-user accounts, renewals, auto-renew, MAC checks and user search (the spec leaves these to us). */
+/** End-user accounts, renewals, auto-renew, MAC checks and user search (our own). */
 export const ACCOUNTS = {
   loginTaken: 'This login is already used on this server.',
   macTaken: 'This MAC address is already registered on this server.',
@@ -419,7 +419,7 @@ export const ACCOUNTS = {
   middlewareWriteRateLimit: 'Too many account changes. Please wait a minute before trying again.',
 } as const;
 
-/** The admin configuration screens: labels and the success messages spec 8 calls "similar for other entities". */
+/** The admin configuration screens: labels and their success messages, like the resellers' ones. */
 export const CONFIG_SCREENS = {
   checkConnection: 'Check',
   connectionChecked: (name: string, status: string) => `Connection check of ${name}: ${status}`,
@@ -443,7 +443,7 @@ export const CONFIG_SCREENS = {
   maintenanceMode: 'Maintenance Mode',
 } as const;
 
-/** The end-user accounts screens of the panel: titles, expiry display, dialogs (spec 2 and 4). */
+/** The end-user accounts screens of the panel: titles, expiry display, dialogs. */
 export const ACCOUNT_SCREEN = {
   title: 'Users',
   add: 'Add User',
@@ -475,7 +475,7 @@ export const ACCOUNT_SCREEN = {
   macSearchPlaceholder: 'e.g. 00:1A:79:12:34:56',
 } as const;
 
-/** Panel texts of the managers, resellers and dealers screens and the credit dialogs (spec leaves these to us). */
+/** Panel texts of the managers, resellers and dealers screens and the credit dialogs (our own). */
 export const HIERARCHY_PANEL = {
   resellersLoadFailed: 'Failed to load resellers',
   dealersLoadFailed: 'Failed to load dealers',
@@ -514,9 +514,9 @@ export const HIERARCHY_PANEL = {
   },
 } as const;
 
-// ---- Communication and oversight: tickets, announcements, audit logs, analytics (issue 9) ----
+// ---- Communication and oversight: tickets, announcements, audit logs, analytics ----
 
-/** Tickets (spec 8 shows no ticket messages: these are ours). */
+/** Tickets (all ours: no ticket message was given as a requirement). */
 export const TICKETS = {
   title: 'Tickets',
   add: 'New Ticket',
@@ -549,7 +549,7 @@ export const TICKETS = {
   noReplies: 'No replies yet.',
 } as const;
 
-/** Announcement forms and screens, beside the spec's ANNOUNCEMENTS failures. */
+/** Announcement forms and screens, beside the ANNOUNCEMENTS failures. */
 export const ANNOUNCEMENT_FORM = {
   titleRequired: 'Title is required',
   contentRequired: 'Content is required',
@@ -585,7 +585,7 @@ export const ANNOUNCEMENT_FORM = {
   chooseRoleFirst: 'Choose a target role first',
 } as const;
 
-/** The audit log viewer (spec 2; its load failures are silent, spec 8). */
+/** The audit log viewer (its load failures are silent). */
 export const AUDIT = {
   title: 'Audit Logs',
   details: 'Audit Log Details',
@@ -608,7 +608,7 @@ export const ANALYTICS = {
   loadFailed: 'Failed to load analytics',
 } as const;
 
-/** The dashboard's per-role pieces beside the spec's DASHBOARD_LABELS. */
+/** The dashboard's per-role pieces beside DASHBOARD_LABELS. */
 export const DASHBOARD_PANEL = {
   myCredits: 'My Credits',
   creditsUnit: 'credits',

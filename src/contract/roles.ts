@@ -23,7 +23,7 @@ export const PANEL_NAMES: Record<Role, string> = {
   dealer: 'DEALER PANEL',
 };
 
-/** Role badge colour (spec 6): red for admin, default for manager, muted for others. */
+/** Role badge colour: red for admin, default for manager, muted for others. */
 export const ROLE_BADGE_COLOR: Record<Role, string | undefined> = {
   admin: 'red',
   manager: 'default',
@@ -105,7 +105,7 @@ export type Permission = { resource: ResourceName; action: string };
 export function can(role: string | null | undefined, resource: string, action: string): boolean {
   const byAction = (PERMISSIONS as Record<string, Record<string, readonly Role[]>>)[resource];
   if (!byAction) return false;
-  // Unknown roles get only the dashboard and MAC check (spec 2).
+  // Unknown roles get only the dashboard and MAC check (docs/domain.md#roles).
   if (!isRole(role)) return (resource === 'dashboard' || resource === 'mac-search') && action === 'list';
   return byAction[action]?.includes(role) ?? false;
 }

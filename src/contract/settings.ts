@@ -1,7 +1,7 @@
 /**
- * The system settings of spec section 7 (and the trial limits of DESIGN.md: the period of one trial
+ * The system settings (docs/domain.md#system-settings, with the trial limits: the period of one trial
  * per device, trials per user per day): the URL key of each per-key PUT, the one body field it
- * carries, and the bounds of spec section 5. The API validates with this table and the panel's provider maps
+ * carries, and its bounds. The API validates with this table and the panel's provider maps
  * keys with it, so the two never disagree.
  */
 import { SYSTEM_SETTING_DEFAULTS } from './constants';
@@ -66,7 +66,7 @@ export function settingKeyOf(field: SystemSettingField): SettingKey {
 
 /**
  * A numeric setting typed in a form: the number, or the setting's fallback when it is not a number
- * (spec 5: trial_days falls back to 7, default_credits to 1).
+ * (trial_days falls back to 7, default_credits to 1).
  */
 export function settingNumberOrFallback(key: SettingKey, input: unknown): number {
   const def: SettingDef = SETTING_KEYS[key];

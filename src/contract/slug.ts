@@ -1,5 +1,5 @@
 /**
- * Theme slugs (spec 5): groups of lowercase letters, digits, underscores and colons joined by single
+ * Theme slugs: groups of lowercase letters, digits, underscores and colons joined by single
  * hyphens. A slug typed nowhere is generated from the name: lowercased, invalid characters removed,
  * spaces turned into hyphens.
  */

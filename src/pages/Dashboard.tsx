@@ -1,4 +1,4 @@
-/** The dashboard (spec 2) with real figures for the caller's subtree. */
+/** The dashboard (docs/domain.md#dashboard) with real figures for the caller's subtree. */
 import { ReloadOutlined } from '@ant-design/icons';
 import { useCustom } from '@refinedev/core';
 import { Alert, Button, Card, Col, DatePicker, Row, Space, Typography } from 'antd';

@@ -1,4 +1,4 @@
-/** Sign-in (spec 2, Login screen). */
+/** Sign-in (docs/domain.md#session). */
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useLogin } from '@refinedev/core';
 import { Alert, Button, Card, Input, Layout, Tag, Typography } from 'antd';
@@ -12,7 +12,7 @@ export function LoginPage() {
   const { config } = useAppConfig();
   const [error, setError] = useState<string | null>(null);
   // Checked by the API's own sign-in schema before any request: an empty field reads 'Please fill in
-  // all fields' under it (spec 5). What the auth provider answers shows above the form.
+  // all fields' under it. What the auth provider answers shows above the form.
   const { control, handleSubmit, reset } = useSchemaForm(loginBody, { mode: 'onSubmit', defaultValues: { username: '', password: '' } });
 
   const signIn = (values: LoginBody) => {

@@ -1,4 +1,4 @@
-/** /profile (spec 2): personal information, change password, account information. */
+/** /profile: personal information, change password, account information. */
 import { type HttpError, useCustomMutation } from '@refinedev/core';
 import { Button, Card, Col, Descriptions, Form, Input, Row } from 'antd';
 import { type ChangePasswordBody, type CurrentUser, PROFILE, changePasswordBody, updateProfileBody } from '../contract';

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { PageResult } from '../components/layout/PageResult';
 import { ACCESS } from '../contract';
 
-/** /unauthorized (spec 6): where a forbidden route sends the user. */
+/** /unauthorized: where a forbidden route sends the user. */
 export function UnauthorizedPage() {
   const navigate = useNavigate();
   return (

@@ -1,5 +1,5 @@
 /**
- * Sign-in, session checks and sign-out (spec section 4): token and userRole in localStorage; a 401,
+ * Sign-in, session checks and sign-out (docs/domain.md#session): token and userRole in localStorage; a 401,
  * or a session-load failure mentioning Unauthenticated/401/Unauthorized, clears the session.
  */
 import type { AuthProvider, HttpError } from '@refinedev/core';
@@ -11,7 +11,7 @@ import { session } from './session';
 
 const SESSION_ERROR = /Unauthenticated|401|Unauthorized/i;
 
-/** The first per-field message of a 422, else the spec's default failure text. */
+/** The first per-field message of a 422, else the default failure text. */
 export function loginErrorMessage(error: HttpError): string {
   if (error.statusCode === 422 && error.errors) {
     for (const value of Object.values(error.errors)) {

@@ -1,6 +1,6 @@
 /**
  * The data provider for our API: maps Refine's pagination, sorters and filters onto the query
- * conventions of spec section 7 and reads each list shape back as { data, total }. Every method sends
+ * conventions of docs/api.md#lists and reads each list shape back as { data, total }. Every method sends
  * `meta.headers` (an Idempotency-Key goes through useCreate / useCustomMutation that way).
  */
 import type { CrudFilter, CrudSort, DataProvider, GetListParams } from '@refinedev/core';

@@ -1,4 +1,4 @@
-/** The browser side of a session: token and role in localStorage under the spec's keys. */
+/** The browser side of a session: token and role in localStorage under STORAGE_KEYS. */
 import { STORAGE_KEYS } from '../contract';
 
 export const session = {

@@ -1,5 +1,5 @@
 /**
- * System settings calls (spec 7) through the data provider: GET /system-settings, and one
+ * System settings calls (docs/domain.md#system-settings) through the data provider: GET /system-settings, and one
  * PUT /system-settings/{key} per setting carrying its one body field. Which key and field a setting
  * uses comes from the contract's SETTING_KEYS table, the same one the API validates with.
  */

@@ -1,5 +1,5 @@
 /**
- * The menu of each role in the order and grouping of spec section 2. Entries name resources; paths,
+ * The menu of each role in its order and grouping (docs/domain.md#routes-and-menus). Entries name resources; paths,
  * labels and icons come from their declarations.
  */
 import { AppstoreOutlined, CustomerServiceOutlined, SearchOutlined, TeamOutlined } from '@ant-design/icons';
@@ -20,5 +20,5 @@ export const MENU_LAYOUTS: Record<Role, MenuLayout> = {
   dealer: ['dashboard', 'user-announcements', 'accounts', 'transactions', 'tickets', 'mac-search'],
 };
 
-/** A signed-in user of an unknown role: only Dashboard and MAC Check (spec 2). */
+/** A signed-in user of an unknown role: only Dashboard and MAC Check (docs/domain.md#roles). */
 export const UNKNOWN_ROLE_MENU: MenuLayout = ['dashboard', 'mac-search'];

@@ -41,7 +41,7 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     await trialDays.waitFor();
     expect(await trialDays.inputValue()).toBe('7');
 
-    // Out of bounds (spec 5: 1-365): refused under the field, nothing saved.
+    // Out of bounds (1-365): refused under the field, nothing saved.
     await trialDays.fill('400');
     await page.getByRole('button', { name: 'Save Trial Days' }).click();
     await page.getByText(FIELD_RULES.between('Trial days', 1, 365)).waitFor();
@@ -134,7 +134,7 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     const dialog = page.getByRole('dialog');
     expect(await field(dialog, 'validity_months').inputValue()).toBe('12');
     expect(await field(dialog, 'credits_required').inputValue()).toBe('9');
-    // Missing name and server: under the fields and as a toast (spec 8).
+    // Missing name and server: under the fields and as a toast.
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.getByText(GLOBAL_DISCOUNTS.selectServer).waitFor();
     await toast(page, 'Name is required');
@@ -154,7 +154,7 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     await page.context().close();
   });
 
-  it("shows the spec's messages when the API fails: servers in a red box and a toast, settings saves", async () => {
+  it("shows the failure messages when the API fails: servers in a red box and a toast, settings saves", async () => {
     const page = await ctx.signIn('admin');
     await page.route('**/api/v1/servers?*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"Server Error"}' }));
     await page.goto('/servers');

@@ -27,7 +27,7 @@ async function addCredits(page: Page, path: string, username: string, amount: nu
   const dialog = page.locator('.ant-modal', { hasText: 'Recipient' });
   await dialog.waitFor();
 
-  // Nothing chosen: the spec's message.
+  // Nothing chosen: 'Please select a valid amount'.
   await dialog.getByRole('button', { name: DIALOGS.addCredits }).click();
   await dialog.getByText('Please select a valid amount').waitFor();
 

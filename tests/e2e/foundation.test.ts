@@ -12,7 +12,7 @@ describeBrowser('foundation in the browser', (ctx) => {
       const menu = page.getByRole('menu', { name: 'Main menu' }).locator('[role=menuitem], .ant-menu-submenu-title');
       await expect.poll(async () => (await menu.allInnerTexts()).map((l) => l.trim()).filter(Boolean)).toEqual(menuLabels(role));
 
-      // Ticket categories are admin-only (spec 2): the others land on /unauthorized.
+      // Ticket categories are admin-only: the others land on /unauthorized.
       await page.goto('/ticket-categories');
       if (role === 'admin') await page.locator('.ant-card-head-title', { hasText: 'Ticket Categories' }).waitFor();
       else {

@@ -1,7 +1,7 @@
 import type { Role } from '../../src/contract';
 
 /**
- * The menu labels of each role in display order (spec 2), groups followed by their children.
+ * The menu labels of each role in display order (docs/domain.md#routes-and-menus), groups followed by their children.
  */
 export function menuLabels(role: Role): string[] {
   const menus: Record<Role, string[]> = {

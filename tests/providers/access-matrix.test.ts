@@ -1,5 +1,5 @@
 /**
- * The access matrix for every route of spec section 2 and every role (the four and an unknown one),
+ * The access matrix for every route of the route table and every role (the four and an unknown one),
  * through the contract's can() and the access-control provider (on the role of the signed-in
  * identity); and the menus of each role, derived from the declarations.
  */
@@ -17,7 +17,7 @@ import { SPEC_ROUTES, type SpecRoute, UNKNOWN_ROLE, contractRoles, routeFor, spe
 
 const ALL_ROLES = [...ROLES, UNKNOWN_ROLE] as const;
 
-/** May this role open this route, by the table (spec plus the contract's deliberate differences)? */
+/** May this role open this route, by the table (required roles plus the contract's deliberate differences)? */
 function expected(route: SpecRoute, role: string): boolean {
   const roles = contractRoles(route);
   if (roles === 'public') return true;
@@ -51,7 +51,7 @@ beforeEach(() => {
 });
 
 describe('the route table', () => {
-  it('lists every route of spec section 2 once', () => {
+  it('lists every route of the route table once', () => {
     const paths = SPEC_ROUTES.map((r) => r.path);
     expect(new Set(paths).size).toBe(paths.length);
     expect(paths).toHaveLength(34);
@@ -70,7 +70,7 @@ describe('the route table', () => {
     expect(declared.length).toBeGreaterThan(0);
     for (const panelRoute of declared) {
       const row = routeFor(panelRoute.path);
-      expect(row, `${panelRoute.path} is not a route of spec section 2`).toBeDefined();
+      expect(row, `${panelRoute.path} is not a route of the route table`).toBeDefined();
       for (const role of ALL_ROLES) {
         expect(mayOpen(role, panelRoute.access), `${role} on ${panelRoute.path}`).toBe(expected(row!, role));
       }
@@ -91,7 +91,7 @@ describe.each(ALL_ROLES)('role %s', (role) => {
   });
 });
 
-describe('deliberate differences from the spec table', () => {
+describe('deliberate differences from the required table', () => {
   it('/dealers and /dealers/edit/{id} are for admin, manager and reseller only (not dealer)', () => {
     for (const path of ['/dealers', '/dealers/edit/{id}']) {
       const route = SPEC_ROUTES.find((r) => r.path === path)!;
@@ -138,7 +138,7 @@ describe('the contract', () => {
     expect(can('admin', '', 'list')).toBe(false);
   });
 
-  it('gives admin every declared permission except reading user announcements and user search (spec 6)', () => {
+  it('gives admin every declared permission except reading user announcements and user search', () => {
     for (const [resource, actions] of Object.entries(PERMISSIONS)) {
       for (const action of Object.keys(actions)) {
         const adminExcluded = resource === 'user-announcements' || resource === 'user-search';
@@ -148,7 +148,7 @@ describe('the contract', () => {
   });
 });
 
-// ---- menus (spec 2, "Navigation menus per role") ----
+// ---- menus per role (docs/domain.md#routes-and-menus) ----
 
 type Shape = string | { group: string; children: string[] };
 const shape = (entries: MenuEntry[]): Shape[] =>
@@ -171,7 +171,7 @@ const SPEC_MENUS: Record<string, Shape[]> = {
 };
 
 
-/** Labels the spec names. */
+/** Labels the menus must show. */
 const SPEC_LABELS: Record<string, string> = {
   '/': 'Dashboard',
   '/global-discounts': 'User Promo',
@@ -183,11 +183,11 @@ const SPEC_LABELS: Record<string, string> = {
 describe.each(ALL_ROLES)('menu of %s', (role) => {
   const menu = menuFor(role);
 
-  it('has exactly the entries, order and groups of spec section 2', () => {
+  it('has exactly the required entries, order and groups', () => {
     expect(shape(menu)).toEqual(SPEC_MENUS[role]);
   });
 
-  it('uses the labels the spec names', () => {
+  it('uses the required labels', () => {
     for (const link of links(menu)) {
       if (SPEC_LABELS[link.path]) expect(link.label, link.path).toBe(SPEC_LABELS[link.path]);
     }
@@ -196,7 +196,7 @@ describe.each(ALL_ROLES)('menu of %s', (role) => {
   it('links only to routes the role may open', () => {
     for (const link of links(menu)) {
       const route = routeFor(link.path);
-      expect(route, `${link.path} is a route of spec section 2`).toBeDefined();
+      expect(route, `${link.path} is a route of the route table`).toBeDefined();
       expect(mayOpen(role, declaredAccess(route!)), `${role} may open ${link.path}`).toBe(true);
     }
   });

@@ -410,7 +410,7 @@ function RowActions({ record }: { record: Account }) {
 }
 
 describe('account row actions', { timeout: 60_000 }, () => {
-  it('change the status, reset the device and delete through the data provider, with the spec toasts', async () => {
+  it('change the status, reset the device and delete through the data provider, with their toasts', async () => {
     fake.on('PATCH', 'accounts/7', { status: 200, body: { message: HIERARCHY.statusUpdated, data: account({ status: 'inactive' }) } });
     fake.on('POST', 'accounts/7/reset-device', { status: 200, body: { message: ACCOUNTS.deviceReset, data: account() } });
     fake.on('DELETE', 'accounts/7', { status: 403, body: { message: 'This action is unauthorized.' } });

@@ -1,7 +1,7 @@
 /**
  * The audit log viewer over a fake HTTP layer: 15 a page by default with 10/15/25/50/100 offered,
  * filters sent as the API's plain parameters, the details dialog with old and new values side by
- * side, stats cards, and silence when a load fails (spec 8).
+ * side, stats cards, and silence when a load fails.
  */
 import { waitFor } from './dom';
 import { type AccessControlProvider, type NotificationProvider, Refine } from '@refinedev/core';

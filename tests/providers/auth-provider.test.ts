@@ -1,6 +1,6 @@
 /**
- * The auth provider against a fake HTTP layer (spec sections 4, 5 and 8): sign-in, the session in
- * localStorage under the spec's keys, the 401 path, and which failures end the session.
+ * The auth provider against a fake HTTP layer (docs/domain.md#session): sign-in, the session in
+ * localStorage under STORAGE_KEYS, the 401 path, and which failures end the session.
  */
 import type { AuthProvider, HttpError } from '@refinedev/core';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -88,7 +88,7 @@ describe('login', () => {
     expect(stored().token).toBeNull();
   });
 
-  // Decision beyond the spec: the login rate limit (issue 2) shows the server's message, so the user
+  // A decision of ours: the sign-in rate limit (docs/security.md) shows the server's message, so the user
   // learns to wait instead of retyping a correct password.
   it("shows the server's message for a 429", async () => {
     fake.on('POST', 'login', { status: 429, body: { message: 'Too Many Attempts.' } });
@@ -211,7 +211,7 @@ describe('getIdentity', () => {
     expect(stored()).toEqual({ token: null, userRole: null });
   });
 
-  // Spec 4: a 401 answer to any call removes the token, whatever its message says.
+  // A 401 answer to any call removes the token (docs/domain.md#session), whatever its message says.
   it('clears the session on any 401, whatever its message', async () => {
     signedIn();
     fake.on('GET', 'user', { status: 401, body: { message: 'Token has expired.' } });

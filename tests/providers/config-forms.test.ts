@@ -8,7 +8,7 @@ const list = (field: 'preset_amounts' | 'percentage_options', text: string) => {
   return parsed.success ? parsed.data : null;
 };
 
-describe('global discount savings (spec 2: validity_months - credits_required, percentage to one decimal)', () => {
+describe('global discount savings (validity_months - credits_required, percentage to one decimal)', () => {
   it.each([
     [12, 9, 3, '25.0'],
     [10, 9, 1, '10.0'],

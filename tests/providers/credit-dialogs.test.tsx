@@ -1,7 +1,7 @@
 /**
  * The Add Credits and Recover Credits dialogs over a fake HTTP layer: amounts from the option
  * endpoints, the client rules, one Idempotency-Key per opening (kept for a retry), the bonus the
- * dialog showed sent back, and the spec's error toasts.
+ * dialog showed sent back, and the error toasts.
  */
 import { waitFor } from './dom';
 import { type AuthProvider, type NotificationProvider, Refine } from '@refinedev/core';
@@ -183,7 +183,7 @@ describe('Add Credits dialog', { timeout: 30_000 }, () => {
     expect(fake.calls('POST', 'resellers/5/credits').map((c) => c.body)).toEqual([{ action: 'renew', credits: 40 }]);
   });
 
-  it('maps the server refusals of spec 8', async () => {
+  it('maps the server refusals to their toasts', async () => {
     fake.on('GET', 'credit-options/allocation', { status: 200, body: { data: { options: [option(10)], user_credits: 500, min_credits: 10, max_credits: 500 } } });
     fake.on('POST', 'resellers/5/credits', { status: 422, body: { message: 'Insufficient Credits', errors: { paid_credits: ['Insufficient Credits'] } } });
     const { submit, choose } = renderDialog('add');
@@ -233,7 +233,7 @@ describe('Add Credits form: the contract rules before sending, the server 422 un
     expect(fake.calls('POST', 'managers/2/credits').map((c) => c.body)).toEqual([{ action: 'renew', credits: 10_000 }]);
   });
 
-  it("shows the server's 422 on credits under the amount, with the spec's toast, and retries with the same key", async () => {
+  it("shows the server's 422 on credits under the amount, with the dialog's toast, and retries with the same key", async () => {
     fake.on('GET', 'credit-options/allocation', { status: 200, body: { data: { options: [option(10), option(20)], user_credits: 500, min_credits: 10, max_credits: 500 } } });
     const refusal = 'Credits are given in steps of 10.';
     fake.on('POST', 'resellers/5/credits', { status: 422, body: { message: refusal, errors: { credits: [refusal] } } });

@@ -9,8 +9,8 @@ const unprocessable = (errors: Record<string, string[]>, message = 'The given da
   errors,
 });
 
-describe('creditErrorToast (spec 8, add credits)', () => {
-  it('maps a rate limit to the spec text, whatever else the body carries', () => {
+describe('creditErrorToast (add credits)', () => {
+  it('maps a rate limit to its text, whatever else the body carries', () => {
     const toast = creditErrorToast(unprocessable({ rate_limit: ['Too many credit operations. Please wait before trying again.'], credits: ['x'] }));
     expect(toast).toEqual({ title: 'Rate Limit Exceeded', description: 'Too many credit operations. Please wait before trying again.' });
   });
@@ -28,7 +28,7 @@ describe('creditErrorToast (spec 8, add credits)', () => {
     expect(creditErrorToast(unprocessable({ recipient: ['Invalid Recipient'] })).title).toBe('Invalid Recipient');
   });
 
-  it('gives the spec order when several fields fail: paid before promo before recipient', () => {
+  it('gives the fixed order when several fields fail: paid before promo before recipient', () => {
     expect(creditErrorToast(unprocessable({ recipient: ['r'], promo_credits: ['p'], paid_credits: ['q'] })).title).toBe(CREDITS.paidCredits);
     expect(creditErrorToast(unprocessable({ recipient: ['r'], promo_credits: ['p'] })).title).toBe(CREDITS.promoCredits);
   });
@@ -55,7 +55,7 @@ describe('creditErrorToast (spec 8, add credits)', () => {
 
   it('uses the dialog fallback title for recoveries', () => {
     expect(creditErrorToast({ statusCode: 500, message: 'API Error' }, HIERARCHY_PANEL.recoverFailed)).toEqual({ title: 'Failed to Recover Credits' });
-    // The spec's 422 mapping applies to recoveries as well.
+    // The 422 mapping applies to recoveries as well.
     expect(creditErrorToast(unprocessable({ recipient: ['Invalid Recipient'] }), HIERARCHY_PANEL.recoverFailed).title).toBe('Invalid Recipient');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The data provider against a fake HTTP layer: every query-mapping rule of spec section 7, every list
+ * The data provider against a fake HTTP layer: every query-mapping rule of docs/api.md#lists, every list
  * shape it reads back, and the paths and bodies of single-record calls.
  */
 import type { CrudFilter, CrudSort } from '@refinedev/core';

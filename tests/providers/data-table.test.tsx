@@ -1,6 +1,6 @@
 /**
  * The shared DataTable inside Refine with the real data provider over a fake HTTP layer: the empty
- * state, the 500 ms debounced search, and the error banner of a failed load (spec 2 and 8).
+ * state, the 500 ms debounced search, and the error banner of a failed load (docs/domain.md#lists).
  */
 import './dom';
 import { Refine } from '@refinedev/core';

@@ -34,7 +34,7 @@ describe('account expiry display', () => {
     expect(expiryInfo(local(2026, 3, 18, 0, 0, 1), NOW)).toMatchObject({ level: 'ok', label: '8 days left', daysLeft: 8, color: 'success' });
   });
 
-  it('shows days up to 31 and whole months above (spec 4: months when more than 31 days remain)', () => {
+  it('shows days up to 31 and whole months above (months when more than 31 days remain)', () => {
     expect(label(local(2026, 4, 9))).toBe('30 days left');
     expect(label(local(2026, 4, 10))).toBe('31 days left'); // exactly one calendar month of 31 days
     expect(expiryInfo(local(2026, 4, 11), NOW)).toMatchObject({ level: 'ok', label: '1 month left', daysLeft: 32, color: 'success' });

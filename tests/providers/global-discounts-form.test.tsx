@@ -1,6 +1,6 @@
 /**
  * The global discount dialog over a fake HTTP layer: the contract's zod messages before any request
- * (name and server also as a toast, spec 8), the payload with calendar days and 'empty means
+ * (name and server also as a toast), the payload with calendar days and 'empty means
  * unlimited', and a server 422 under the fields through Refine's form mutation.
  */
 import { waitFor } from './dom';

@@ -1,5 +1,5 @@
 /**
- * The HTTP client's error mapping (spec section 8): every non-OK answer becomes a Refine HttpError
+ * The HTTP client's error mapping (docs/api.md#errors): every non-OK answer becomes a Refine HttpError
  * whose message comes from the body's message, else the whole body, else 'API Error'; a 422 carries
  * its per-field errors in the shape antd forms consume; a 503 tells the app that maintenance is on.
  */

@@ -1,4 +1,4 @@
-/** PageAccess: the in-page role check of spec 6 (servers, audit logs, announcement management). */
+/** PageAccess: the in-page role check (servers, audit logs, announcement management). */
 import { Refine } from '@refinedev/core';
 import { render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -29,7 +29,7 @@ beforeEach(() => {
   identity.clear();
 });
 
-describe('PageAccess (the in-page role check of spec 6)', () => {
+describe('PageAccess (the in-page role check)', () => {
   it('shows the page to an admin', async () => {
     renderAs('admin');
     await waitFor(() => expect(screen.getByText('servers table')).toBeTruthy());

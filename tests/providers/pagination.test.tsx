@@ -1,5 +1,5 @@
 /**
- * The shared table's pagination (spec 2): first, previous, up to 5 page buttons, next, last,
+ * The shared table's pagination (docs/domain.md#lists): first, previous, up to 5 page buttons, next, last,
  * 'Page X of Y', and the page-size choices 10/15/25/50.
  */
 import './dom';

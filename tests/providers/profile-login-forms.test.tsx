@@ -1,7 +1,7 @@
 /**
- * The sign-in and profile forms over a fake HTTP layer: the contract's zod messages (spec 5) before any
+ * The sign-in and profile forms over a fake HTTP layer: the contract's zod messages before any
  * request, and the server's answers: a 422 under the fields of the profile forms, the auth provider's
- * message above the sign-in form, and the spec 8 toasts.
+ * message above the sign-in form, and the profile toasts.
  */
 import { waitFor } from './dom';
 import { type AuthProvider, type NotificationProvider, Refine } from '@refinedev/core';
@@ -123,7 +123,7 @@ describe('Profile forms', { timeout: 30_000 }, () => {
     await waitFor(() => expect(toasts()).toContainEqual({ type: 'success', title: PROFILE.updated }));
   });
 
-  it('checks the password fields with the spec 5 messages before any request', async () => {
+  it('checks the password fields with the contract messages before any request', async () => {
     const { input, item, type, click } = renderWith(<ProfilePage />, signedIn);
     await waitFor(() => expect(input('change-password_current_password')).toBeTruthy());
 
@@ -145,7 +145,7 @@ describe('Profile forms', { timeout: 30_000 }, () => {
     expect(fake.calls('POST', 'change-password')).toHaveLength(0);
   });
 
-  it("puts a 422 under the current password with the spec's toast, and clears the form once changed", async () => {
+  it("puts a 422 under the current password with the 'Password Change Failed' toast, and clears the form once changed", async () => {
     let answer: unknown = { status: 422, body: { message: 'The given data was invalid.', errors: { current_password: [PROFILE.currentPasswordWrong] } } };
     fake.on('POST', 'change-password', () => answer as never);
     const { input, item, type, click } = renderWith(<ProfilePage />, signedIn);

@@ -1,5 +1,5 @@
 /**
- * The route guard every declared route is wrapped in: for every route of spec section 2 and every
+ * The route guard every declared route is wrapped in: for every route of the route table and every
  * role, the page renders or the user lands on /unauthorized, exactly as the access matrix says, with
  * the role read from the identity through the access-control provider.
  */
@@ -34,7 +34,7 @@ function CaptureNavigate() {
   return null;
 }
 
-/** Each guarded route of the spec with the permission the panel declares for it (else the table's), and a page that names it. */
+/** Each guarded route of the route table with the permission the panel declares for it (else the table's), and a page that names it. */
 const guarded: GuardedRoute[] = SPEC_ROUTES.filter((r) => r.spec !== 'public').map((r) => {
   const declared = panelRoutes.find((p) => specPath(p.path) === r.path);
   const Page = () => <div>page {r.path}</div>;

@@ -1,5 +1,5 @@
 /**
- * Spec section 2's route table as data: each route, the roles the spec allows, the contract
+ * The product's required route table as data: each route, the roles it must allow, the contract
  * permission that guards it, and the roles the contract allows where it deliberately differs.
  */
 import { ROLES, type Role } from '../../src/contract';
@@ -7,19 +7,19 @@ import { ROLES, type Role } from '../../src/contract';
 export type Allowed = 'public' | readonly Role[];
 
 export interface SpecRoute {
-  /** The path as the spec writes it ({id} for a parameter). */
+  /** The path as the route table writes it ({id} for a parameter). */
   path: string;
   /** A concrete URL for it. */
   example: string;
-  /** Roles the spec's table allows ('signed-in' and 'any signed-in role' are the four roles, spec 6). */
+  /** Roles the required table allows ('signed-in' and 'any signed-in role' are the four roles). */
   spec: Allowed;
   /** The [resource, action] of src/contract/roles.ts that guards the route; null: only signed-in. */
   access: readonly [string, string] | null;
-  /** Roles the contract allows when it deliberately differs from the spec's table. */
+  /** Roles the contract allows when it deliberately differs from the required table. */
   contract?: readonly Role[];
   /** Why it differs. */
   why?: string;
-  /** Open to a signed-in user of an unknown role (spec 2: only Dashboard and MAC Check). */
+  /** Open to a signed-in user of an unknown role (only Dashboard and MAC Check, docs/domain.md#roles). */
   unknownRole?: boolean;
 }
 
@@ -51,7 +51,7 @@ export const SPEC_ROUTES: SpecRoute[] = [
     spec: SIGNED_IN,
     access: ['dealers', 'list'],
     contract: ['admin', 'manager', 'reseller'],
-    why: 'DESIGN/contract: a dealer has no dealers below it (spec 6 gives dealers only users, transactions, tickets, MAC check, announcements; its menu has no /dealers)',
+    why: 'contract: a dealer has no dealers below it (the dealer role is given only users, transactions, tickets, MAC check, announcements; its menu has no /dealers)',
   },
   {
     path: '/dealers/edit/{id}',
@@ -59,7 +59,7 @@ export const SPEC_ROUTES: SpecRoute[] = [
     spec: SIGNED_IN,
     access: ['dealers', 'edit'],
     contract: ['admin', 'manager', 'reseller'],
-    why: 'DESIGN/contract: only the dealer hierarchy above a dealer edits it',
+    why: 'contract: only the dealer hierarchy above a dealer edits it',
   },
   {
     path: '/dealers/{id}/transactions',
@@ -82,10 +82,10 @@ export const SPEC_ROUTES: SpecRoute[] = [
   { path: '/credit-levels', example: '/credit-levels', spec: ADMIN, access: ['credit-levels', 'list'] },
 ];
 
-/** The roles that may open a route by the contract: the spec's, or the deliberate difference. */
+/** The roles that may open a route by the contract: the required ones, or the deliberate difference. */
 export const contractRoles = (route: SpecRoute): 'public' | readonly Role[] => route.contract ?? route.spec;
 
-/** '/managers/edit/:id' -> '/managers/edit/{id}' (React Router to the spec's notation). */
+/** '/managers/edit/:id' -> '/managers/edit/{id}' (React Router to the route table's notation). */
 export const specPath = (routerPath: string): string => routerPath.replace(/:([A-Za-z_]+)/g, '{$1}');
 
 export const routeFor = (path: string): SpecRoute | undefined => SPEC_ROUTES.find((r) => r.path === specPath(path));

@@ -18,7 +18,7 @@ function fakeHttp() {
   return { calls, save, wrapper };
 }
 
-// Spec section 7 and the trial limits, written out here so a change to the contract table cannot pass unnoticed.
+// The settings keys and the trial limits, written out here so a change to the contract table cannot pass unnoticed.
 const SPEC_KEYS: Record<string, string> = {
   'trial-days': 'trial_days',
   'default-credits': 'default_credits',
@@ -26,7 +26,7 @@ const SPEC_KEYS: Record<string, string> = {
   'minimum-credits-reseller-creation': 'minimum_credits_reseller_creation',
   'minimum-credits-dealer-creation': 'minimum_credits_dealer_creation',
   'minimum-credits-trial-user-creation': 'minimum_credits_trial_user_creation',
-  // The trial limits (DESIGN.md: one trial per device per period, trials per user per day).
+  // The trial limits (docs/domain.md#trials: one trial per device per period, trials per user per day).
   'trial-period-days': 'trial_period_days',
   'trials-per-day': 'trials_per_day',
   'trials-enabled': 'enable_trials',
@@ -37,7 +37,7 @@ const SPEC_KEYS: Record<string, string> = {
 };
 
 describe('system settings key mapping', () => {
-  it('covers exactly the eleven keys of spec section 7 and the two trial limits', () => {
+  it('covers exactly the eleven settings keys and the two trial limits', () => {
     expect(Object.keys(SETTING_KEYS).sort()).toEqual(Object.keys(SPEC_KEYS).sort());
     expect(Object.values(SPEC_KEYS).sort()).toEqual(Object.keys(SYSTEM_SETTING_DEFAULTS).sort());
   });

@@ -16,7 +16,7 @@ const responsesOf = (route: ApiRoute): Record<string, ZodLike> => (route.schema?
 const successCodes = (route: ApiRoute) => Object.keys(responsesOf(route)).filter((code) => /^2(\d\d|xx)$/.test(code));
 
 /**
- * A paginated list: a GET whose success answer carries the paging figures, as `meta` (spec 7), as
+ * A paginated list: a GET whose success answer carries the paging figures, as `meta` (docs/api.md#lists), as
  * `pagination` (audit logs) or inside `data` beside the rows (tickets).
  */
 function isPaginatedList(route: ApiRoute): boolean {

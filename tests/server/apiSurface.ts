@@ -77,7 +77,7 @@ export function readsFirst(routes: ApiRoute[]): ApiRoute[] {
   return [...routes].sort((a, b) => rank(a.method) - rank(b.method));
 }
 
-/** The 422 body of spec section 7: {message, errors: {field: [msg, ...]}}. */
+/** The 422 body (docs/api.md#errors): {message, errors: {field: [msg, ...]}}. */
 export function expectValidationShape(res: Response, where: string) {
   expect(res.status, where).toBe(422);
   expect(typeof res.body?.message, `${where}: message`).toBe('string');

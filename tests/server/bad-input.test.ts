@@ -135,7 +135,7 @@ const ODD_QUERIES = [
 ];
 
 /**
- * The rows and paging of a list answer, in the shapes spec section 7 allows: {data|themes|promos, meta}
+ * The rows and paging of a list answer, in the shapes docs/api.md#lists gives: {data|themes|promos, meta}
  * or the nested ticket shape {data: {data, total, current_page, per_page}}; null when it is no page.
  */
 function pageOf(body: any): { rows: unknown[]; meta: Record<string, any> } | null {
@@ -187,7 +187,7 @@ describeEachDatabase('bad input: list queries', (ctx) => {
         expectValidationShape(res, where(query));
         expect(Object.keys(res.body.errors), where(query)).toContain(field);
       }
-      // Each list takes one sort style (spec 7): a bad direction in its own parameter is a 422 under
+      // Each list takes one sort style (docs/api.md#lists): a bad direction in its own parameter is a 422 under
       // that parameter, a parameter of another style a 400 naming the list's own.
       for (const key of ['order', 'sort_direction', 'sort_order']) {
         const res = await get(`${key}=sideways`);

@@ -150,7 +150,7 @@ describeEachDatabase('credit options settings', (ctx) => {
     expect(res.body.data).toEqual({ options_count: expected.length, user_credits: 1000, generated_options: expected });
     expect(res.body.data.generated_options).toEqual([10, 25, 50, 100, 200, 250, 500, 750, 1000]);
 
-    // Defaults to 1000 credits (spec 9) when none is sent.
+    // Defaults to 1000 credits (CREDIT_OPTIONS_TEST_DEFAULT) when none is sent.
     expect((await admin.post('/credit-options-settings/test', {})).body.data.user_credits).toBe(1000);
     for (const user_credits of [0, 1_000_001, 'lots', 2.5]) {
       const bad = await admin.post('/credit-options-settings/test', { user_credits });

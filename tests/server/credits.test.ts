@@ -514,7 +514,7 @@ describeEachDatabase(
 );
 
 describeEachDatabase('transactions', (ctx) => {
-  it('lists the ledger newest first with the spec row shape and the user chain', async () => {
+  it('lists the ledger newest first with the entry row shape and the user chain', async () => {
     const admin = await ctx.as('admin');
     const res = await admin.get('/transactions?per_page=50');
     expect(res.status).toBe(200);

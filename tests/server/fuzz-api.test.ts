@@ -1,5 +1,5 @@
 /**
- * Property-based hostile input on the whole API (issue 11): fast-check drives every route of the
+ * Property-based hostile input on the whole API (docs/reliability.md): fast-check drives every route of the
  * route table with generated path parameters, query strings, bodies, content types and
  * Idempotency-Keys, as every role and anonymously, on SQLite and PostgreSQL. Properties: no answer is
  * a 5xx (503 only as the deliberate maintenance answer), no request hangs, every error is JSON with a

@@ -52,7 +52,7 @@ describeEachDatabase('global discounts', (ctx) => {
     }
   });
 
-  it('validates the form rules of spec section 5', async () => {
+  it('validates the form rules', async () => {
     const admin = await ctx.as('admin');
     const empty = await admin.post('/global-discounts', {});
     expect(empty.status).toBe(422);
@@ -126,7 +126,7 @@ describeEachDatabase('global discounts', (ctx) => {
     expect(six.body.data.every((d: { validity_months: number }) => d.validity_months === 6)).toBe(true);
     expect((await admin.get('/global-discounts?filter[validity_months]=six')).status).toBe(422);
     expect((await admin.get('/global-discounts?filter[color]=red')).status).toBe(400);
-    // Spec 7 names these query parameters without the filter[...] wrapper too.
+    // These query parameters are also taken without the filter[...] wrapper (docs/api.md#lists).
     const plain = await admin.get(`/global-discounts?server_id=${backup}&is_active=false&validity_months=6`);
     expect(plain.body.data.map((d: { name: string }) => d.name)).toEqual(['Backup six']);
     expect((await admin.get('/global-discounts?server_id=abc')).status).toBe(422);

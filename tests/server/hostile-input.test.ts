@@ -1,5 +1,5 @@
 /**
- * Inputs an attacker picks on purpose (issue 11): object-prototype names in list queries, NUL and other
+ * Inputs an attacker picks on purpose (docs/reliability.md): object-prototype names in list queries, NUL and other
  * control bytes, lone surrogates and numbers in odd notations. Each is a clean 4xx JSON answer on
  * SQLite and PostgreSQL, never a 500.
  */

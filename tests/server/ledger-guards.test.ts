@@ -1,5 +1,5 @@
 /**
- * The ledger against direct SQL (issue 11, DESIGN.md ledger rule 7): entries and audit entries cannot
+ * The ledger against direct SQL (docs/architecture.md, the ledger): entries and audit entries cannot
  * be updated, replaced, deleted or truncated, and a balance changes only together with the entry
  * that records it, on SQLite and PostgreSQL. On SQLite the statements run on a connection of their
  * own with SQLite's defaults (foreign keys and recursive triggers off), as the sqlite3 shell would.

@@ -1,5 +1,5 @@
 /**
- * The ledger rules of DESIGN.md under load: a few hundred concurrent mixed credit operations through
+ * The ledger rules (docs/architecture.md, docs/reliability.md) under load: a few hundred concurrent mixed credit operations through
  * the HTTP API (adds, recovers, account renewals, with duplicated Idempotency-Keys), then the
  * invariants checked on the whole ledger, on SQLite and PostgreSQL.
  */

@@ -1,5 +1,5 @@
 /**
- * The list conventions of spec section 7 on the sample simple resource, ticket categories:
+ * The list conventions (docs/api.md#lists) on the sample simple resource, ticket categories:
  * paging meta, search, sorting in all its spellings, unknown filters, the per-page cap, and CRUD.
  */
 import { expect, it } from 'vitest';
@@ -119,7 +119,7 @@ describeEachDatabase('list conventions (ticket categories)', (ctx) => {
     expect(quote.body.data).toEqual([]);
   });
 
-  it('sorts each list with the one style spec 7 names for it, and refuses the others', async () => {
+  it('sorts each list with its one sort style, and refuses the others', async () => {
     const admin = await ctx.as('admin');
     // Ticket categories: sort_by and sort_direction.
     const all = (await admin.get('/ticket-categories?per_page=100')).body.data.map((c: { name: string }) => c.name);

@@ -2,7 +2,7 @@
  * A slow, locked or silent Ministra database holds nobody for longer than its server's budget:
  * against the MariaDB on 127.0.0.1:3306, with a subscriber row locked from
  * another session, with the users table locked, and with a host that accepts TCP connections and
- * never answers, a renewal answers 503 with the spec's message within `timeout_seconds` and a margin,
+ * never answers, a renewal answers 503 with the contract's message within `timeout_seconds` and a margin,
  * charges nothing and changes neither database. After N failures the server's breaker refuses at
  * once (the servers API shows it open); after the cool-down one trial call decides. Toggles and the
  * other middleware writes are rate limited. Skipped with the reason printed when no MariaDB answers;

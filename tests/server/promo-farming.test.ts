@@ -1,5 +1,5 @@
 /**
- * Promotions and discounts cannot be farmed (DESIGN.md: a promotion's bonus is earned by credits
+ * Promotions and discounts cannot be farmed (docs/domain.md#bonuses: a promotion's bonus is earned by credits
  * that stay bought). Give and take-back cycles under every shape that mints or discounts: user promos
  * (manager > reseller > dealer), the credit levels (admin > manager), global discounts (renewals and
  * the recovery of their months), with split recoveries, recover-from-history and bonus spent on

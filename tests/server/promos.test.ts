@@ -6,7 +6,7 @@ const serverId = async (ctx: TestContext, name: string) =>
   (await ctx.db.kysely.selectFrom('servers').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
 
 describeEachDatabase('user promos', (ctx) => {
-  it('validates with the spec messages', async () => {
+  it('validates with the contract messages', async () => {
     const admin = await ctx.as('admin');
     const empty = await admin.post('/user-promos', {});
     expect(empty.status).toBe(422);

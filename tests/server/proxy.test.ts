@@ -1,5 +1,5 @@
 /**
- * TRUST_PROXY (issue 11): a hop count or a list of proxy addresses. The client address that the
+ * TRUST_PROXY: a hop count or a list of proxy addresses. The client address that the
  * sign-in limit and the audit log use is the right-most X-Forwarded-For entry the trusted proxies did
  * not write, so a client cannot forge it by writing entries of its own.
  */

@@ -61,7 +61,7 @@ describeEachDatabase('servers', (ctx) => {
     expect((await ctx.anonymous.get('/servers/public')).status).toBe(401);
   });
 
-  it('creates a server with the spec defaults: port 3306, active, online', async () => {
+  it('creates a server with the defaults: port 3306, active, online', async () => {
     const admin = await ctx.as('admin');
     const res = await admin.post('/servers', body({ name: 'Defaults Server' }));
     expect(res.status).toBe(201);

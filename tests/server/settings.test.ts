@@ -18,7 +18,7 @@ const KEYS = Object.keys(SETTING_KEYS) as SettingKey[];
 const def = (key: SettingKey): SettingDef => SETTING_KEYS[key];
 
 describe('settings key table (contract)', () => {
-  it('maps the eleven keys of spec section 7 and the two trial limits one to one onto the settings fields', () => {
+  it('maps the eleven settings keys and the two trial limits one to one onto the settings fields', () => {
     expect(KEYS).toEqual([
       'trial-days',
       'default-credits',
@@ -41,7 +41,7 @@ describe('settings key table (contract)', () => {
     expect(isSettingKey('toString')).toBe(false);
   });
 
-  it('carries the bounds of spec section 5 and the number fallbacks', () => {
+  it('carries the settings bounds and the number fallbacks', () => {
     expect(SETTING_KEYS['trial-days']).toMatchObject({ min: 1, max: 365, fallback: 7 });
     expect(SETTING_KEYS['default-credits']).toMatchObject({ min: 1, max: 1000, fallback: 1 });
     for (const key of ['minimum-credit-limit', 'minimum-credits-reseller-creation', 'minimum-credits-dealer-creation', 'minimum-credits-trial-user-creation'] as const) {
@@ -62,7 +62,7 @@ describe('settings key table (contract)', () => {
 });
 
 describeEachDatabase('system settings', (ctx) => {
-  it('answers the spec defaults on a fresh database, to admin only', async () => {
+  it('answers the defaults on a fresh database, to admin only', async () => {
     const res = await (await ctx.as('admin')).get('/system-settings');
     expect(res.status).toBe(200);
     expect(res.body).toEqual(SYSTEM_SETTING_DEFAULTS);

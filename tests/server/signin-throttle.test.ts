@@ -55,7 +55,7 @@ async function makeUser(ctx: TestContext, username: string, password = 'password
   await insertUser(ctx.db.kysely, parent, { role: 'dealer', username, name: username, password_hash: await hashPassword(password) });
 }
 
-/** A refusal as the spec gives it: 429, its message and a Retry-After within the window. */
+/** A refusal as docs/security.md gives it: 429, its message and a Retry-After within the window. */
 function expectRefused(answer: Answer, windowMs: number, label: string) {
   expect(answer.status, label).toBe(429);
   expect(answer.body, label).toEqual({ message: AUTH.tooManyAttempts });

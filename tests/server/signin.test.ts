@@ -1,5 +1,5 @@
 /**
- * Sign-in against guessing (issue 11): an unknown username costs the same time as a known one (a
+ * Sign-in against guessing (docs/security.md): an unknown username costs the same time as a known one (a
  * dummy hash is checked). The limits themselves: signin-throttle.test.ts.
  */
 import { performance } from 'node:perf_hooks';

@@ -1,5 +1,5 @@
 /**
- * SQLite reads off the event loop (issue 12, budget 6): a read outside a transaction runs on a reader
+ * SQLite reads off the event loop (docs/performance.md): a read outside a transaction runs on a reader
  * thread, so a slow one leaves the server answering; writes and whole transactions stay on the main
  * connection, reads see every committed write, errors keep their SQLite codes.
  */

@@ -1,5 +1,5 @@
 /**
- * Several processes starting at once on one empty database (issue 11): migrations, the first admin
+ * Several processes starting at once on one empty database (docs/reliability.md): migrations, the first admin
  * and the demo seed run once, under the start-up lock, and every process starts. Separate database
  * handles stand for the processes here (each its own connections, as a process has);
  * scripts/reliability/two-process.ts does the same with real processes.

@@ -42,7 +42,7 @@ describeEachDatabase('themes', (ctx) => {
     }
   });
 
-  it('validates name and slug with the spec messages', async () => {
+  it('validates name and slug with the contract messages', async () => {
     const admin = await ctx.as('admin');
     const empty = await admin.post('/themes', {});
     expect(empty.status).toBe(422);

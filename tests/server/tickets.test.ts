@@ -1,7 +1,7 @@
 /**
  * Tickets over real HTTP: opening and validation, visibility to the owner and the chain above it only
  * (sibling subtrees get 404 on every ticket endpoint), the thread, close and reopen, unread state for
- * the other side, filters and the nested list shape of spec 7, statistics, deletion by admin.
+ * the other side, filters and the nested list shape (docs/api.md#lists), statistics, deletion by admin.
  */
 import { beforeAll, expect, it } from 'vitest';
 import { ACCESS, TICKETS } from '../../src/contract';
@@ -148,7 +148,7 @@ describeEachDatabase('tickets', (ctx) => {
     expect(badStatus.body.errors).toEqual({ status: [TICKETS.statusInvalid] });
   });
 
-  it('lists in the nested shape of spec 7 with paging, search and filters by status, priority and category', async () => {
+  it('lists in the nested shape with paging, search and filters by status, priority and category', async () => {
     const a = await open(dealer2, 'Filter alpha', { priority: 'low', category_id: general });
     const b = await open(dealer2, 'Filter beta', { priority: 'urgent' });
     await dealer2.put(`/tickets/${b.id}`, { status: 'closed' });

@@ -1,5 +1,5 @@
 /**
- * The one data table every list uses (spec 2, "Shared data table"): server paging with page sizes
+ * The one data table every list uses (docs/domain.md#lists): server paging with page sizes
  * 10/15/25/50, a 500 ms debounced search, select filters, sortable columns, row checkboxes with bulk
  * actions, row actions, refresh, the pagination bar, 'No data found', and an error banner.
  *
@@ -82,9 +82,9 @@ export interface DataTableProps<T extends BaseRecord> {
   defaultPageSize?: number;
   meta?: Record<string, unknown>;
   rowKey?: string;
-  /** Shown instead of the message of a failed load (the spec names some). */
+  /** Shown instead of the message of a failed load (some screens name theirs). */
   loadErrorMessage?: string;
-  /** Also show a failed load as an error toast (the spec names some that appear in both). */
+  /** Also show a failed load as an error toast (some screens show both). */
   notifyLoadError?: boolean;
   /** Title of that toast (default 'Error'). */
   loadErrorTitle?: string;
@@ -190,7 +190,7 @@ export function DataTable<T extends BaseRecord>({
       syncWithLocation,
       meta,
       queryOptions: { retry: false },
-      // Load failures show in the banner above the table, and as a toast only where the spec asks.
+      // Load failures show in the banner above the table, and as a toast only where the screen asks.
       errorNotification: notifyLoadError
         ? (error) => ({ type: 'error', ...titled(loadErrorTitle, loadErrorMessage ?? error?.message ?? GENERAL.loadFailed) })
         : false,

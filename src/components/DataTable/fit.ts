@@ -1,7 +1,7 @@
 /**
  * Which columns a list shows in its rows and which it folds into the row's details, so that a list
- * never scrolls sideways where its key columns fit (spec 2: column width 150 px with responsive
- * collapse).
+ * never scrolls sideways where its key columns fit (columns of about 150 px that collapse on small
+ * screens, docs/domain.md#lists).
  *
  * - `priority: 'key'` columns identify the row and its state: always in the row, and on the phone card.
  * - `priority: 'secondary'` columns are always in the details (expanded row, or the card's details).

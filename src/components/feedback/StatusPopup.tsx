@@ -1,4 +1,4 @@
-/** The status popup (spec 2, Dialogs): success, error, warning or info, an OK button, auto-close. */
+/** The status popup (docs/domain.md#forms-and-dialogs): success, error, warning or info, an OK button, auto-close. */
 import { Button, Modal, Result } from 'antd';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
 import { POPUP_AUTO_CLOSE_MS } from '../../contract';

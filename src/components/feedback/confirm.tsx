@@ -1,4 +1,4 @@
-/** Confirmation dialogs: Confirm Delete and the Activate/Deactivate status change (spec 2). */
+/** Confirmation dialogs: Confirm Delete and the Activate/Deactivate status change. */
 import { App } from 'antd';
 import { useCallback } from 'react';
 import { DIALOGS, STATUS } from '../../contract';

@@ -18,7 +18,7 @@ export function useNotify() {
     () => ({
       success: (message: string, description?: string) => open?.({ type: 'success', ...titled(message, description) }),
       error: (message: string, description?: string) => open?.({ type: 'error', ...titled(message, description) }),
-      /** The server's message when it sent one, else the fallback (spec 8). */
+      /** The server's message when it sent one, else the fallback (docs/domain.md#messages). */
       httpError: (error: unknown, fallback: string, title: string = GENERAL.error) => {
         const e = error as HttpError | undefined;
         open?.({ type: 'error', ...titled(title, e?.message && e.message !== GENERAL.apiError ? e.message : fallback) });

@@ -1,4 +1,4 @@
-/** The role's menu (spec 2) as an antd Menu; the selected item follows the current path. */
+/** The role's menu (src/resources/menus.tsx) as an antd Menu; the selected item follows the current path. */
 import { Menu } from 'antd';
 import type { ItemType } from 'antd/es/menu/interface';
 import { useMemo } from 'react';

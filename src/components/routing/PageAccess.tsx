@@ -1,6 +1,6 @@
 /**
- * The in-page access check of the admin screens that the spec names (servers, audit logs, announcement
- * management; spec 6). The route guard already sends other roles to /unauthorized; this is the second
+ * The in-page access check of the admin screens that ask for one (servers, audit logs, announcement
+ * management; docs/domain.md#roles). The route guard already sends other roles to /unauthorized; this is the second
  * line for whatever reaches the page anyway (a role that changed after sign-in, a stale session).
  */
 import { CanAccess } from '@refinedev/core';

@@ -1,5 +1,5 @@
 /**
- * Opens a route's page when the access-control provider allows it (spec 6: otherwise /unauthorized),
+ * Opens a route's page when the access-control provider allows it (otherwise /unauthorized),
  * loading the page's module on first use.
  */
 import { CanAccess } from '@refinedev/core';

@@ -1,5 +1,5 @@
 /**
- * A role's menu: the order and grouping of spec section 2, with each link's path, label and icon taken
+ * A role's menu: the order and grouping of src/resources/menus.tsx, with each link's path, label and icon taken
  * from its resource's declaration. A resource that is not declared has no link.
  */
 import type { ReactNode } from 'react';

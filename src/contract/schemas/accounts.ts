@@ -1,4 +1,4 @@
-/** Payloads of the end-user account calls, the MAC check and the renewal price lookup (spec 7). */
+/** Payloads of the end-user account calls, the MAC check and the renewal price lookup. */
 import { z } from 'zod';
 import { MAX_RECORD_ID, RENEW_MONTHS, USER_STATUSES } from '../constants';
 import { normalizeMac } from '../mac';
@@ -92,7 +92,7 @@ export type AccountCreateBody = z.infer<typeof accountCreateBody>;
 export const accountUpdateBody = z.object({
   login: login.optional(),
   full_name: fullName.optional(),
-  /** Empty keeps the current password (spec 5). */
+  /** Empty keeps the current password. */
   password: z
     .string()
     .max(255)
@@ -164,7 +164,7 @@ export const calculateCreditsBody = z.object({
 });
 export type CalculateCreditsBody = z.infer<typeof calculateCreditsBody>;
 
-/** An end-user account (spec 3). */
+/** An end-user account. */
 export const accountEntity = z.object({
   id: z.number(),
   login: z.string(),

@@ -1,5 +1,5 @@
 /**
- * Announcements (spec 3 and 7): what the admin sends to publish one, and what the API answers to the
+ * Announcements (docs/domain.md#announcements): what the admin sends to publish one, and what the API answers to the
  * admin and to the readers. The content is HTML; the API sanitises it when saving and when serving.
  */
 import { z } from 'zod';

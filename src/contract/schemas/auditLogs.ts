@@ -1,4 +1,4 @@
-/** The audit log as the admin reads it (spec 3 and 7): entries, the list's pagination, the stats. */
+/** The audit log as the admin reads it: entries, the list's pagination, the stats. */
 import { z } from 'zod';
 import { listMetaSchema } from './common';
 
@@ -20,7 +20,7 @@ export const auditLogSchema = z.object({
 });
 export type AuditLog = z.infer<typeof auditLogSchema>;
 
-/** GET /audit-logs answers { data, pagination } (spec 7). */
+/** GET /audit-logs answers { data, pagination } (docs/api.md#lists). */
 export const auditPaginationSchema = listMetaSchema;
 
 export const auditStatsSchema = z.object({

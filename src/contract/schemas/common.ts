@@ -109,7 +109,7 @@ export const optionalCalendarDate = (edge: 'start' | 'end') =>
       return new Date(ms).toISOString();
     });
 
-/** The meta block of every paginated list (spec 7). */
+/** The meta block of every paginated list (docs/api.md#lists). */
 export const listMetaSchema = z.object({
   total: z.number(),
   current_page: z.number(),
@@ -133,7 +133,7 @@ export const namedRefEntity = z.object({ id: z.number(), name: z.string() });
 /** A user where another record names it (an account's owner, a ledger entry's counterparty). */
 export const userRefEntity = z.object({ id: z.number(), name: z.string(), username: z.string(), role: z.enum(ROLES) });
 
-/** `{ data: [...], meta }`: a page of a list (spec 7). */
+/** `{ data: [...], meta }`: a page of a list. */
 export const paginatedOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: listMetaSchema });
 
 /** `{ data }`: one record or one result. */

@@ -1,5 +1,5 @@
 /**
- * Payloads of the managers, resellers and dealers calls (spec section 7). One builder per payload,
+ * Payloads of the managers, resellers and dealers calls. One builder per payload,
  * parameterised by the level's messages, so the three levels share their rules.
  */
 import { z } from 'zod';
@@ -36,7 +36,7 @@ const newPassword = (required: string) =>
     .max(1000)
     .refine((v) => v.length >= PASSWORD_MIN_LENGTH, HIERARCHY.passwordTooShort);
 
-/** Empty keeps the current password (spec 5). */
+/** Empty keeps the current password. */
 const editPassword = z
   .string()
   .max(1000)
@@ -68,9 +68,9 @@ const LEVELS = {
     name: ENTITY_FORM.managerNameRequired,
     password: ENTITY_FORM.passwordRequiredManagers,
     credits: ENTITY_FORM.creditsPositive,
-    // Admin mints a new manager's initial credits: the admin allocation cap of Add Credits (spec 5).
+    // Admin mints a new manager's initial credits: the admin allocation cap of Add Credits.
     creditsCap: { max: MANAGER_ALLOCATION_MAX, message: CREDITS.adminAllocationCap },
-    // Suspended is not offered for managers (spec 4).
+    // Suspended is not offered for managers (docs/domain.md#account-status).
     statuses: ['active', 'inactive'],
   },
   reseller: {
@@ -236,7 +236,7 @@ export const recoveryHistoryItemEntity = z.object({
   recoverable_credits: z.number(),
 });
 
-/** One ledger entry as the transaction lists show it (spec 3, Transaction). */
+/** One ledger entry as the transaction lists show it (docs/domain.md#transactions). */
 export const transactionEntryEntity = z.object({
   id: z.number(),
   transaction_number: z.string(),

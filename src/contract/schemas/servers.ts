@@ -12,7 +12,7 @@ export const SERVER_CONNECTION_STATUSES = ['online', 'offline'] as const;
 export const SERVER_DRIVERS = ['local', 'ministra'] as const;
 export type ServerDriver = (typeof SERVER_DRIVERS)[number];
 
-/** A TCP port, sent as a number or as text ('3306'); kept as text like the spec's default. */
+/** A TCP port, sent as a number or as text ('3306'); kept as text like the default ('3306'). */
 const portField = z.preprocess(
   (value) => (typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : value),
   z

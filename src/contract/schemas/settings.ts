@@ -5,12 +5,12 @@ import { type SettingDef, type SettingKey, SETTING_KEYS } from '../settings';
 import { boundedInt, boundedNumber, intList, switchField } from './configFields';
 import { creditOptionEntity } from './credits';
 
-/** PUT /system-settings/{key}: the key must be one of the settings table's (spec section 7's eleven and the trial limits). */
+/** PUT /system-settings/{key}: the key must be one of the settings table's (docs/domain.md#system-settings). */
 export const settingKeyParam = z.object({
   key: z.enum(Object.keys(SETTING_KEYS) as [SettingKey, ...SettingKey[]], { error: SETTINGS.unknownKey }),
 });
 
-/** The one body field of a per-key PUT, with the bounds of spec section 5. */
+/** The one body field of a per-key PUT, with its bounds. */
 export function systemSettingBody(key: SettingKey) {
   const def: SettingDef = SETTING_KEYS[key];
   const field =
@@ -74,7 +74,7 @@ export const creditOptionsTestBody = z.object({
 });
 
 /**
- * The system settings as GET /system-settings answers them: every setting of spec section 7 (a switch
+ * The system settings as GET /system-settings answers them: every setting of the settings table (a switch
  * or a number). The map is open: a stored key the table does not know yet is sent as it is.
  */
 export const systemSettingsEntity = z.looseObject(

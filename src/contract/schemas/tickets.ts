@@ -1,5 +1,5 @@
 /**
- * Tickets (spec 3 and 7; DESIGN.md says how they behave): what a user sends to open, change and answer
+ * Tickets (docs/domain.md#tickets says how they behave): what a user sends to open, change and answer
  * a ticket, and what the API answers. The panel's forms check with these same schemas.
  */
 import { z } from 'zod';
@@ -90,7 +90,7 @@ export type TicketReply = z.infer<typeof ticketReplySchema>;
 export const ticketWithRepliesSchema = ticketSchema.extend({ replies: z.array(ticketReplySchema) });
 export type TicketWithReplies = z.infer<typeof ticketWithRepliesSchema>;
 
-/** GET /tickets (spec 7): the page nested under data, as Laravel's paginator writes it. */
+/** GET /tickets (docs/api.md#lists): the page nested under data, as Laravel's paginator writes it. */
 export const ticketPageSchema = z.object({
   data: z.object({
     data: z.array(ticketSchema),

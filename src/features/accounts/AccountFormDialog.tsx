@@ -1,5 +1,5 @@
 /**
- * Create/Edit User (spec 5, entity form): name, username (login), password (required on create,
+ * Create/Edit User: name, username (login), password (required on create,
  * empty keeps it on edit), STB MAC address in any notation, server, and on create the purchase:
  * months (with their price) or a trial (when trials are enabled). Admin may set the expiry directly.
  * The form checks with the contract's account bodies and saves through Refine's useForm (POST

@@ -1,5 +1,5 @@
 /**
- * An account's expiry: the date, and what is left in the colour of its level (spec 4): the error
+ * An account's expiry: the date, and what is left in the colour of its level (docs/domain.md#renewals-and-expiry): the error
  * colour when expired, the warning colour at 7 days or fewer, the success colour otherwise. The theme
  * keeps these text colours readable on the page and on their tints (theme.ts).
  */

@@ -1,4 +1,4 @@
-/** The accounts table's columns (spec 2, /users), shared by the accounts screen and user search. */
+/** The accounts table's columns (/users), shared by the accounts screen and user search. */
 import { Typography } from 'antd';
 import { type Account, formatMac } from '../../contract';
 import type { DataColumn } from '../../components/DataTable';

@@ -59,7 +59,7 @@ export function TransactionsDrawer({ account, onClose }: { account: Account | nu
   );
 }
 
-/** The 'Error' toast of a refused call: the server's message when it sent one, else `fallback` (spec 8). */
+/** The 'Error' toast of a refused call: the server's message when it sent one, else `fallback` (docs/domain.md#messages). */
 const failureToast =
   (fallback: string) =>
   (error?: HttpError): OpenNotificationParams => ({

@@ -1,5 +1,5 @@
 /**
- * How an account's expiry is shown (spec 4, 9): expired when in the past; 'Expiring Soon' within
+ * How an account's expiry is shown (docs/domain.md#renewals-and-expiry): expired when in the past; 'Expiring Soon' within
  * 24 hours; the warning colour when 7 days or fewer remain; 'N months left' when more than 31 days
  * remain, else the days left.
  *

@@ -75,7 +75,7 @@ export function useAccountActions() {
   const deleteAccount = (account: Account) =>
     remove({ resource: 'accounts', id: account.id, successNotification: false, errorNotification: false }).then(() => undefined);
 
-  /** Runs an account call with the spec's toasts: the server's message or `done`, else the failure. */
+  /** Runs an account call with its toasts: the server's message or `done`, else the failure. */
   const call = async (request: () => Promise<{ message?: string } | null | undefined | void>, done: string, failTitle: string, failDescription: string) => {
     try {
       const answer = await request();

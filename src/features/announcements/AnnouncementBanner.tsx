@@ -1,5 +1,5 @@
 /**
- * The dashboard's recent-announcements banner (spec 2): at most 3, content cut at 150 characters,
+ * The dashboard's recent-announcements banner (docs/domain.md#announcements): at most 3, content cut at 150 characters,
  * dismissal kept for good on this device, 'Expiring Soon' within 24 hours, urgent ones pulse, and a
  * load failure shows nothing. Readers get theirs; admin sees what is live for anyone.
  */

@@ -1,5 +1,5 @@
 /**
- * An announcement's HTML as the API serves it (sanitised on save and again on serve, DESIGN.md),
+ * An announcement's HTML as the API serves it (sanitised on save and again on serve, docs/domain.md#announcements),
  * kept inside its box: long words wrap, wide content scrolls, nothing is positioned over the page.
  */
 import { Typography } from 'antd';

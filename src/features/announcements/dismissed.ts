@@ -1,4 +1,4 @@
-/** Banner dismissals, kept for good on this device (spec 3: localStorage 'dismissed-announcements'). */
+/** Banner dismissals, kept for good on this device (localStorage 'dismissed-announcements'). */
 import { STORAGE_KEYS } from '../../contract';
 
 export function dismissedAnnouncements(): number[] {

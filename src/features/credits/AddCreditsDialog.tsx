@@ -2,7 +2,7 @@
  * Add Credits, for managers, resellers and dealers alike. The amounts come from the credit-option
  * endpoint (admin to a manager: the credit levels with their bonus; everyone else: the options capped
  * by the giver's balance, the amounts computed from it listed apart), a typed amount taken as typed
- * or refused under the field by the options' rules, and the spec's fallback list when the lookup fails.
+ * or refused under the field by the options' rules, and the fallback list when the lookup fails (docs/domain.md#amounts-and-minimums).
  */
 import { Alert, Descriptions, Modal } from 'antd';
 import { useMemo } from 'react';
@@ -42,7 +42,7 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
           : { min: FALLBACK_CREDIT_OPTIONS.start, max: ownPaid, balance: ownPaid },
     check: (amount) => (managerCap && amount > MANAGER_ALLOCATION_MAX ? CREDITS.adminAllocationCap : undefined),
   });
-  /** The lookup failed: the spec's fallback list, whose bonus is unknown (then none is sent). */
+  /** The lookup failed: the fallback list (10 in steps of 5), whose bonus is unknown (then none is sent). */
   const fallback = dialog.loadFailed;
   const loaded = dialog.data?.options;
 

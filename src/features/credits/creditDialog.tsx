@@ -79,7 +79,7 @@ export function useCreditDialog<T>({ entity, target, onClose, lookup, loadFailed
     url,
     method: 'get',
     config: { query: lookupQuery },
-    // The spec's toast for a failed recovery lookup; Add Credits falls back to its own list silently.
+    // The 'Failed to load recovery options' toast; Add Credits falls back to its own list silently.
     errorNotification: loadFailedMessage ? { type: 'error', ...titled(GENERAL.error, loadFailedMessage) } : false,
     successNotification: false,
     queryOptions: { queryKey: ['credit-dialog', url, lookupQuery, key], enabled: open, retry: false, gcTime: 0 },
@@ -116,7 +116,7 @@ export function useCreditDialog<T>({ entity, target, onClose, lookup, loadFailed
 
   /**
    * Sends a checked amount (a second click meanwhile is ignored), then toasts and refreshes, or shows
-   * the refusal: the spec's toast, and the server's message under the amount (Refine puts a `credits`
+   * the refusal: the dialog's toast, and the server's message under the amount (Refine puts a `credits`
    * error there itself; the aliases bring the API's other fields to it).
    */
   const send =

@@ -1,6 +1,6 @@
 /**
- * The one mapping from a failed credit call to the toast the user sees (spec 8, "Add credits"):
- * a 422 is read by the field that carries the error, in the spec's order; a 403 is a permission
+ * The one mapping from a failed credit call to the toast the user sees (messages.ts, CREDITS):
+ * a 422 is read by the field that carries the error (rate_limit, paid, promo, recipient); a 403 is a permission
  * refusal; anything else falls back to the dialog's failure title with the server's message.
  */
 import type { HttpError } from '@refinedev/core';

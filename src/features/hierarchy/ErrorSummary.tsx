@@ -4,7 +4,7 @@ import { ENTITY_FORM } from '../../contract';
 import { fieldMessages } from './userForm';
 
 /**
- * The 'Please fix the following errors:' box (spec 5): the first message of each field of a refused
+ * The 'Please fix the following errors:' box (docs/domain.md#forms-and-dialogs): the first message of each field of a refused
  * save (the form's mutation error), whether or not the form shows that field.
  */
 export function ErrorSummary({ error }: { error?: HttpError | null }) {

@@ -1,6 +1,6 @@
 /**
  * The fields every manager, reseller and dealer form shares: name, username, password and status.
- * Their rules and messages are the form's schema (the contract's body of that level, spec 5).
+ * Their rules and messages are the form's schema (the contract's body of that level).
  */
 import { Input, Select } from 'antd';
 import type { Control } from 'react-hook-form';

@@ -1,5 +1,5 @@
 /**
- * Create/Edit dialog of a reseller or a dealer (spec 2 and 5): Auto-generate, status, the parent
+ * Create/Edit dialog of a reseller or a dealer (docs/domain.md#forms-and-dialogs): Auto-generate, status, the parent
  * picker for the roles that choose one (admin picks the manager of a reseller, sent as `manager`;
  * admin and manager pick the reseller of a dealer, sent as `reseller`), initial credits chosen from a
  * list on create (a credit move: sent with the Idempotency-Key of the dialog's opening), and server

@@ -29,7 +29,7 @@ export function useStopImpact(entity: Entity) {
 }
 
 /**
- * Activate/Deactivate through the confirmation dialog (spec 4): PATCH {is_active}. Deactivating says
+ * Activate/Deactivate through the confirmation dialog (docs/domain.md#account-status): PATCH {is_active}. Deactivating says
  * what stops with the user.
  */
 export function useStatusToggle(entity: Entity, singular: string) {
@@ -87,7 +87,7 @@ export function useDeleteUsers(entity: Entity, texts: { failed: string; deletedO
     });
 }
 
-/** Runs one call per id (spec 7), then refreshes the list once; never rejects. */
+/** Runs one call per id (the API has no bulk call for users), then refreshes the list once; never rejects. */
 export function useBulkRunner(entity: Entity) {
   const { mutateAsync: deleteOne } = useDelete();
   const { mutateAsync: update } = useUpdate();

@@ -1,4 +1,4 @@
-/** Random credentials for the Auto-generate action of the reseller form (spec 2). */
+/** Random credentials for the Auto-generate action of the reseller form. */
 const FIRST = ['Alex', 'Sam', 'Jordan', 'Taylor', 'Morgan', 'Casey', 'Riley', 'Jamie', 'Robin', 'Avery', 'Quinn', 'Drew'];
 const LAST = ['Stone', 'Rivera', 'Brooks', 'Hayes', 'Foster', 'Reed', 'Ward', 'Cole', 'Bennett', 'Grant', 'Lane', 'Price'];
 const PASSWORD_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';

@@ -58,7 +58,7 @@ export const fieldMessages = (error: HttpError | null | undefined) =>
     return message ? [{ field, message }] : [];
   });
 
-/** The 'Error' toast of a refusal: the server's message when it sent one, else `fallback` (spec 8). */
+/** The 'Error' toast of a refusal: the server's message when it sent one, else `fallback` (docs/domain.md#messages). */
 export const failureToast = (error: HttpError | undefined, fallback: string): OpenNotificationParams => ({
   type: 'error',
   ...titled(GENERAL.error, error?.message && error.message !== GENERAL.apiError ? error.message : fallback),

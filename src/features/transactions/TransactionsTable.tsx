@@ -1,5 +1,5 @@
 /**
- * The one transactions table (spec 3, Transaction): the global list, a user's history and the
+ * The one transactions table (docs/domain.md#transactions): the global list, a user's history and the
  * read-only per-manager/reseller/dealer lists. Newest first (sort=-created_at through the provider's
  * 'transactions' convention, also for sub-lists read through meta.path).
  */
@@ -37,7 +37,7 @@ export function CreditsCell({ value, bonus }: { value: number; bonus?: number })
 }
 
 /**
- * The columns of spec 3 in its order. Key (always in the row, and on a phone's card): the number, type,
+ * The columns of a ledger entry in their order. Key (always in the row, and on a phone's card): the number, type,
  * credits, account, date and whose entry it is. Secondary (in the expanded row): the coverage, the
  * balances and the hierarchy names. Remarks stay in the row while they fit.
  */

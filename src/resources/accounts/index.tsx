@@ -6,7 +6,7 @@ const AccountsPage = lazyPage(() => import('./AccountsPage'), 'AccountsPage');
 /** The accounts, and the servers of the Server filter and the caller's branch server (useAccountServers). */
 const firstCalls: FirstCall[] = [{ list: 'accounts' }, { list: 'servers', path: 'servers/public', unpaged: true }, { get: 'user/manager-server' }];
 
-/** End-user accounts: /users and /accounts are the same screen (spec 2). */
+/** End-user accounts: /users and /accounts are the same screen. */
 export const accounts: PanelResource = {
   name: 'accounts',
   label: ACCOUNT_SCREEN.title,

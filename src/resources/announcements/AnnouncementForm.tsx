@@ -1,5 +1,5 @@
 /**
- * The fields of the create/edit dialog (spec 3 and 5): title, HTML content in the rich-text editor,
+ * The fields of the create/edit dialog (docs/domain.md#announcements): title, HTML content in the rich-text editor,
  * type, priority, target roles, target users (loaded for the first chosen role, only once a role is
  * chosen), active, starts_at, expires_at. Rules and messages are the contract's announcementBody.
  */

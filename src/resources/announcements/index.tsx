@@ -1,7 +1,7 @@
 import { NotificationOutlined } from '@ant-design/icons';
 import { type PanelResource, lazyPage } from '../../components/routing';
 
-/** Announcement management (admin; spec 2). */
+/** Announcement management (admin). */
 export const announcements: PanelResource = {
   name: 'announcements',
   label: 'Announcements',

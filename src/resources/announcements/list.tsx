@@ -1,7 +1,7 @@
 /**
- * Announcement management (admin; spec 2): stats cards Total/Active/Scheduled/Expired, filters (search,
+ * Announcement management (admin): stats cards Total/Active/Scheduled/Expired, filters (search,
  * type, priority, status, Clear), the paged list (15 a page, previews cut at 200 characters), the
- * create/edit dialog, the eye toggle and delete. Stats failures are silent (spec 8).
+ * create/edit dialog, the eye toggle and delete. Stats failures are silent.
  */
 import { DeleteOutlined, EditOutlined, EyeInvisibleOutlined, EyeOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { type CrudFilter, type HttpError, useCustom, useCustomMutation, useDelete, useList } from '@refinedev/core';

@@ -1,7 +1,7 @@
 import { AuditOutlined } from '@ant-design/icons';
 import { type PanelResource, lazyPage } from '../../components/routing';
 
-/** Audit logs (admin; spec 2): read only. */
+/** Audit logs (admin): read only. */
 export const auditLogs: PanelResource = {
   name: 'audit-logs',
   label: 'Audit Logs',

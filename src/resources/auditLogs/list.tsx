@@ -1,8 +1,8 @@
 /**
- * Audit logs (admin; spec 2): stats cards (Total Logs, Modules, Actions, Recent Activity today),
+ * Audit logs (admin): stats cards (Total Logs, Modules, Actions, Recent Activity today),
  * filters (module, action, username, target username, date range), the table paged 10/15/25/50/100
  * (15 by default), and a details dialog with the old and new values side by side. Load failures are
- * silent (spec 8): the table stays empty.
+ * silent: the table stays empty.
  */
 import { EyeOutlined, ReloadOutlined } from '@ant-design/icons';
 import { type CrudFilter, type HttpError, useCustom, useList } from '@refinedev/core';

@@ -1,6 +1,6 @@
 /**
  * Global discounts (menu 'User Promo'): server-wide renewal prices shown as cards, filtered by server
- * and status, created and edited in one dialog (spec 2, 5, 8).
+ * and status, created and edited in one dialog (docs/domain.md#global-discounts).
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { type CrudFilter, type HttpError, useCan, useDelete, useInvalidate, useList } from '@refinedev/core';
@@ -141,7 +141,7 @@ function DiscountCard({ discount, onEdit, onDelete }: { discount: GlobalDiscount
   );
 }
 
-/** After a submit the schema refused, its name or server message as a toast too (spec 8). */
+/** After a submit the schema refused, its name or server message as a toast too. */
 function useMissingToast(form: ReturnType<typeof useSchemaModalForm>) {
   const notify = useNotify();
   const { submitCount } = form.formState;
@@ -203,7 +203,7 @@ export function GlobalDiscountsPage() {
     });
   const createForm = formFor('create');
   const editForm = formFor('edit');
-  // 'Name is required' and 'Please select a server' also appear as toasts (spec 8).
+  // 'Name is required' and 'Please select a server' also appear as toasts.
   useMissingToast(createForm);
   useMissingToast(editForm);
 

@@ -2,7 +2,7 @@ import { WifiOutlined } from '@ant-design/icons';
 import { type PanelResource, lazyPage } from '../../components/routing';
 import { ACCOUNT_SCREEN } from '../../contract';
 
-/** MAC Check: every role, and a signed-in user of an unknown role too (spec 2). */
+/** MAC Check: every role, and a signed-in user of an unknown role too (docs/domain.md#roles). */
 export const macSearch: PanelResource = {
   name: 'mac-search',
   label: ACCOUNT_SCREEN.macCheck,

@@ -1,6 +1,6 @@
 /**
- * /managers/create and /managers/edit/:id: full pages (spec 2). The username is locked on edit;
- * status is active or inactive (no suspended for managers, spec 4); success or a failed load
+ * /managers/create and /managers/edit/:id: full pages. The username is locked on edit;
+ * status is active or inactive (no suspended for managers); success or a failed load
  * returns to /managers. Initial credits make the create a credit move: it carries the page's
  * Idempotency-Key, kept for every retry.
  */

@@ -1,4 +1,4 @@
-/** /managers (admin): the shared table with the manager row actions (spec 2, Managers list). */
+/** /managers (admin): the shared table with the manager row actions. */
 import { PlusOutlined } from '@ant-design/icons';
 import { App, Button } from 'antd';
 import { useNavigate } from 'react-router';

@@ -1,4 +1,4 @@
-/** /resellers: Resellers Management (spec 2, Resellers screen). */
+/** /resellers: Resellers Management. */
 import { useCan } from '@refinedev/core';
 import { EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Space, Tooltip } from 'antd';

@@ -1,5 +1,5 @@
 /**
- * System Settings (spec 2, 4, 5, 7): one tab with four cards. Numbers save through their own Save
+ * System Settings (docs/domain.md#system-settings): one tab with four cards. Numbers save through their own Save
  * button, switches save as soon as they change, each through PUT /system-settings/{key}.
  */
 import { ReloadOutlined, SaveOutlined } from '@ant-design/icons';
@@ -46,7 +46,7 @@ const LABELS: Record<SystemSettingField, string> = Object.fromEntries(
 
 /**
  * The numbers form: each setting checked by the rule of its own PUT body (contract systemSettingBody),
- * after the spec's fallback for a value that is not a number (trial_days 7, default_credits 1; spec 5).
+ * after the fallback for a value that is not a number (trial_days 7, default_credits 1).
  */
 const numbersForm = z.object(
   Object.fromEntries(
@@ -135,7 +135,7 @@ export function SystemSettingsPage() {
 
   const trialCard = (
     <Card title={SETTINGS.trialCard}>
-      {/* Each number saves alone, through its own button (spec 4): the form only holds and checks them. */}
+      {/* Each number saves alone, through its own button: the form only holds and checks them. */}
       <SchemaForm name="system-settings" handleSubmit={form.handleSubmit} onSubmit={() => undefined}>
         {NUMBERS.map(({ field, label, help }) => (
           <FormField key={field} control={control} name={field} label={label} extra={help}>

@@ -26,7 +26,7 @@ const fields: FieldDef[] = [
 ];
 
 /**
- * Fills the slug from the name (spec 5) while the slug is empty or still the one generated from the
+ * Fills the slug from the name while the slug is empty or still the one generated from the
  * previous name, so typing a name builds its slug and a slug typed by hand is kept.
  */
 function SlugFromName({ form }: { form: UseFormReturn<any> }) {

@@ -1,7 +1,7 @@
 import { NotificationOutlined } from '@ant-design/icons';
 import { type PanelResource, lazyPage } from '../../components/routing';
 
-/** Announcements as the roles below admin read them (spec 2). */
+/** Announcements as the roles below admin read them. */
 export const userAnnouncements: PanelResource = {
   name: 'user-announcements',
   label: 'Announcements',

@@ -1,5 +1,5 @@
 /**
- * Announcements as managers, resellers and dealers read them (spec 2): those aimed at the caller,
+ * Announcements as managers, resellers and dealers read them (docs/domain.md#announcements): those aimed at the caller,
  * grouped Urgent, High Priority and General, a 'new' badge on unread ones and the unread count, an
  * 'Expiring Soon' badge within 24 hours, Refresh; opening one (also /user-announcements?open=ID)
  * shows it whole and reads it.
@@ -81,7 +81,7 @@ export function UserAnnouncementsPage() {
     errorNotification: () => ({ type: 'error', ...titled(GENERAL.error, ANNOUNCEMENTS.fetchFailed) }),
     queryOptions: { retry: false },
   });
-  // Silent on failure (spec 8).
+  // Silent on failure.
   const unread = useCustom<{ unread_count: number }>({ url: 'user/announcements/unread-count', method: 'get', errorNotification: false, queryOptions: { retry: false } });
   const refresh = () => {
     query.refetch();

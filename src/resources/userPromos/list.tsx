@@ -6,7 +6,7 @@ import { ActiveTag, activeOptions, dateTime } from '../../components/display';
 import type { FieldDef } from '../../components/form/fields';
 import { useServerOptions } from '../../features/servers';
 
-/** Live total of the form: credits required plus bonus (spec 2). */
+/** Live total of the form: credits required plus bonus. */
 function TotalCreditsPreview({ control }: { control: Control }) {
   const [required, bonus] = useWatch({ control, name: ['credits_required', 'bonus_credits'] }).map((v) => Number(v ?? 0) || 0);
   return <Alert type="info" showIcon data-testid="promo-total" message={CONFIG_SCREENS.totalCredits(required + bonus)} />;

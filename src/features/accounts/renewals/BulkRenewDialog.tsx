@@ -1,5 +1,5 @@
 /**
- * Bulk Renew Accounts (spec 2, 5): months greater than 0 (and at most 50), the total price over the
+ * Bulk Renew Accounts (docs/domain.md#renewals-and-expiry): months greater than 0 (and at most 50), the total price over the
  * selected accounts, the balance check, one all-or-nothing call.
  */
 import { Typography } from 'antd';
@@ -15,7 +15,7 @@ export interface BulkRenewDialogProps {
   onRenewed?: () => void;
 }
 
-/** The form: months greater than 0 (spec 5), then the months of POST /accounts/bulk-renew by the API's own rule. */
+/** The form: months greater than 0, then the months of POST /accounts/bulk-renew by the API's own rule. */
 export const bulkRenewForm = z.object({
   months: z
     .unknown()

@@ -1,5 +1,5 @@
 /**
- * Quick Renew Account (spec 2, 5): months 1 to 50, the price from the discount lookup, the balance
+ * Quick Renew Account (docs/domain.md#renewals-and-expiry): months 1 to 50, the price from the discount lookup, the balance
  * checked before sending, 'Renewal Failed' with the server's message; the header's credits and the
  * lists refresh afterwards.
  */

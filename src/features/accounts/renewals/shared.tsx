@@ -187,7 +187,7 @@ export function RenewalDialog({ opening, servers, name, title, okText, schema, c
     }
   };
 
-  /** Months that break the rule: the message is under the field, and the spec's toast says it too. */
+  /** Months that break the rule: the message is under the field, and the 'Invalid months' toast says it too. */
   const refuse = () => notify.error(RENEWAL.invalidMonths.title, RENEWAL.invalidMonths.description);
   const submit = () => handleSubmit(renew, refuse)().catch(() => undefined);
 
