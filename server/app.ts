@@ -11,7 +11,7 @@ import { API_PREFIX } from '../src/contract';
 import type { Config } from './config';
 import type { Db } from './db/connect';
 import { auditTrail } from './audit';
-import { ApiError, errorHandler } from './http/errors';
+import { errorHandler, notFound } from './http/errors';
 import { guard } from './http/guard';
 import { inputText } from './http/inputText';
 import { securityHeaders } from './http/securityHeaders';
@@ -142,7 +142,7 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
   app.setNotFoundHandler((request, reply) => {
     // A missing hashed file (an old build's chunk) is a 404, never index.html under a script's name.
     if (request.url.startsWith('/api/') || request.url.startsWith(`/${HASHED_DIR}/`) || request.method !== 'GET' || !panelBuilt) {
-      throw new ApiError(404, 'Not Found');
+      throw notFound('Not Found');
     }
     // Client-side routes: the panel decides what a path shows (including its own 404 page).
     return reply.type('text/html').sendFile('index.html');

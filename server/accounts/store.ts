@@ -4,7 +4,7 @@ import { type Account, type Role, type UserRef, formatMac } from '../../src/cont
 import type { AccountRow, AccountsTable, Database, UserRow } from '../db/schema';
 import { isPostgres } from '../db/dialect';
 import { bool, nowIso } from '../db/values';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { pathIds, within } from '../http/scope';
 
 export type Actor = Pick<UserRow, 'id' | 'role' | 'path'>;

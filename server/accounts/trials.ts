@@ -9,7 +9,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { ACCOUNTS } from '../../src/contract';
 import type { Database } from '../db/schema';
-import { fieldError } from '../http/errors';
+import { fieldError } from '../errors';
 import type { SystemSettings } from '../settings';
 import { addDays } from './dates';
 

@@ -15,7 +15,7 @@ import { CREDITS, type CreditAmountRules, HIERARCHY, MANAGER_ALLOCATION_MAX, cre
 import { isPostgres } from '../db/dialect';
 import { prepared } from '../db/prepared';
 import type { Database, UserRow } from '../db/schema';
-import { ApiError, fieldError, notFound } from '../http/errors';
+import { DomainError, fieldError, notFound } from '../errors';
 import { type BalanceChange, InsufficientBalance, type PostedEntry, postChanges } from '../ledger/post';
 import type { SystemSettings } from '../settings';
 import { nowIso } from '../db/values';
@@ -40,7 +40,7 @@ function checkAmount(amount: number, rules: CreditAmountRules, shortfall?: strin
   if (!issue) return;
   // creditAmountIssue checks the minimum before the balance: past it, the issue is the balance's.
   const short = shortfall !== undefined && rules.balance !== undefined && amount > rules.balance && amount >= Math.max(1, rules.min);
-  throw new ApiError(422, issue, { credits: [issue], ...(short ? { paid_credits: [shortfall] } : {}) });
+  throw new DomainError('invalid', issue, { credits: [issue], ...(short ? { paid_credits: [shortfall] } : {}) });
 }
 
 /**

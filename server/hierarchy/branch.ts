@@ -16,7 +16,7 @@ import { AUTH } from '../../src/contract';
 import { isPostgres } from '../db/dialect';
 import { prepared } from '../db/prepared';
 import type { Database, UserRow } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { unauthenticated } from '../errors';
 import { pathEnd } from '../http/scope';
 
 /**
@@ -59,7 +59,7 @@ export const stoppedOnPath = prepared((db, userId: number) =>
 );
 
 /** Refused: the acting user was itself disabled, or its branch stopped, while its request ran. */
-export const branchStopped = (self: boolean) => new ApiError(401, self ? AUTH.accountDisabled : AUTH.branchSuspended);
+export const branchStopped = (self: boolean) => unauthenticated(self ? AUTH.accountDisabled : AUTH.branchSuspended);
 
 /**
  * The non-active users on `userId`'s path now (itself included), root first. On PostgreSQL it first

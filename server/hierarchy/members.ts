@@ -6,7 +6,7 @@ import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } fro
 import type { HierarchyUser, NamedRef, Role } from '../../src/contract';
 import { prepared } from '../db/prepared';
 import type { Database, UserRow } from '../db/schema';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { below, pathEnd, pathEndSql, pathIds } from '../http/scope';
 
 export const DELETED = 'deleted';

@@ -9,7 +9,7 @@ import { ACCESS, AUTH, can } from '../../src/contract';
 import { resolveToken } from '../auth/tokens';
 import type { UserRow } from '../db/schema';
 import { type SystemSettings, getSystemSettings } from '../settings';
-import { ApiError, forbidden, unauthenticated } from './errors';
+import { forbidden, unauthenticated, unavailable } from './errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -65,14 +65,14 @@ export const guard = fp(async (app: FastifyInstance) => {
     const session = token ? await resolveToken(app.db.kysely, token) : null;
     if (!session || session.user.status !== 'active') throw unauthenticated();
     // A user above is suspended or inactive: the whole branch is stopped until it is active again.
-    if (session.branchBlocked) throw new ApiError(401, AUTH.branchSuspended);
+    if (session.branchBlocked) throw unauthenticated(AUTH.branchSuspended);
     request.user = session.user;
     request.tokenHash = session.tokenHash;
     request.settings = session.settings;
     const [resource, action] = config.access;
     if (!can(session.user.role, resource, action)) throw forbidden();
     if (session.user.role !== 'admin' && !config.duringMaintenance && session.settings.maintenance_mode) {
-      throw new ApiError(503, ACCESS.maintenance);
+      throw unavailable(ACCESS.maintenance);
     }
   });
 });
