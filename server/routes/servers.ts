@@ -20,7 +20,7 @@ import {
 import { recordAudit } from '../audit';
 import type { ServersTable } from '../db/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type App, crudRoutes } from '../http/crudRoutes';
+import { type App, crudRoutes } from './crud';
 import type { Provisioners } from '../provisioning';
 import { conflict, fieldError } from '../http/errors';
 import { checkServer } from '../servers/check';
