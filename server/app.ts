@@ -11,6 +11,7 @@ import { API_PREFIX } from '../src/contract';
 import type { Config } from './config';
 import type { Db } from './db/connect';
 import { auditTrail } from './audit';
+import { resolveToken } from './auth/tokens';
 import { errorHandler, notFound } from './http/errors';
 import { guard } from './http/guard';
 import { inputText } from './http/inputText';
@@ -112,7 +113,7 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
-  await app.register(guard);
+  await app.register(guard, { resolveSession: resolveToken });
   await app.register(inputText);
   await app.register(auditTrail);
   await app.register(

@@ -59,11 +59,12 @@ import type { AccountRow, Database, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso, parseJson } from '../db/values';
 import { fieldError, notFound, validationError } from '../http/errors';
-import { actorOf, settingsOf } from '../http/guard';
+import { actorOf } from '../http/guard';
 import { type ListSpec, listQuerystring, paginate } from '../http/list';
 import { type PostedEntry, postChanges } from '../ledger/post';
 import type { Provisioners } from '../provisioning';
 import { deleteAccountEverywhere } from '../provisioning/accounts';
+import { settingsOf } from '../settings';
 
 const tags = ['accounts'];
 

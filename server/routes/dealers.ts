@@ -27,7 +27,7 @@ import { recoverFromHistory, recoveryHistory } from '../credits/history';
 import { runCreditOperation } from '../credits/operation';
 import { findMember, presentOne } from '../hierarchy/members';
 import { moveSubtree } from '../hierarchy/paths';
-import { creditTarget, liveUser, underManagerFilter, userRoutes } from '../hierarchy/userRoutes';
+import { creditTarget, liveUser, underManagerFilter, userRoutes } from './userLevels';
 
 export default userRoutes({
   role: 'dealer',

@@ -4,7 +4,7 @@
  */
 import { HIERARCHY, resellerCreateBody, resellerUpdateBody } from '../../src/contract';
 import { fieldError } from '../http/errors';
-import { liveUser, userRoutes } from '../hierarchy/userRoutes';
+import { liveUser, userRoutes } from './userLevels';
 
 export default userRoutes({
   role: 'reseller',
