@@ -10,7 +10,7 @@ import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { RoleRefused, setupRuntimeRole } from './db/roles';
-import { migrateAsOwner, withStartupLock } from './db/startup';
+import { migrateAsOwner, withStartupLock } from './startup';
 import { DomainError } from './errors';
 import { Provisioners } from './provisioning';
 import { ImportRefused, applyImport, planImport } from './provisioning/import';

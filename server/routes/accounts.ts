@@ -42,7 +42,6 @@ import { recoverLocked, renewLocked, renewMany } from '../accounts/renewal';
 import {
   type AccountJoined,
   type Actor,
-  branchServerId,
   findAccount,
   loadAccount,
   loadAccounts,
@@ -64,6 +63,7 @@ import { type ListSpec, listQuerystring, paginate } from '../http/list';
 import { type PostedEntry, postChanges } from '../ledger/post';
 import type { Provisioners } from '../provisioning';
 import { deleteAccountEverywhere } from '../provisioning/accounts';
+import { branchServerId } from '../hierarchy/branch';
 import { settingsOf } from '../settings';
 
 const tags = ['accounts'];

@@ -19,7 +19,7 @@ import {
   renewalQuoteAnswerEntity,
 } from '../../src/contract';
 import { quoteRenewal, toGlobalDiscount, usableDiscounts } from '../accounts/pricing';
-import { branchServerId } from '../accounts/store';
+import { branchServerId } from '../hierarchy/branch';
 import type { Database } from '../db/schema';
 import { fieldError, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';

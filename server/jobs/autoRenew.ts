@@ -17,8 +17,8 @@ import { DomainError, fieldError } from '../errors';
 import { getSystemSettings } from '../settings';
 import { Provisioners } from '../provisioning';
 import { blockedByAncestor, stoppedAbove } from '../hierarchy/branch';
-import { renewLocked } from './renewal';
-import { recordSystemAudit } from './systemAudit';
+import { renewLocked } from '../accounts/renewal';
+import { recordSystemAudit } from '../accounts/systemAudit';
 
 /** How far ahead of expiry an account is due. */
 export const DUE_AHEAD_MS = 60_000;
