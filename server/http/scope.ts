@@ -6,7 +6,7 @@
 import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Role } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 
 type Actor = Pick<UserRow, 'id' | 'role' | 'path'>;
 
