@@ -122,7 +122,7 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
     },
     { prefix: API_PREFIX },
   );
-  // The spec's legacy path /api/transactions, outside /api/v1.
+  // The legacy path /api/transactions, outside /api/v1 (docs/api.md).
   await app.register(legacyTransactionRoutes);
 
   const panelBuilt = panelDir !== null && fs.existsSync(path.join(panelDir, 'index.html'));

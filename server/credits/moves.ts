@@ -30,10 +30,10 @@ export { paidOf };
 type Trx = Transaction<Database>;
 
 /**
- * Refuses an `amount` its rules refuse (DESIGN.md: the panel checks a field with the same rule and
- * message the API answers 422 with): the rule's message on `credits`, as the panel shows it under
- * the field; when it is the balance that falls short, `shortfall` on `paid_credits` too (the spec's
- * toast, and the ledger's rule 4).
+ * Refuses an `amount` its rules refuse (the panel checks the field with the same rule and message
+ * the API answers 422 with): the rule's message on `credits`, as the panel shows it under the field;
+ * when it is the balance that falls short, `shortfall` on `paid_credits` too (the panel's toast; a
+ * debit never takes a balance below zero).
  */
 function checkAmount(amount: number, rules: CreditAmountRules, shortfall?: string): void {
   const issue = creditAmountIssue(amount, rules);

@@ -1,5 +1,5 @@
 /**
- * The one way a balance changes (DESIGN.md, ledger rules). Each change is an append-only entry
+ * The one way a balance changes (docs/reliability.md). Each change is an append-only entry
  * carrying balance_before and balance_after, written from the user's row by a conditional
  * INSERT ... SELECT that cannot take a balance below zero or above MAX_BALANCE (or bonus below zero,
  * or bonus above the total) at any of its steps, in the caller's transaction. Inserting the entry

@@ -1,5 +1,5 @@
 /**
- * End-user accounts (spec 7, Accounts): list, create (bought for months, as a trial, or empty), show,
+ * End-user accounts: list, create (bought for months, as a trial, or empty), show,
  * update, status, delete, device reset and info, ledger entries, renew / recover, auto-renew and the
  * bulk calls. Every account lies in its owner's subtree; anything outside the caller's answers 404.
  */

@@ -463,7 +463,7 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
   };
 }
 
-/** Nothing orphans credits or accounts (DESIGN.md): 409 while the user still holds any. */
+/** Nothing orphans credits or accounts: 409 while the user still holds any (docs/domain.md). */
 async function refuseDeleteWhileHolding(trx: Transaction<Database>, user: UserRow, level: LevelDef): Promise<void> {
   const paid = user.credits - user.bonus_credits;
   if (paid > 0) throw conflict(HIERARCHY.deleteHasCredits(paid));
