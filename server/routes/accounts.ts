@@ -53,7 +53,7 @@ import {
 } from '../accounts/store';
 import { checkTrial, claimTrialDevice, claimTrialQuota } from '../accounts/trials';
 import { recordAudit, recordAudits } from '../audit';
-import { type OperationResult, rateLimitMiddlewareWrites, runCreditOperation } from '../credits/operation';
+import { type OperationResult, rateLimitMiddlewareWrites, runCreditOperation } from './creditOperation';
 import type { AccountRow, Database, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso, parseJson } from '../db/values';

@@ -24,7 +24,7 @@ import { nowIso } from '../db/values';
 import { fieldError } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { recoverFromHistory, recoveryHistory } from '../credits/history';
-import { runCreditOperation } from '../credits/operation';
+import { runCreditOperation } from './creditOperation';
 import { findMember, presentOne } from '../hierarchy/members';
 import { moveSubtree } from '../hierarchy/paths';
 import { creditTarget, liveUser, underManagerFilter, userRoutes } from './userLevels';

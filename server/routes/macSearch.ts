@@ -18,7 +18,7 @@ import {
 } from '../../src/contract';
 import { type AccountJoined, scopedAccounts, selectAccount, toAccount } from '../accounts/store';
 import { recordAudit } from '../audit';
-import { rateLimitMiddlewareWrites } from '../credits/operation';
+import { rateLimitMiddlewareWrites } from './creditOperation';
 import { fieldError, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { deleteAccountEverywhere } from '../provisioning/accounts';

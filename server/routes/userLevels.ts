@@ -43,7 +43,7 @@ import { insertUser } from '../users';
 import { type MoveResult, giveCredits, lockUsers, recoverCredits } from '../credits/moves';
 import { bonusFor } from '../credits/bonus';
 import { postChanges } from '../ledger/post';
-import { type OperationResult, runCreditOperation } from '../credits/operation';
+import { type OperationResult, runCreditOperation } from './creditOperation';
 import { recoveryOptions } from '../credits/options';
 import { DELETED, type MemberRow, findMember, findMemberCounted, memberBase, present, presentOne, presenter, withCounts } from '../hierarchy/members';
 import { moveSubtree } from '../hierarchy/paths';

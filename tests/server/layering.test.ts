@@ -56,11 +56,11 @@ const ALLOWED: Record<Layer, Layer[]> = {
 };
 
 /**
- * The parts of server/http a domain module may use: query builders and counters with no route in
- * them (list paging, subtree scoping, rate-limit counters). The guard, the error handler, the input
- * checks and the response headers are the routes' own.
+ * The parts of server/http a domain module may use: query builders with no route in them (list paging,
+ * subtree scoping). The guard, the error handler, rate limits, the input checks and the response
+ * headers are the routes' own.
  */
-const HTTP_FOR_DOMAIN = ['http/list', 'http/scope', 'http/rateLimit'];
+const HTTP_FOR_DOMAIN = ['http/list', 'http/scope'];
 
 function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
