@@ -27,7 +27,8 @@ import { recoverFromHistory, recoveryHistory } from '../credits/history';
 import { runCreditOperation } from './creditOperation';
 import { findMember, presentOne } from '../hierarchy/members';
 import { moveSubtree } from '../hierarchy/paths';
-import { creditTarget, liveUser, underManagerFilter, userRoutes } from './userLevels';
+import { liveUser } from '../hierarchy/members';
+import { creditTarget, underManagerFilter, userRoutes } from './userLevels';
 
 export default userRoutes({
   role: 'dealer',
