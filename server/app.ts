@@ -11,7 +11,8 @@ import { API_PREFIX } from '../src/contract';
 import type { Config } from './config';
 import type { Db } from './db/connect';
 import { auditTrail } from './audit';
-import { ApiError, errorHandler } from './http/errors';
+import { resolveToken } from './auth/tokens';
+import { errorHandler, notFound } from './http/errors';
 import { guard } from './http/guard';
 import { inputText } from './http/inputText';
 import { securityHeaders } from './http/securityHeaders';
@@ -112,7 +113,7 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
-  await app.register(guard);
+  await app.register(guard, { resolveSession: resolveToken });
   await app.register(inputText);
   await app.register(auditTrail);
   await app.register(
@@ -121,7 +122,7 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
     },
     { prefix: API_PREFIX },
   );
-  // The spec's legacy path /api/transactions, outside /api/v1.
+  // The legacy path /api/transactions, outside /api/v1 (docs/api.md).
   await app.register(legacyTransactionRoutes);
 
   const panelBuilt = panelDir !== null && fs.existsSync(path.join(panelDir, 'index.html'));
@@ -142,7 +143,7 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
   app.setNotFoundHandler((request, reply) => {
     // A missing hashed file (an old build's chunk) is a 404, never index.html under a script's name.
     if (request.url.startsWith('/api/') || request.url.startsWith(`/${HASHED_DIR}/`) || request.method !== 'GET' || !panelBuilt) {
-      throw new ApiError(404, 'Not Found');
+      throw notFound('Not Found');
     }
     // Client-side routes: the panel decides what a path shows (including its own 404 page).
     return reply.type('text/html').sendFile('index.html');

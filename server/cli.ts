@@ -10,8 +10,8 @@ import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { RoleRefused, setupRuntimeRole } from './db/roles';
-import { migrateAsOwner, withStartupLock } from './db/startup';
-import { ApiError } from './http/errors';
+import { migrateAsOwner, withStartupLock } from './startup';
+import { DomainError } from './errors';
 import { Provisioners } from './provisioning';
 import { ImportRefused, applyImport, planImport } from './provisioning/import';
 import { ReconcileRefused, applyReconcile, describeDifference, planReconcile } from './provisioning/reconcile';
@@ -66,7 +66,7 @@ async function importSubscribers(args: string[]): Promise<void> {
     const imported = await applyImport(db.kysely, plan);
     console.log(`${imported} subscriber(s) imported, ${plan.skipped.length} skipped.`);
   } catch (error) {
-    if (!(error instanceof ImportRefused || error instanceof ApiError)) throw error;
+    if (!(error instanceof ImportRefused || error instanceof DomainError)) throw error;
     console.error(error.message);
     process.exitCode = 1;
   } finally {
@@ -128,7 +128,7 @@ async function reconcile(args: string[]): Promise<void> {
     const repaired = await applyReconcile(db.kysely, provisioners, plan, { removeOrphans: values['remove-orphans'] ?? false });
     console.log(`${repaired} difference(s) repaired.`);
   } catch (error) {
-    if (!(error instanceof ReconcileRefused || error instanceof ApiError)) throw error;
+    if (!(error instanceof ReconcileRefused || error instanceof DomainError)) throw error;
     console.error(error.message);
     process.exitCode = 1;
   } finally {

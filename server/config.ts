@@ -41,7 +41,7 @@ const flag = (value: string | undefined): boolean | undefined =>
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
-  // DESIGN.md: demo mode when no DATABASE_URL is set outside production; DEMO_MODE overrides, never in production.
+  // Demo mode when no DATABASE_URL is set outside production; DEMO_MODE overrides, never in production.
   const demoMode = !production && (flag(env.DEMO_MODE) ?? !env.DATABASE_URL);
   return {
     port: Number(env.PORT ?? 3000),

@@ -2,7 +2,7 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { connect } from './db/connect';
-import { prepareDatabase } from './db/startup';
+import { prepareDatabase } from './startup';
 import { jobs } from './jobs';
 import { startJobs } from './jobs/scheduler';
 import { ensurePanelBuilt } from './panelBuild';

@@ -1,4 +1,5 @@
 /** System settings: defaults from the contract, stored values in the settings table (JSON per key). */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   SYSTEM_SETTING_DEFAULTS,
@@ -6,6 +7,7 @@ import {
   CREDIT_OPTIONS_SETTING,
   type CreditLevelsConfig,
   type CreditOptionsSettings,
+  type SystemSettingsValues,
   defaultCreditLevels,
   defaultCreditOptionsSettings,
 } from '../src/contract';
@@ -14,7 +16,7 @@ import { inTransaction } from './db/transaction';
 import type { Database } from './db/schema';
 import { nowIso, parseJson } from './db/values';
 
-export type SystemSettings = { -readonly [K in keyof typeof SYSTEM_SETTING_DEFAULTS]: (typeof SYSTEM_SETTING_DEFAULTS)[K] extends boolean ? boolean : number };
+export type SystemSettings = SystemSettingsValues;
 
 const SYSTEM_KEY = 'system';
 
@@ -41,6 +43,10 @@ export async function getSystemSettings(db: Kysely<Database>): Promise<SystemSet
   const row = await db.selectFrom('settings').select('value').where('key', '=', SYSTEM_KEY).executeTakeFirst();
   return systemSettingsOf(row?.value);
 }
+
+/** The system settings as the request found them: read with the session (server/http/guard.ts), else now. */
+export const settingsOf = (app: FastifyInstance, request: FastifyRequest): Promise<SystemSettings> | SystemSettings =>
+  request.settings ?? getSystemSettings(app.db.kysely);
 
 export async function updateSystemSettings(db: Kysely<Database>, patch: Partial<SystemSettings>): Promise<SystemSettings> {
   const next = { ...(await getSystemSettings(db)), ...patch };

@@ -9,7 +9,7 @@ import { type Transaction, sql } from 'kysely';
 import { isPostgres } from '../db/dialect';
 import { ACCOUNTS, BULK_MAX, CREDITS, type RenewalQuote, type RenewalResult } from '../../src/contract';
 import type { AccountRow, Database, UserRow } from '../db/schema';
-import { fieldError } from '../http/errors';
+import { fieldError } from '../errors';
 import { type BalanceChange, InsufficientBalance, type PostedEntry, postChanges } from '../ledger/post';
 import { lockUsers } from '../credits/moves';
 import { DELETED } from '../hierarchy/members';

@@ -4,8 +4,8 @@ import { type Account, type Role, type UserRef, formatMac } from '../../src/cont
 import type { AccountRow, AccountsTable, Database, UserRow } from '../db/schema';
 import { isPostgres } from '../db/dialect';
 import { bool, nowIso } from '../db/values';
-import { notFound } from '../http/errors';
-import { pathIds, within } from '../http/scope';
+import { notFound } from '../errors';
+import { within } from '../http/scope';
 
 export type Actor = Pick<UserRow, 'id' | 'role' | 'path'>;
 
@@ -125,16 +125,6 @@ export function toAccount(row: AccountJoined, viewerRole: Role | string): Accoun
     is_trial: bool(row.is_trial),
     owner,
   };
-}
-
-/** The server a user's branch works on: a manager's own, a reseller's or dealer's manager's. */
-export async function branchServerId(db: Kysely<Database>, user: Pick<UserRow, 'role' | 'path' | 'server_id'>): Promise<number | null> {
-  if (user.role === 'admin') return null;
-  if (user.role === 'manager') return user.server_id;
-  const managerId = pathIds(user.path)[1];
-  if (!managerId) return null;
-  const manager = await db.selectFrom('users').select('server_id').where('id', '=', managerId).where('role', '=', 'manager').executeTakeFirst();
-  return manager?.server_id ?? null;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The trial limits (DESIGN.md): one free trial per device (MAC) per period, across servers and
+ * The trial limits (docs/reliability.md): one free trial per device (MAC) per period, across servers and
  * branches, and a number of trials per creator per UTC day. Both are claimed by an upsert on a key
  * (migration 0018) inside the creating transaction: a concurrent claim on the same key waits for
  * the first to commit and then finds the row taken, so a burst yields exactly what the rules allow,
@@ -9,7 +9,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { ACCOUNTS } from '../../src/contract';
 import type { Database } from '../db/schema';
-import { fieldError } from '../http/errors';
+import { fieldError } from '../errors';
 import type { SystemSettings } from '../settings';
 import { addDays } from './dates';
 

@@ -1,5 +1,5 @@
 /**
- * Who reads an announcement (spec 5: empty roles means everyone; users are chosen for a role). An
+ * Who reads an announcement (empty roles means everyone; users are chosen within a role). An
  * announcement is for a user when it names no role, or names the user's role and either picks no user
  * of that role (the whole role) or picks this user. Live: switched on and within its dates.
  */

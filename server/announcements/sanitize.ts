@@ -1,5 +1,5 @@
 /**
- * Announcement HTML as the panel may show it (DESIGN.md: sanitised when saved and again when served).
+ * Announcement HTML as the panel may show it, sanitised when saved and again when served.
  * An allowlist of the text formatting the editor produces: no scripts, no event handlers, no style or
  * class (nothing can leave its box or cover the page), links only to http, https and mailto, opened
  * in a new tab without access to the panel's window.

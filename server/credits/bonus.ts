@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import { levelOption } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
-import { branchServerId } from '../accounts/store';
+import { branchServerId } from '../hierarchy/branch';
 import { type SystemSettings, getCreditLevels, getSystemSettings } from '../settings';
 
 export interface Bonus {

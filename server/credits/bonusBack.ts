@@ -1,5 +1,5 @@
 /**
- * A promotion's bonus is earned by credits that stay bought (DESIGN.md; docs/reliability.md,
+ * A promotion's bonus is earned by credits that stay bought (docs/reliability.md,
  * "Promotion bonuses"). A recovery that reaches an allocation takes back the whole bonus that
  * allocation earned, once, however few of its credits it takes: whole rather than in proportion,
  * because it is exact in integers, the same however a recovery is split (twenty recoveries of one

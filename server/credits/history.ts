@@ -7,7 +7,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { CREDITS, HIERARCHY, type RecoveryHistoryItem, type Role } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
-import { fieldError, notFound } from '../http/errors';
+import { fieldError, notFound } from '../errors';
 import { type AllocationState, allocationStates, remainingOf } from './allocations';
 import { owedOf } from './bonusBack';
 import { type MoveResult, lockUsers, paidOf, recoverCredits } from './moves';

@@ -15,7 +15,7 @@ import { CREDITS, type CreditAmountRules, HIERARCHY, MANAGER_ALLOCATION_MAX, cre
 import { isPostgres } from '../db/dialect';
 import { prepared } from '../db/prepared';
 import type { Database, UserRow } from '../db/schema';
-import { ApiError, fieldError, notFound } from '../http/errors';
+import { DomainError, fieldError, notFound } from '../errors';
 import { type BalanceChange, InsufficientBalance, type PostedEntry, postChanges } from '../ledger/post';
 import type { SystemSettings } from '../settings';
 import { nowIso } from '../db/values';
@@ -30,17 +30,17 @@ export { paidOf };
 type Trx = Transaction<Database>;
 
 /**
- * Refuses an `amount` its rules refuse (DESIGN.md: the panel checks a field with the same rule and
- * message the API answers 422 with): the rule's message on `credits`, as the panel shows it under
- * the field; when it is the balance that falls short, `shortfall` on `paid_credits` too (the spec's
- * toast, and the ledger's rule 4).
+ * Refuses an `amount` its rules refuse (the panel checks the field with the same rule and message
+ * the API answers 422 with): the rule's message on `credits`, as the panel shows it under the field;
+ * when it is the balance that falls short, `shortfall` on `paid_credits` too (the panel's toast; a
+ * debit never takes a balance below zero).
  */
 function checkAmount(amount: number, rules: CreditAmountRules, shortfall?: string): void {
   const issue = creditAmountIssue(amount, rules);
   if (!issue) return;
   // creditAmountIssue checks the minimum before the balance: past it, the issue is the balance's.
   const short = shortfall !== undefined && rules.balance !== undefined && amount > rules.balance && amount >= Math.max(1, rules.min);
-  throw new ApiError(422, issue, { credits: [issue], ...(short ? { paid_credits: [shortfall] } : {}) });
+  throw new DomainError('invalid', issue, { credits: [issue], ...(short ? { paid_credits: [shortfall] } : {}) });
 }
 
 /**

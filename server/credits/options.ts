@@ -24,7 +24,7 @@ import {
 } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
 import { type SystemSettings, getCreditLevels, getCreditOptionsSettings, getSystemSettings } from '../settings';
-import { branchServerId } from '../accounts/store';
+import { branchServerId } from '../hierarchy/branch';
 import { type BonusCalculator, bonusCalculator } from './bonus';
 import { type RecoveryTake, allocationsLeft, remainingOf } from './allocations';
 import { type BonusBack, bonusBack, recoveryLimit } from './bonusBack';

@@ -16,8 +16,8 @@ import { AUTH } from '../../src/contract';
 import { isPostgres } from '../db/dialect';
 import { prepared } from '../db/prepared';
 import type { Database, UserRow } from '../db/schema';
-import { ApiError } from '../http/errors';
-import { pathEnd } from '../http/scope';
+import { unauthenticated } from '../errors';
+import { pathEnd, pathIds } from '../http/scope';
 
 /**
  * `idColumn` is one of the ids a path column names ('/1/5/12/' names 1, 5 and 12): a list of keys the
@@ -59,7 +59,7 @@ export const stoppedOnPath = prepared((db, userId: number) =>
 );
 
 /** Refused: the acting user was itself disabled, or its branch stopped, while its request ran. */
-export const branchStopped = (self: boolean) => new ApiError(401, self ? AUTH.accountDisabled : AUTH.branchSuspended);
+export const branchStopped = (self: boolean) => unauthenticated(self ? AUTH.accountDisabled : AUTH.branchSuspended);
 
 /**
  * The non-active users on `userId`'s path now (itself included), root first. On PostgreSQL it first
@@ -87,4 +87,14 @@ export async function assertBranchActive(trx: Transaction<Database>, user: Pick<
 export async function lockBranch(trx: Transaction<Database>, user: Pick<UserRow, 'path'>): Promise<void> {
   if (!isPostgres(trx)) return;
   await trx.selectFrom('users').select('id').where('path', '>=', user.path).where('path', '<', pathEnd(user.path)).orderBy('id').forNoKeyUpdate().execute();
+}
+
+/** The server a user's branch works on: a manager's own, a reseller's or dealer's manager's. */
+export async function branchServerId(db: Kysely<Database>, user: Pick<UserRow, 'role' | 'path' | 'server_id'>): Promise<number | null> {
+  if (user.role === 'admin') return null;
+  if (user.role === 'manager') return user.server_id;
+  const managerId = pathIds(user.path)[1];
+  if (!managerId) return null;
+  const manager = await db.selectFrom('users').select('server_id').where('id', '=', managerId).where('role', '=', 'manager').executeTakeFirst();
+  return manager?.server_id ?? null;
 }

@@ -3,10 +3,10 @@
  * 'deleted', kept because the ledger still names it) is invisible to every lookup here.
  */
 import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import type { HierarchyUser, NamedRef, Role } from '../../src/contract';
+import { HIERARCHY, type HierarchyUser, type NamedRef, type Role } from '../../src/contract';
 import { prepared } from '../db/prepared';
 import type { Database, UserRow } from '../db/schema';
-import { notFound } from '../http/errors';
+import { conflict, notFound } from '../errors';
 import { below, pathEnd, pathEndSql, pathIds } from '../http/scope';
 
 export const DELETED = 'deleted';
@@ -146,4 +146,39 @@ export async function present(db: Kysely<Database>, rows: MemberRow[]): Promise<
 export async function presentOne(db: Kysely<Database>, id: number): Promise<HierarchyUser> {
   const [user] = await present(db, [await loadMember(db, id)]);
   return user;
+}
+
+/** A user of `role` that is not deleted, by id, or null. */
+export async function liveUser(db: Kysely<Database>, id: number, role: Role): Promise<UserRow | null> {
+  return (
+    (await db.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', role).where('status', '!=', DELETED).executeTakeFirst()) ??
+    null
+  );
+}
+
+/** Whether a user (deleted ones included, whose names stay taken) has this username, in any case. */
+export async function usernameTaken(db: Kysely<Database>, username: string, exceptId?: number): Promise<boolean> {
+  let q = db.selectFrom('users').select('id').where(sql`lower(username)`, '=', username.toLowerCase());
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  return Boolean(await q.executeTakeFirst());
+}
+
+/** Nothing orphans credits or accounts: 409 while the user still holds any (docs/domain.md). */
+export async function refuseDeleteWhileHolding(db: Kysely<Database>, user: UserRow, childrenLabel: string): Promise<void> {
+  const paid = user.credits - user.bonus_credits;
+  if (paid > 0) throw conflict(HIERARCHY.deleteHasCredits(paid));
+  const children = await db
+    .selectFrom('users')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('parent_id', '=', user.id)
+    .where('status', '!=', DELETED)
+    .executeTakeFirstOrThrow();
+  if (Number(children.n) > 0) throw conflict(HIERARCHY.deleteHasChildren(Number(children.n), childrenLabel));
+  const accounts = await db
+    .selectFrom('accounts')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('owner_id', '=', user.id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  if (Number(accounts.n) > 0) throw conflict(HIERARCHY.deleteHasAccounts(Number(accounts.n)));
 }

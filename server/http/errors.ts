@@ -1,37 +1,22 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ACCESS, AUTH, GENERAL } from '../../src/contract';
+import { GENERAL } from '../../src/contract';
+import { DomainError, type DomainErrorKind, fieldSummary } from '../errors';
 
-/** An answer the API gives on purpose: status, message and, for 422, per-field messages. */
-export class ApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly errors?: Record<string, string[]>,
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-  }
-}
-
-/** Laravel's summary line: the first message, and how many more there are. */
-function summary(errors: Record<string, string[]>): string {
-  const all = Object.values(errors).flat();
-  if (all.length === 0) return GENERAL.validationFailed;
-  const more = all.length - 1;
-  return more > 0 ? `${all[0]} (and ${more} more error${more > 1 ? 's' : ''})` : all[0];
-}
-
-export const validationError = (errors: Record<string, string | string[]>): ApiError => {
-  const normalised = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, Array.isArray(v) ? v : [v]]));
-  return new ApiError(422, summary(normalised), normalised);
+/** The status each kind of domain error is answered with. */
+const STATUS: Record<DomainErrorKind, number> = {
+  bad_request: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  invalid: 422,
+  too_many_requests: 429,
+  unavailable: 503,
 };
-export const fieldError = (field: string, message: string) => validationError({ [field]: message });
-export const notFound = (message: string = ACCESS.notFoundEntity) => new ApiError(404, message);
-export const forbidden = (message: string = ACCESS.forbidden) => new ApiError(403, message);
-export const unauthenticated = () => new ApiError(401, AUTH.unauthenticated);
-export const conflict = (message: string) => new ApiError(409, message);
-export const badRequest = (message: string) => new ApiError(400, message);
+
+// Routes take the domain errors from here or from server/errors.ts: one set of errors for both layers.
+export { DomainError, badRequest, conflict, fieldError, forbidden, notFound, tooManyRequests, unauthenticated, unavailable, validationError } from '../errors';
 
 /**
  * Constraint failures that a race between two requests can still cause after the handlers' own
@@ -76,10 +61,10 @@ function sendable(errors: Record<string, string[]>, where: string): Record<strin
   return out;
 }
 
-export function errorHandler(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof ApiError) {
-    if (error.headers) reply.headers(error.headers);
-    return reply.code(error.statusCode).send({ message: error.message, ...(error.errors ? { errors: sendable(error.errors, 'body') } : {}) });
+export function errorHandler(error: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof DomainError) {
+    if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+    return reply.code(STATUS[error.kind]).send({ message: error.message, ...(error.errors ? { errors: sendable(error.errors, 'body') } : {}) });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     // No prototype: a field named 'constructor' or '__proto__' is a key like any other.
@@ -88,7 +73,7 @@ export function errorHandler(error: FastifyError | ApiError, request: FastifyReq
       const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || (error.validationContext ?? 'body');
       (errors[field] ??= []).push(issue.message ?? GENERAL.validationFailed);
     }
-    return reply.code(422).send({ message: summary(errors), errors: sendable(errors, error.validationContext ?? 'body') });
+    return reply.code(422).send({ message: fieldSummary(errors), errors: sendable(errors, error.validationContext ?? 'body') });
   }
   const code = (error as FastifyError).code;
   const database = databaseConflict(code, error.message ?? '');

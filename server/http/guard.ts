@@ -5,11 +5,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ACCESS, AUTH, can } from '../../src/contract';
-import { resolveToken } from '../auth/tokens';
-import type { UserRow } from '../db/schema';
-import { type SystemSettings, getSystemSettings } from '../settings';
-import { ApiError, forbidden, unauthenticated } from './errors';
+import type { Kysely } from 'kysely';
+import { ACCESS, AUTH, type SystemSettingsValues, can } from '../../src/contract';
+import type { Database, UserRow } from '../db/schema';
+import { forbidden, unauthenticated, unavailable } from './errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -22,13 +21,23 @@ declare module 'fastify' {
     user: UserRow | null;
     tokenHash: string | null;
     /** The system settings read with the session; null on public routes. */
-    settings: SystemSettings | null;
+    settings: SystemSettingsValues | null;
   }
 }
 
-/** The system settings as the request found them: read with the session, else now. */
-export const settingsOf = (app: FastifyInstance, request: FastifyRequest): Promise<SystemSettings> | SystemSettings =>
-  request.settings ?? getSystemSettings(app.db.kysely);
+/** A signed-in session as the guard needs it. */
+export interface GuardSession {
+  user: UserRow;
+  tokenHash: string;
+  settings: SystemSettingsValues;
+  /** A user above is not active: the user's branch is stopped. */
+  branchBlocked: boolean;
+}
+
+export interface GuardOptions {
+  /** The session a bearer token opens, or null: the app passes in the sign-in module's (server/auth/tokens.ts). */
+  resolveSession: (db: Kysely<Database>, token: string) => Promise<GuardSession | null>;
+}
 
 /** The signed-in user of a route that is not public (the guard has already checked it). */
 export function actorOf(request: FastifyRequest): UserRow {
@@ -43,7 +52,7 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1] : null;
 }
 
-export const guard = fp(async (app: FastifyInstance) => {
+export const guard = fp<GuardOptions>(async (app: FastifyInstance, { resolveSession }) => {
   app.decorateRequest('user', null);
   app.decorateRequest('tokenHash', null);
   app.decorateRequest('settings', null);
@@ -62,17 +71,17 @@ export const guard = fp(async (app: FastifyInstance) => {
     const config = request.routeOptions.config;
     if (config.public || !config.access) return;
     const token = bearerToken(request);
-    const session = token ? await resolveToken(app.db.kysely, token) : null;
+    const session = token ? await resolveSession(app.db.kysely, token) : null;
     if (!session || session.user.status !== 'active') throw unauthenticated();
     // A user above is suspended or inactive: the whole branch is stopped until it is active again.
-    if (session.branchBlocked) throw new ApiError(401, AUTH.branchSuspended);
+    if (session.branchBlocked) throw unauthenticated(AUTH.branchSuspended);
     request.user = session.user;
     request.tokenHash = session.tokenHash;
     request.settings = session.settings;
     const [resource, action] = config.access;
     if (!can(session.user.role, resource, action)) throw forbidden();
     if (session.user.role !== 'admin' && !config.duringMaintenance && session.settings.maintenance_mode) {
-      throw new ApiError(503, ACCESS.maintenance);
+      throw unavailable(ACCESS.maintenance);
     }
   });
 });

@@ -1,12 +1,12 @@
 /**
- * Hierarchy scoping (DESIGN.md): admin sees everything; everyone else sees its own subtree.
+ * Hierarchy scoping (docs/domain.md): admin sees everything; everyone else sees its own subtree.
  * Paths end with the owner's id ('/1/5/12/'), so a subtree is a prefix match.
  * Anything outside the caller's subtree answers 404, never 403, so ids cannot be probed.
  */
 import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Role } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 
 type Actor = Pick<UserRow, 'id' | 'role' | 'path'>;
 

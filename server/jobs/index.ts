@@ -1,7 +1,9 @@
-import { runAutoRenew } from '../accounts/autoRenew';
 import { pruneExpiredTokens } from '../auth/tokens';
-import { serverChecksJob } from '../servers/check';
+import { CHECK_EVERY_MS, checkActiveServers } from '../provisioning/check';
+import { runAutoRenew } from './autoRenew';
 import type { Job } from './scheduler';
+
+export const serverChecksJob: Job = { name: 'check-servers', everyMs: CHECK_EVERY_MS, run: async (db) => void (await checkActiveServers(db)) };
 
 /** Every background job of the API. */
 export const jobs: Job[] = [

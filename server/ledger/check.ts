@@ -1,5 +1,5 @@
 /**
- * Verifies the whole ledger of a live database (DESIGN.md ledger rules 1 and 2), in SQL so it scales
+ * Verifies the whole ledger of a live database (docs/reliability.md), in SQL so it scales
  * with the tables: every balance equals the sum of its entries (and the bonus part the sum of their
  * bonus parts), each user's entries chain (each starts where the previous ended, the first at 0) and
  * the last one is the one applied, nothing is negative, every transfer between two users nets to
@@ -145,7 +145,7 @@ export async function checkLedger(db: Kysely<Database>, limit = 20): Promise<Led
 // --- Promotion bonuses -----------------------------------------------------------------------------
 
 /**
- * A promotion's bonus is earned by credits that stay bought (DESIGN.md): per promotion, what its
+ * A promotion's bonus is earned by credits that stay bought (docs/reliability.md): per promotion, what its
  * allocations were granted, what recoveries took back (credits/bonusBack.ts), what is backed by
  * allocations none of whose credits were taken back, and the excess: bonus kept by allocations whose
  * credits were taken back, which is bonus minted from nothing (the farming of give and recover).

@@ -1,5 +1,5 @@
 /**
- * The one way a balance changes (DESIGN.md, ledger rules). Each change is an append-only entry
+ * The one way a balance changes (docs/reliability.md). Each change is an append-only entry
  * carrying balance_before and balance_after, written from the user's row by a conditional
  * INSERT ... SELECT that cannot take a balance below zero or above MAX_BALANCE (or bonus below zero,
  * or bonus above the total) at any of its steps, in the caller's transaction. Inserting the entry
@@ -17,7 +17,7 @@ import { nameStatement } from '../db/namedStatements';
 import { prepared } from '../db/prepared';
 import type { Database, LedgerOperationsTable } from '../db/schema';
 import { nowIso } from '../db/values';
-import { ApiError } from '../http/errors';
+import { DomainError } from '../errors';
 
 export const ENTRY_TYPES = ['PURCHASED', 'USED', 'RECOVERED', 'TRIAL'] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
@@ -63,10 +63,10 @@ export class InsufficientBalance extends Error {
 }
 
 /** Thrown when a change would take a balance above MAX_BALANCE: the same 422 for every caller. */
-export class BalanceCapExceeded extends ApiError {
+export class BalanceCapExceeded extends DomainError {
   constructor(readonly userId: number) {
     const message = CREDITS.balanceCap(MAX_BALANCE);
-    super(422, message, { credits: [message] });
+    super('invalid', message, { credits: [message] });
   }
 }
 

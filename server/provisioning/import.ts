@@ -7,9 +7,10 @@
  */
 import type { Kysely } from 'kysely';
 import { normalizeMac } from '../../src/contract';
-import { branchServerId, newAccountRow } from '../accounts/store';
+import { newAccountRow } from '../accounts/store';
 import { recordSystemAudit } from '../accounts/systemAudit';
 import type { Database } from '../db/schema';
+import { branchServerId } from '../hierarchy/branch';
 import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import type { Provisioners } from './index';

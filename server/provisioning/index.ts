@@ -16,7 +16,7 @@ import type { Pool } from 'mysql2/promise';
 import { ACCOUNTS, type ServerBreaker } from '../../src/contract';
 import { type Config, loadConfig } from '../config';
 import type { Database, ServerRow } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { unavailable } from '../errors';
 import { decryptWith, secretKey } from '../servers/secret';
 import { Breaker } from './breaker';
 import { type JournalKind, MiddlewareJournal, Outcome, SETTLE_EVERY_MS, requestKey } from './journal';
@@ -117,7 +117,7 @@ export class Provisioners {
         password = decryptWith(key, server.db_password_enc);
       } catch (error) {
         this.logger?.warn({ err: error, server_id: server.id }, 'stored server password cannot be decrypted');
-        throw new ApiError(503, ACCOUNTS.serverUnavailable(server.name));
+        throw unavailable(ACCOUNTS.serverUnavailable(server.name));
       }
     }
     // Loaded with the first Ministra server: a panel without one keeps no MySQL driver in memory.

@@ -27,7 +27,7 @@ import { ACCOUNTS, formatMac } from '../../src/contract';
 import type { Database } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
-import { ApiError } from '../http/errors';
+import { conflict } from '../errors';
 import type { Provisioners } from './index';
 import { type MirroredAccount, isUnapplied } from './types';
 
@@ -261,7 +261,7 @@ export class MiddlewareJournal {
         } else waiting = true;
       }
       if (!waiting) return;
-      if (Date.now() > deadline) throw new ApiError(409, ACCOUNTS.middlewareBusy);
+      if (Date.now() > deadline) throw conflict(ACCOUNTS.middlewareBusy);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -298,7 +298,7 @@ export class MiddlewareJournal {
       // A concurrent twin (same caller, same key) holds it: once it is settled, the credit
       // operation replays its answer instead of this 409.
       if (key !== null) await this.awaitTwin(held.journal_id, actorId, key);
-      throw new ApiError(409, ACCOUNTS.middlewareBusy);
+      throw conflict(ACCOUNTS.middlewareBusy);
     }
   }
 
@@ -423,7 +423,7 @@ export class Outcome {
 
   /**
    * Runs the work as one outcome with the middleware (see the file's comment) and answers what the
-   * committed run answered. A middleware failure throws (its ApiError: 503, 422 for a taken MAC),
+   * committed run answered. A middleware failure throws (its DomainError: 503, 422 for a taken MAC),
    * with the middleware put back as the panel has it.
    */
   async transact<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -450,7 +450,7 @@ export class Outcome {
         this.reset();
         const result = await work(trx);
         const real = await this.plan(trx);
-        if (planSignature(real) !== planSignature(planned)) throw new ApiError(409, ACCOUNTS.changedMeanwhile);
+        if (planSignature(real) !== planSignature(planned)) throw conflict(ACCOUNTS.changedMeanwhile);
         for (const entry of real.push) {
           const subscriberId = subscriberIds.get(macKey(entry));
           if (subscriberId !== undefined && subscriberId !== entry.account.middleware_id) {
@@ -458,7 +458,7 @@ export class Outcome {
           }
         }
         // Lost only when this process stalled past its lease and the worker compensated meanwhile.
-        if (!(await this.journal.done(trx, id))) throw new ApiError(409, ACCOUNTS.changedMeanwhile);
+        if (!(await this.journal.done(trx, id))) throw conflict(ACCOUNTS.changedMeanwhile);
         crashPoint(this.kind, 'before-commit');
         return result;
       });

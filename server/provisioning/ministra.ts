@@ -18,7 +18,7 @@
  */
 import type { FieldPacket, Pool, PoolConnection, QueryResult, QueryValues, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { ACCOUNTS, formatMac } from '../../src/contract';
-import { ApiError, fieldError } from '../http/errors';
+import { DomainError, fieldError } from '../errors';
 import type { Admission, Breaker } from './breaker';
 import { type DeviceState, type MiddlewareSubscriber, type MirroredAccount, type Provisioner, type Undo, markUnapplied } from './types';
 
@@ -62,7 +62,7 @@ type Failure = { code?: string; fatal?: boolean; sqlMessage?: string; sqlState?:
  * it), it answered (a refusal, a duplicate: it is up), or nothing (the panel's own pool was full).
  */
 function verdict(error: unknown): 'failed' | 'answered' | 'unknown' {
-  if (error instanceof ApiError) return 'answered';
+  if (error instanceof DomainError) return 'answered';
   const e = error as Failure;
   if ((e?.code && (UNREACHABLE.has(e.code) || TIMED_OUT.has(e.code))) || e?.fatal) return 'failed';
   return e?.sqlState ? 'answered' : 'unknown';
@@ -134,13 +134,13 @@ export class MinistraProvisioner implements Provisioner {
     private readonly log: (message: string, error: unknown) => void = () => {},
   ) {}
 
-  private unavailable(headers?: Record<string, string>): ApiError {
-    return new ApiError(503, ACCOUNTS.serverUnavailable(this.serverName), undefined, headers);
+  private unavailable(retryAfter?: number): DomainError {
+    return new DomainError('unavailable', ACCOUNTS.serverUnavailable(this.serverName), undefined, retryAfter);
   }
 
   /** Middleware failures as the API answers them: 422 for a taken MAC or login, else 503. */
   private translate(error: unknown): Error {
-    if (error instanceof ApiError) return error;
+    if (error instanceof DomainError) return error;
     const e = error as Failure;
     if (e?.code === 'ER_DUP_ENTRY') {
       const message = e.sqlMessage ?? '';
@@ -161,7 +161,7 @@ export class MinistraProvisioner implements Provisioner {
       return this.unavailable();
     }
     this.log(`middleware of server ${this.serverName} refused a statement`, error);
-    return new ApiError(503, ACCOUNTS.middlewareRefused(this.serverName));
+    return new DomainError('unavailable', ACCOUNTS.middlewareRefused(this.serverName));
   }
 
   /** A pooled connection within the deadline, its session's lock waits bounded by the same budget. */
@@ -190,7 +190,7 @@ export class MinistraProvisioner implements Provisioner {
   private async call<T>(work: (session: Session) => Promise<T>, options: { transaction?: boolean; probe?: boolean } = {}): Promise<T> {
     const { breaker, budgetMs } = this.bounds;
     const admission: Admission | null = breaker.admit(options.probe);
-    if (!admission) throw markUnapplied(this.unavailable({ 'retry-after': String(Math.max(1, Math.ceil(breaker.retryInMs() / 1000))) }));
+    if (!admission) throw markUnapplied(this.unavailable(Math.max(1, Math.ceil(breaker.retryInMs() / 1000))));
     const deadline = Date.now() + budgetMs;
     let conn: PoolConnection | null = null;
     let commitSent = false;

@@ -1,5 +1,5 @@
 /**
- * End-user accounts (spec 7, Accounts): list, create (bought for months, as a trial, or empty), show,
+ * End-user accounts: list, create (bought for months, as a trial, or empty), show,
  * update, status, delete, device reset and info, ledger entries, renew / recover, auto-renew and the
  * bulk calls. Every account lies in its owner's subtree; anything outside the caller's answers 404.
  */
@@ -42,7 +42,6 @@ import { recoverLocked, renewLocked, renewMany } from '../accounts/renewal';
 import {
   type AccountJoined,
   type Actor,
-  branchServerId,
   findAccount,
   loadAccount,
   loadAccounts,
@@ -54,16 +53,18 @@ import {
 } from '../accounts/store';
 import { checkTrial, claimTrialDevice, claimTrialQuota } from '../accounts/trials';
 import { recordAudit, recordAudits } from '../audit';
-import { type OperationResult, rateLimitMiddlewareWrites, runCreditOperation } from '../credits/operation';
+import { type OperationResult, rateLimitMiddlewareWrites, runCreditOperation } from './creditOperation';
 import type { AccountRow, Database, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso, parseJson } from '../db/values';
 import { fieldError, notFound, validationError } from '../http/errors';
-import { actorOf, settingsOf } from '../http/guard';
+import { actorOf } from '../http/guard';
 import { type ListSpec, listQuerystring, paginate } from '../http/list';
 import { type PostedEntry, postChanges } from '../ledger/post';
 import type { Provisioners } from '../provisioning';
 import { deleteAccountEverywhere } from '../provisioning/accounts';
+import { branchServerId } from '../hierarchy/branch';
+import { settingsOf } from '../settings';
 
 const tags = ['accounts'];
 

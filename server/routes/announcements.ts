@@ -1,5 +1,5 @@
 /**
- * Announcements (spec 2, 3, 7): the admin publishes them (list with filters and stats, create, edit,
+ * Announcements: the admin publishes them (list with filters and stats, create, edit,
  * toggle, delete, target-user picker); managers, resellers and dealers read those aimed at them while
  * live, each with its own read state. Content is sanitised when saved and again when served.
  */

@@ -1,5 +1,5 @@
 /**
- * Audit logs (admin; spec 2, 3, 7): the entries with filters by module, action, username, target
+ * Audit logs (admin only): the entries with filters by module, action, username, target
  * username and date range, paged 10 to 100 (15 by default); the modules and actions that occur; the
  * stats. Read only: entries are never changed or deleted through the API (nor by SQL: triggers).
  */

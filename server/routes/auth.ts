@@ -25,7 +25,7 @@ import type { UserRow } from '../db/schema';
 import { nowIso } from '../db/values';
 import { throttleAddress } from '../http/clientAddress';
 import { stoppedOnPath } from '../hierarchy/branch';
-import { ApiError, fieldError, validationError } from '../http/errors';
+import { fieldError, tooManyRequests, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { hit, releaseHit } from '../http/rateLimit';
 import { pathIds } from '../http/scope';
@@ -70,8 +70,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const pairKey = `login:${address}:${name}`;
       const addressKey = `login-address:${address}`;
       const userKey = `login-user:${name}`;
-      const tooMany = (retryAfter: number) =>
-        new ApiError(429, AUTH.tooManyAttempts, undefined, { 'retry-after': String(retryAfter) });
+      const tooMany = (retryAfter: number) => tooManyRequests(AUTH.tooManyAttempts, retryAfter);
 
       // Every attempt counts before its password is checked (one atomic upsert per counter), so a
       // burst of parallel guesses cannot slip past a limit; a successful sign-in then takes back its

@@ -1,4 +1,4 @@
-/** Real dashboard figures for the caller's subtree (DESIGN.md: no fixed samples). */
+/** Real dashboard figures for the caller's subtree, never fixed samples. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';

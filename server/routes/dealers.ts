@@ -24,10 +24,11 @@ import { nowIso } from '../db/values';
 import { fieldError } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { recoverFromHistory, recoveryHistory } from '../credits/history';
-import { runCreditOperation } from '../credits/operation';
+import { runCreditOperation } from './creditOperation';
 import { findMember, presentOne } from '../hierarchy/members';
 import { moveSubtree } from '../hierarchy/paths';
-import { creditTarget, liveUser, underManagerFilter, userRoutes } from '../hierarchy/userRoutes';
+import { liveUser } from '../hierarchy/members';
+import { creditTarget, underManagerFilter, userRoutes } from './userLevels';
 
 export default userRoutes({
   role: 'dealer',

@@ -1,5 +1,5 @@
 /**
- * Global discount lookups every role makes when renewing (spec 7, Global discounts): the discounts
+ * Global discount lookups every role makes when renewing: the discounts
  * of the caller's server that apply now, those of a given server, and the price of a renewal.
  * The CRUD lives in its own module; these static paths win over '/global-discounts/:id'.
  */
@@ -19,7 +19,7 @@ import {
   renewalQuoteAnswerEntity,
 } from '../../src/contract';
 import { quoteRenewal, toGlobalDiscount, usableDiscounts } from '../accounts/pricing';
-import { branchServerId } from '../accounts/store';
+import { branchServerId } from '../hierarchy/branch';
 import type { Database } from '../db/schema';
 import { fieldError, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';

@@ -8,7 +8,7 @@ import { type GlobalDiscountBody, globalDiscountBody, globalDiscountEntity } fro
 import { toGlobalDiscount } from '../accounts/pricing';
 import type { Database, GlobalDiscountsTable } from '../db/schema';
 import { flag } from '../db/values';
-import { crudRoutes } from '../http/crudRoutes';
+import { crudRoutes } from './crud';
 import { requireServer } from '../servers/require';
 
 export type GlobalDiscountRow = Selectable<GlobalDiscountsTable> & { server_name: string | null };

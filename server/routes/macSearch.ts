@@ -1,5 +1,5 @@
 /**
- * MAC check (spec 7, MAC): finds an account by MAC address within the caller's subtree; when the
+ * MAC check: finds an account by MAC address within the caller's subtree; when the
  * address exists only outside it (another user's account, or a subscriber only a server's middleware
  * holds), says so without saying whose. Delete removes the caller's account and its subscriber.
  */
@@ -18,7 +18,7 @@ import {
 } from '../../src/contract';
 import { type AccountJoined, scopedAccounts, selectAccount, toAccount } from '../accounts/store';
 import { recordAudit } from '../audit';
-import { rateLimitMiddlewareWrites } from '../credits/operation';
+import { rateLimitMiddlewareWrites } from './creditOperation';
 import { fieldError, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { deleteAccountEverywhere } from '../provisioning/accounts';

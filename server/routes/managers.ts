@@ -1,6 +1,6 @@
 /** Managers: admin only; they sit directly under the admin and work on one server. */
 import { managerCreateBody, managerUpdateBody } from '../../src/contract';
-import { userRoutes } from '../hierarchy/userRoutes';
+import { userRoutes } from './userLevels';
 
 export default userRoutes({
   role: 'manager',

@@ -20,10 +20,10 @@ import {
 import { recordAudit } from '../audit';
 import type { ServersTable } from '../db/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type App, crudRoutes } from '../http/crudRoutes';
+import { type App, crudRoutes } from './crud';
 import type { Provisioners } from '../provisioning';
 import { conflict, fieldError } from '../http/errors';
-import { checkServer } from '../servers/check';
+import { checkServer } from '../provisioning/check';
 import { encryptWith, secretKey } from '../servers/secret';
 
 type Row = Selectable<ServersTable> & { accounts_count: number };

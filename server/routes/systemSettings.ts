@@ -1,5 +1,5 @@
 /**
- * System settings (spec 7): GET the settings object, PUT one setting per call by its URL key with its
+ * System settings: GET the settings object, PUT one setting per call by its URL key with its
  * one body field. The key table and bounds live in the contract (SETTING_KEYS); every change is audited.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

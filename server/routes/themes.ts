@@ -8,7 +8,7 @@ import { recordAudit } from '../audit';
 import type { Database, ThemesTable } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { bool, flag, nowIso, parseJson } from '../db/values';
-import { crudRoutes } from '../http/crudRoutes';
+import { crudRoutes } from './crud';
 
 type Row = Selectable<ThemesTable>;
 

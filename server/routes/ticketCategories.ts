@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { type TicketCategory, type TicketCategoryBody, ticketCategoryBody, ticketCategoryEntity } from '../../src/contract';
 import type { TicketCategoriesTable } from '../db/schema';
 import { bool, flag } from '../db/values';
-import { crudRoutes } from '../http/crudRoutes';
+import { crudRoutes } from './crud';
 
 type Row = Selectable<TicketCategoriesTable> & { tickets_count: number };
 

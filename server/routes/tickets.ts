@@ -1,8 +1,8 @@
 /**
- * Tickets (DESIGN.md): every role opens tickets in a category with a priority and answers them in a
+ * Tickets: every role opens tickets in a category with a priority and answers them in a
  * thread. A ticket is seen and answered by its owner and by everyone above the owner up to admin;
  * anyone else gets 404. A message from one side (the owner, or the staff above it) makes the ticket
- * unread for the other side until they open it. Lists answer spec 7's nested shape.
+ * unread for the other side until they open it. Lists answer the nested shape (docs/api.md).
  */
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

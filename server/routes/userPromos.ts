@@ -6,7 +6,7 @@ import type { Selectable } from 'kysely';
 import { type UserPromo, type UserPromoBody, userPromoBody, userPromoEntity } from '../../src/contract';
 import type { UserPromosTable } from '../db/schema';
 import { bool, flag } from '../db/values';
-import { crudRoutes } from '../http/crudRoutes';
+import { crudRoutes } from './crud';
 import { requireServer } from '../servers/require';
 
 type Row = Selectable<UserPromosTable> & { server_name: string | null };

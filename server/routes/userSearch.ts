@@ -1,4 +1,4 @@
-/** Reseller-only user search (spec 2, /user-search): the accounts of its subtree by login, name or MAC. */
+/** Reseller-only user search (/user-search): the accounts of its subtree by login, name or MAC. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { accountEntity, apiErrorBody, paginatedOf } from '../../src/contract';
 import { accountListSpec, accountsQuerystring, listAccounts } from '../accounts/list';

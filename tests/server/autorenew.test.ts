@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { ACCOUNTS, CREDITS } from '../../src/contract';
-import { DUE_AHEAD_MS, runAutoRenew } from '../../server/accounts/autoRenew';
+import { DUE_AHEAD_MS, runAutoRenew } from '../../server/jobs/autoRenew';
 import { addMonths } from '../../server/accounts/dates';
 import { hashPassword } from '../../server/auth/passwords';
 import { connect } from '../../server/db/connect';

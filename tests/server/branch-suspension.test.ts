@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { AUTH } from '../../src/contract';
-import { DUE_AHEAD_MS, runAutoRenew } from '../../server/accounts/autoRenew';
+import { DUE_AHEAD_MS, runAutoRenew } from '../../server/jobs/autoRenew';
 import { lockBranch } from '../../server/hierarchy/branch';
 import { accountRow, entriesFor, setAccount, uniqueMac } from './accountFixtures';
 import { DERIVED_TIMEOUT, apiRoutes, fillPath, isPublic, label, takesBody } from './apiSurface';

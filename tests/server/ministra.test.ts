@@ -16,7 +16,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACCOUNTS } from '../../src/contract';
 import { Provisioners } from '../../server/provisioning';
 import { applyImport, planImport } from '../../server/provisioning/import';
-import { checkServer } from '../../server/servers/check';
+import { checkServer } from '../../server/provisioning/check';
 import { accountRow, balance, entriesFor, uniqueMac } from './accountFixtures';
 import { closedPort, describeEachDatabase, userId } from './harness';
 import { MARIADB, USERS_TABLE, mariadbAdmin } from './ministraFixtures';

@@ -17,7 +17,7 @@ import { type Db, connect } from '../../server/db/connect';
 import { migrateToLatest } from '../../server/db/migrate';
 import { RoleRefused, runtimeRoles, setupRuntimeRole } from '../../server/db/roles';
 import type { Database } from '../../server/db/schema';
-import { prepareDatabase } from '../../server/db/startup';
+import { prepareDatabase } from '../../server/startup';
 import { checkLedger } from '../../server/ledger/check';
 import { type TestContext, clientsOf, listenOnLoopback, pgUrl } from './harness';
 import { createBranch, createDealer } from './hierarchyFixtures';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { ACCESS, ENTITY_FORM, SERVER_DEFAULTS, SERVER_FORM } from '../../src/contract';
-import { serverChecksJob } from '../../server/servers/check';
+import { serverChecksJob } from '../../server/jobs';
 import { GENERATED_KEY_FILE, GENERATED_KEY_SETTING, decryptWith, secretKey, serverPassword } from '../../server/servers/secret';
 import { type TestContext, closedPort, describeEachDatabase } from './harness';
 

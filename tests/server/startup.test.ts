@@ -11,7 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { type Db, connect } from '../../server/db/connect';
-import { prepareDatabase, withStartupLock } from '../../server/db/startup';
+import { prepareDatabase, withStartupLock } from '../../server/startup';
 import { migrations } from '../../server/db/migrations';
 import { pgUrl } from './harness';
 

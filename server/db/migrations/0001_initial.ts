@@ -1,7 +1,7 @@
 import { type Kysely, type CreateTableBuilder, sql } from 'kysely';
 import { isPostgres } from '../dialect';
 
-/** The schema for every entity of spec section 3, for SQLite and PostgreSQL alike. */
+/** The schema of every entity the panel keeps, for SQLite and PostgreSQL alike. */
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = isPostgres(db);
   const table = (name: string) =>
@@ -95,7 +95,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('accounts_owner_path_idx').on('accounts').column('owner_path').execute();
   await db.schema.createIndex('accounts_owner_idx').on('accounts').column('owner_id').execute();
   await db.schema.createIndex('accounts_expiry_idx').on('accounts').column('expiry_date').execute();
-  // A MAC address is unique per server (DESIGN.md).
+  // A MAC address is unique per server.
   await db.schema.createIndex('accounts_server_mac_uq').on('accounts').columns(['server_id', 'mac_address']).unique().execute();
 
   await table('credit_transactions')

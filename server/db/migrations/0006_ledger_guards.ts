@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../dialect';
 
 /**
- * The database keeps the ledger rules against direct SQL too (DESIGN.md, ledger rule 7).
+ * The database keeps the ledger's rules against direct SQL too (docs/reliability.md).
  *
  * - A balance changes only by inserting its ledger entry: inserting an entry applies it to the user
  *   (credits = balance_after, bonus_credits += the entry's bonus part, ledger_entry_id = the entry), and

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../dialect';
 
 /**
- * One free trial per device per period, and a daily number of trials per creator (DESIGN.md), kept
+ * One free trial per device per period, and a daily number of trials per creator (docs/reliability.md), kept
  * by keys the database enforces so that concurrent requests cannot both pass a check:
  * - trial_devices, one row per normalised MAC address: when its last trial started. A trial claims
  *   the row with one upsert that only succeeds when the row is absent or older than the period;

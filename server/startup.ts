@@ -8,10 +8,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import { ensureAdmin } from '../seed/admin';
-import { seedDemo } from '../seed/demo';
-import { type Db, connect } from './connect';
-import { migrateToLatest } from './migrate';
+import { ensureAdmin } from './seed/admin';
+import { seedDemo } from './seed/demo';
+import { type Db, connect } from './db/connect';
+import { migrateToLatest } from './db/migrate';
 
 /** One lock per schema, so separate installs (or test runs) in one PostgreSQL database do not wait on each other. */
 const LOCK_NAME = 'credit-panel:startup:';

@@ -13,12 +13,12 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { ACCOUNTS } from '../../src/contract';
-import { ApiError, fieldError } from '../http/errors';
+import { DomainError, fieldError } from '../errors';
 import { getSystemSettings } from '../settings';
 import { Provisioners } from '../provisioning';
 import { blockedByAncestor, stoppedAbove } from '../hierarchy/branch';
-import { renewLocked } from './renewal';
-import { recordSystemAudit } from './systemAudit';
+import { renewLocked } from '../accounts/renewal';
+import { recordSystemAudit } from '../accounts/systemAudit';
 
 /** How far ahead of expiry an account is due. */
 export const DUE_AHEAD_MS = 60_000;
@@ -98,8 +98,8 @@ export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date())
     } catch (error) {
       if (error instanceof BranchStopped) continue;
       // Another runner holds the account's middleware change (409): it is that runner's to renew.
-      if (error instanceof ApiError && error.statusCode === 409) continue;
-      if (!(error instanceof ApiError) || error.statusCode !== 422) {
+      if (error instanceof DomainError && error.kind === 'conflict') continue;
+      if (!(error instanceof DomainError) || error.kind !== 'invalid') {
         // One broken account must not hold up the others; the job reports the error after the batch.
         unexpected ??= error;
         continue;

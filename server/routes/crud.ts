@@ -15,8 +15,8 @@ import { type AuditEntry, recordAudit } from '../audit';
 import type { Database } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
-import { fieldError, notFound } from './errors';
-import { type ListSpec, listQuerystring, paginate } from './list';
+import { fieldError, notFound } from '../http/errors';
+import { type ListSpec, listQuerystring, paginate } from '../http/list';
 
 type AnyQuery = SelectQueryBuilder<any, any, any>;
 type Table = keyof Database & string;

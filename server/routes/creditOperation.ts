@@ -17,7 +17,7 @@ import { prepared } from '../db/prepared';
 import type { Database, IdempotencyKeysTable, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
-import { ApiError, fieldError } from '../http/errors';
+import { DomainError, fieldError, tooManyRequests } from '../errors';
 import { hit, releaseHit } from '../http/rateLimit';
 import { assertBranchActive } from '../hierarchy/branch';
 
@@ -70,7 +70,7 @@ const rateKey = (actor: Pick<UserRow, 'id'>) => `credit-ops:${actor.id}`;
 export async function rateLimitCredits(app: FastifyInstance, actor: UserRow): Promise<void> {
   const state = await hit(app.db.kysely, rateKey(actor), { max: app.config.creditOpsPerMinute, windowMs: RATE_WINDOW_MS });
   if (state.exceeded) {
-    throw new ApiError(422, CREDITS.rateLimit.description, { rate_limit: [CREDITS.rateLimit.description] }, { 'retry-after': String(state.retryAfter) });
+    throw new DomainError('invalid', CREDITS.rateLimit.description, { rate_limit: [CREDITS.rateLimit.description] }, state.retryAfter);
   }
 }
 
@@ -82,7 +82,7 @@ export async function rateLimitCredits(app: FastifyInstance, actor: UserRow): Pr
  */
 export async function rateLimitMiddlewareWrites(app: FastifyInstance, actor: Pick<UserRow, 'id'>): Promise<void> {
   const state = await hit(app.db.kysely, `middleware-writes:${actor.id}`, { max: app.config.creditOpsPerMinute, windowMs: RATE_WINDOW_MS });
-  if (state.exceeded) throw new ApiError(429, ACCOUNTS.middlewareWriteRateLimit, undefined, { 'retry-after': String(state.retryAfter) });
+  if (state.exceeded) throw tooManyRequests(ACCOUNTS.middlewareWriteRateLimit, state.retryAfter);
 }
 
 /** What a credit call does: checks that read no locked state, then the move in one transaction. */

@@ -35,19 +35,31 @@ import type { Database, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { conflict, fieldError, notFound } from '../http/errors';
-import { actorOf, settingsOf } from '../http/guard';
+import { actorOf } from '../http/guard';
 import { type FilterDef, type ListSpec, listQuerystring, paginate } from '../http/list';
 import { below, pathEndSql } from '../http/scope';
-import { type SystemSettings, getSystemSettings } from '../settings';
+import { type SystemSettings, getSystemSettings, settingsOf } from '../settings';
 import { insertUser } from '../users';
 import { type MoveResult, giveCredits, lockUsers, recoverCredits } from '../credits/moves';
 import { bonusFor } from '../credits/bonus';
 import { postChanges } from '../ledger/post';
-import { type OperationResult, runCreditOperation } from '../credits/operation';
+import { type OperationResult, runCreditOperation } from './creditOperation';
 import { recoveryOptions } from '../credits/options';
-import { DELETED, type MemberRow, findMember, findMemberCounted, memberBase, present, presentOne, presenter, withCounts } from './members';
-import { moveSubtree } from './paths';
-import { lockBranch } from './branch';
+import {
+  DELETED,
+  type MemberRow,
+  findMember,
+  findMemberCounted,
+  memberBase,
+  present,
+  presentOne,
+  presenter,
+  refuseDeleteWhileHolding,
+  usernameTaken,
+  withCounts,
+} from '../hierarchy/members';
+import { moveSubtree } from '../hierarchy/paths';
+import { lockBranch } from '../hierarchy/branch';
 
 type Db = Kysely<Database>;
 type LevelRole = 'manager' | 'reseller' | 'dealer';
@@ -114,14 +126,6 @@ export async function creditTarget(db: Db, actor: UserRow, id: number, role: Rol
   return { row, show: await presenter(db, [row]) };
 }
 
-/** A user of `role` that is not deleted, by id, or null. */
-export async function liveUser(db: Db, id: number, role: Role): Promise<UserRow | null> {
-  return (
-    (await db.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', role).where('status', '!=', DELETED).executeTakeFirst()) ??
-    null
-  );
-}
-
 const statusFilter: FilterDef = {
   validate: (v) => (USER_STATUSES.includes(v as UserStatus) ? null : HIERARCHY.statusInvalid),
   apply: (qb, v) => qb.where('u.status', '=', v),
@@ -164,12 +168,6 @@ function listSpec(level: LevelDef): ListSpec {
     defaultSort: '-created_at',
     idColumn: 'u.id',
   };
-}
-
-async function usernameTaken(db: Db, username: string, exceptId?: number): Promise<boolean> {
-  let q = db.selectFrom('users').select('id').where(sql`lower(username)`, '=', username.toLowerCase());
-  if (exceptId) q = q.where('id', '!=', exceptId);
-  return Boolean(await q.executeTakeFirst());
 }
 
 async function checkServer(db: Db, serverId: number | null | undefined): Promise<void> {
@@ -385,7 +383,7 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
         await inTransaction(db, async (trx) => {
           const locked = (await lockUsers(trx, [target.id])).get(target.id);
           if (!locked || locked.status === DELETED) throw notFound();
-          await refuseDeleteWhileHolding(trx, locked, level);
+          await refuseDeleteWhileHolding(trx, locked, level.childrenLabel ?? 'users');
           // Bonus credits alone cannot be recovered: they are written off with the user.
           if (locked.bonus_credits > 0) {
             await postChanges(
@@ -461,24 +459,4 @@ export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
 
     level.extraRoutes?.(app, tools);
   };
-}
-
-/** Nothing orphans credits or accounts (DESIGN.md): 409 while the user still holds any. */
-async function refuseDeleteWhileHolding(trx: Transaction<Database>, user: UserRow, level: LevelDef): Promise<void> {
-  const paid = user.credits - user.bonus_credits;
-  if (paid > 0) throw conflict(HIERARCHY.deleteHasCredits(paid));
-  const children = await trx
-    .selectFrom('users')
-    .select(sql<number>`count(*)`.as('n'))
-    .where('parent_id', '=', user.id)
-    .where('status', '!=', DELETED)
-    .executeTakeFirstOrThrow();
-  if (Number(children.n) > 0) throw conflict(HIERARCHY.deleteHasChildren(Number(children.n), level.childrenLabel ?? 'users'));
-  const accounts = await trx
-    .selectFrom('accounts')
-    .select(sql<number>`count(*)`.as('n'))
-    .where('owner_id', '=', user.id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  if (Number(accounts.n) > 0) throw conflict(HIERARCHY.deleteHasAccounts(Number(accounts.n)));
 }

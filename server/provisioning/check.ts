@@ -8,8 +8,7 @@ import net from 'node:net';
 import type { Kysely } from 'kysely';
 import type { Database, ServerRow } from '../db/schema';
 import { nowIso } from '../db/values';
-import type { Job } from '../jobs/scheduler';
-import { Provisioners, SERVER_FIELDS } from '../provisioning';
+import { Provisioners, SERVER_FIELDS } from './index';
 
 export const CHECK_TIMEOUT_MS = 3000;
 export const CHECK_EVERY_MS = 5 * 60_000;
@@ -99,9 +98,3 @@ export async function checkActiveServers(db: Kysely<Database>, timeoutMs = CHECK
   await Promise.all(Array.from({ length: Math.min(PARALLEL_CHECKS, servers.length) }, worker));
   return servers.length;
 }
-
-export const serverChecksJob: Job = {
-  name: 'check-servers',
-  everyMs: CHECK_EVERY_MS,
-  run: async (db) => void (await checkActiveServers(db)),
-};
