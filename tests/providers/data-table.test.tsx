@@ -23,7 +23,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function renderTable(resource = 'ticket-categories', props: { loadErrorMessage?: string } = {}) {
+function renderTable(resource: 'ticket-categories' | 'managers' | 'servers' = 'ticket-categories', props: { loadErrorMessage?: string } = {}) {
   return render(
     <Refine dataProvider={createDataProvider(fake.http)} resources={[{ name: resource, list: `/${resource}` }]} options={{ disableTelemetry: true }}>
       <DataTable resource={resource} columns={[{ dataIndex: 'name', title: 'Name', sortable: true }]} {...props} />
