@@ -149,7 +149,7 @@ export const underManagerFilter: FilterDef = {
     }),
 };
 
-const LEVEL_SORTS: Record<SortKeyOf<(typeof LISTS)['managers' | 'resellers' | 'dealers']>, string> = {
+const LEVEL_SORTS: Record<SortKeyOf<(typeof LISTS)[LevelResource]>, string> = {
   id: 'u.id',
   name: 'u.name',
   username: 'u.username',

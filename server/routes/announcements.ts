@@ -84,8 +84,7 @@ function stateCondition(state: string, now: string) {
 
 const roleFilter = (role: string) => sql<SqlBool>`a.target_roles like ${`%"${role}"%`}`;
 
-const adminListSpec = (now: string) =>
-  listSpec(LISTS.announcements, {
+const adminListSpec = (now: string) => listSpec(LISTS.announcements, {
   search: ['a.title', 'a.content'],
   filters: {
     type: { column: 'a.type', type: 'enum', values: ANNOUNCEMENT_TYPES },
@@ -102,7 +101,7 @@ const adminListSpec = (now: string) =>
   },
   sorts: { created_at: 'a.created_at', updated_at: 'a.updated_at', title: 'a.title', priority: 'a.priority', starts_at: 'a.starts_at', expires_at: 'a.expires_at', id: 'a.id' },
   idColumn: 'a.id',
-  });
+});
 
 const PRIORITY_RANK: Record<string, number> = { urgent: 0, high: 1, medium: 2, low: 3 };
 

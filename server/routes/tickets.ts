@@ -52,8 +52,7 @@ const unreadExpr = (actorId: number) => sql<number>`case when (
 
 const TRUE = ['1', 'true', 'yes'];
 
-export const ticketListSpec = (actorId: number) =>
-  listSpec(LISTS.tickets, {
+export const ticketListSpec = (actorId: number) => listSpec(LISTS.tickets, {
   search: ['t.subject', 't.message'],
   filters: {
     status: { column: 't.status', type: 'enum', values: TICKET_STATUSES },
@@ -74,7 +73,7 @@ export const ticketListSpec = (actorId: number) =>
     updated_at: 't.updated_at',
   },
   idColumn: 't.id',
-  });
+});
 
 interface Row {
   id: number;
