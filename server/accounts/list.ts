@@ -1,9 +1,9 @@
 /** The accounts list (GET /accounts, GET /user-search): filters, search on login, name and MAC, sorts. */
 import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
-import { ACCOUNT_STATES, type Account, EXACT_TOTAL_LIMIT, EXPIRY_FILTERS, type Paginated, SEARCH_EXACT_TOTAL_LIMIT, USER_STATUSES } from '../../src/contract';
+import { ACCOUNT_STATES, type Account, EXACT_TOTAL_LIMIT, EXPIRY_FILTERS, LISTS, type Paginated, SEARCH_EXACT_TOTAL_LIMIT, USER_STATUSES } from '../../src/contract';
 import { type DialectName, isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
-import { type ListSpec, listQuerystring, paginate, searchAny } from '../http/list';
+import { type ListSpec, listQuerystring, listSpec, paginate, searchAny } from '../http/list';
 import { within } from '../http/scope';
 import { addDays } from './dates';
 import { type AccountJoined, type Actor, scopedAccounts, selectAccount, toAccount } from './store';
@@ -20,7 +20,8 @@ function expiryFilter(qb: any, value: string) {
   return qb.where('a.expiry_date', '>=', now.toISOString()).where('a.expiry_date', '<=', addDays(now, Number(value)).toISOString());
 }
 
-export const accountListSpec: ListSpec = {
+/** The search is not here: listAccounts applies it (it also matches MAC notations). */
+export const accountListSpec = listSpec(LISTS.accounts, {
   filters: {
     status: { column: 'a.status', type: 'enum', values: USER_STATUSES },
     is_active: {
@@ -54,10 +55,9 @@ export const accountListSpec: ListSpec = {
     last_active: 'a.last_active',
     id: 'a.id',
   },
-  defaultSort: '-created_at',
   idColumn: 'a.id',
   mainAlias: 'a',
-};
+});
 
 /**
  * The accounts list's query string as OpenAPI documents it: the spec's filters and sorts, and the

@@ -1,10 +1,23 @@
 /**
- * The list conventions of spec section 7 in one place: page, per_page, filter[search] (or search),
- * filter[field], the list's one sort style (see SortStyle), checked against
- * a per-resource whitelist and answered as { data, meta: { total, current_page, per_page, last_page } }.
+ * The list conventions of docs/api.md#lists in one place: page, per_page, filter[search] (or search),
+ * filter[field], the list's one sort style, checked against the list's entry in the contract
+ * (src/contract/lists.ts) and answered in the shape it declares.
  */
 import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import { DEFAULT_PAGE_SIZE, EXACT_TOTAL_LIMIT, MAX_PAGE_SIZE, MAX_RECORD_ID, type ListMeta, type Paginated, SEARCH_EXACT_TOTAL_LIMIT } from '../../src/contract';
+import {
+  DEFAULT_PAGE_SIZE,
+  EXACT_TOTAL_LIMIT,
+  type FilterOf,
+  type ListEntry,
+  type ListMeta,
+  MAX_PAGE_SIZE,
+  MAX_RECORD_ID,
+  type Paginated,
+  SEARCH_EXACT_TOTAL_LIMIT,
+  type SortKeyOf,
+  type SortStyle,
+  listMetaSchema,
+} from '../../src/contract';
 import { z } from 'zod';
 import type { DialectName } from '../db/dialect';
 import { badRequest, validationError } from './errors';
@@ -16,21 +29,20 @@ export type FilterDef =
   | { column: string; type: 'enum'; values: readonly string[]; aliases?: Record<string, string> }
   | { apply: (qb: AnyQuery, value: string) => AnyQuery; validate?: (value: string) => string | null };
 
-export interface ListSpec {
+/**
+ * A list as the server runs it: the contract's entry (path, search parameter, sort keys and style,
+ * filter names, shape, page size) and what only the server knows, the column behind each of them.
+ */
+export interface ListSpec<L extends ListEntry = ListEntry> {
+  entry: L;
   /** Columns that filter[search] matches, case-insensitively, anywhere in the text. */
   search?: string[];
-  filters?: Record<string, FilterDef>;
-  /** Public sort key -> column. */
-  sorts: Record<string, string>;
-  /** Default sort, '-key' for descending. */
-  defaultSort: string;
-  /** How the list takes its sort (spec 7): one style per list, 'sort-order' unless stated. */
-  sortStyle?: SortStyle;
+  /** Each filter of the entry, and only those. */
+  filters: Record<FilterOf<L>, FilterDef>;
+  /** Each public sort key of the entry -> column. */
+  sorts: Record<SortKeyOf<L>, string>;
   /** Tie-breaker column so pages never overlap. */
   idColumn: string;
-  defaultPerPage?: number;
-  /** Filters this endpoint also takes without the filter[...] wrapper (spec 7 names some that way). */
-  plainFilters?: string[];
   /**
    * The alias of the list's main table when every filter and sort is on its columns: with a lean
    * base (see paginate), the count and the page's ids are then read from that table alone.
@@ -40,12 +52,8 @@ export interface ListSpec {
   exactTotalUpTo?: number;
 }
 
-/**
- * The sort parameters spec 7 names: sort and order (most lists), sort with '-' for descending
- * (transactions), sort_by and sort_direction (ticket categories), sort_by and sort_order (admin
- * announcements).
- */
-export type SortStyle = 'sort-order' | 'dash' | 'sort_by-direction' | 'sort_by-order';
+/** A list's server declaration on its contract entry: the sorts and filters must map exactly the entry's keys. */
+export const listSpec = <L extends ListEntry>(entry: L, server: Omit<ListSpec<L>, 'entry'>): ListSpec<L> => ({ entry, ...server });
 
 const SORT_KEYS: Record<SortStyle, { field: string; direction: string | null }> = {
   'sort-order': { field: 'sort', direction: 'order' },
@@ -107,14 +115,15 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
     return Math.min(Number(raw), max);
   };
   const page = int('page', 1, 1_000_000);
-  const perPage = int('per_page', spec.defaultPerPage ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  const { entry } = spec;
+  const perPage = int('per_page', entry.defaultPerPage ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
 
   const filters: Record<string, string> = {};
   let search: string | null = single(query.search)?.trim() || null;
   const unknown: string[] = [];
   for (const [key, raw] of Object.entries(query)) {
     const match = /^filter\[([^\]]+)\]$/.exec(key);
-    const plain = spec.plainFilters?.includes(key) ? key : null;
+    const plain = entry.plainFilters.includes(key) ? key : null;
     if (!match && !plain) continue;
     const name = match ? match[1] : plain!;
     const value = single(raw)?.trim() ?? '';
@@ -134,20 +143,20 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
     else filters[name] = value;
   }
   if (unknown.length) {
-    const allowed = [...(spec.search ? ['search'] : []), ...Object.keys(spec.filters ?? {})];
+    const allowed = [...(spec.search ? ['search'] : []), ...entry.filters];
     throw badRequest(
       `Requested filter(s) \`${unknown.join(', ')}\` are not allowed. Allowed filter(s) are \`${allowed.join(', ')}\`.`,
     );
   }
 
-  const style = SORT_KEYS[spec.sortStyle ?? 'sort-order'];
+  const style = SORT_KEYS[entry.sortStyle];
   const foreign = ALL_SORT_KEYS.filter((key) => key !== style.field && key !== style.direction && query[key] !== undefined);
   if (foreign.length) {
     throw badRequest(
       `The sort parameter(s) \`${foreign.join(', ')}\` are not taken here. This list sorts with \`${[style.field, style.direction].filter(Boolean).join(', ')}\`.`,
     );
   }
-  let sortRaw = single(query[style.field]) ?? spec.defaultSort;
+  let sortRaw = single(query[style.field]) ?? entry.defaultSort;
   let direction: 'asc' | 'desc' = 'asc';
   // The default sort is written '-key' for descending; only the dash style takes that from the client.
   if (sortRaw.startsWith('-') && (style.direction === null || query[style.field] === undefined)) {
@@ -159,7 +168,7 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
   else if (order) errors[style.direction!] = `The ${style.direction!.replace('_', ' ')} must be asc or desc.`;
   if (own(spec.sorts, sortRaw) === undefined) {
     throw badRequest(
-      `Requested sort(s) \`${sortRaw}\` is not allowed. Allowed sort(s) are \`${Object.keys(spec.sorts).join(', ')}\`.`,
+      `Requested sort(s) \`${sortRaw}\` is not allowed. Allowed sort(s) are \`${entry.sorts.join(', ')}\`.`,
     );
   }
   if (Object.keys(errors).length) throw validationError(errors);
@@ -187,7 +196,7 @@ export function applyFilters<Q extends AnyQuery>(qb: Q, params: ListParams, spec
     q = q.where((eb) => searchAny(eb, spec.search!, term));
   }
   for (const [name, value] of Object.entries(params.filters)) {
-    const def = spec.filters![name];
+    const def = (spec.filters as Record<string, FilterDef>)[name];
     if ('apply' in def) {
       q = def.apply(q, value);
       continue;
@@ -277,7 +286,7 @@ export async function paginate<Row, Out = Row>(
   const leanFits = lean && spec.mainAlias && (!params.search || (spec.search ?? []).every(onMain));
   const page = (q: AnyQuery) =>
     q
-      .orderBy(spec.sorts[params.sortKey], params.direction)
+      .orderBy((spec.sorts as Record<string, string>)[params.sortKey], params.direction)
       .orderBy(spec.idColumn, params.direction)
       .limit(params.perPage)
       .offset((params.page - 1) * params.perPage);
@@ -332,24 +341,53 @@ function filterDoc(name: string, def: FilterDef): string {
 export function listQuerystring(spec: ListSpec) {
   const keys: Record<string, z.ZodType> = {
     page: queryValue.describe('Page number, from 1.'),
-    per_page: queryValue.describe(`Rows per page: ${spec.defaultPerPage ?? DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}.`),
+    per_page: queryValue.describe(`Rows per page: ${spec.entry.defaultPerPage ?? DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}.`),
   };
   if (spec.search) {
     const doc = `Case-insensitive text search in ${spec.search.map((c) => c.replace(/^\w+\./, '')).join(', ')}.`;
     keys.search = queryValue.describe(doc);
     keys['filter[search]'] = queryValue.describe(doc);
   }
-  for (const [name, def] of Object.entries(spec.filters ?? {})) {
+  for (const [name, def] of Object.entries<FilterDef>(spec.filters)) {
     keys[`filter[${name}]`] = queryValue.describe(filterDoc(name, def));
-    if (spec.plainFilters?.includes(name)) keys[name] = queryValue.describe(filterDoc(name, def));
+    if (spec.entry.plainFilters.includes(name)) keys[name] = queryValue.describe(filterDoc(name, def));
   }
-  const style = SORT_KEYS[spec.sortStyle ?? 'sort-order'];
-  const sorts = Object.keys(spec.sorts).join(', ');
+  const style = SORT_KEYS[spec.entry.sortStyle];
+  const sorts = spec.entry.sorts.join(', ');
+  const defaultSort = spec.entry.defaultSort;
   keys[style.field] = queryValue.describe(
     style.direction
-      ? `Sort key, one of ${sorts} (default ${spec.defaultSort.replace(/^-/, '')}).`
-      : `Sort key, one of ${sorts}; a leading '-' sorts descending (default ${spec.defaultSort}).`,
+      ? `Sort key, one of ${sorts} (default ${defaultSort.replace(/^-/, '')}).`
+      : `Sort key, one of ${sorts}; a leading '-' sorts descending (default ${defaultSort}).`,
   );
   if (style.direction) keys[style.direction] = queryValue.describe('Sort direction: asc or desc.');
   return z.object(keys).loose();
+}
+
+/** A page as the list's entry shapes it (docs/api.md#lists); the route's response schema (pageSchema) types it. */
+export function shapePage<T>(entry: ListEntry, page: Paginated<T>): any {
+  switch (entry.shape.kind) {
+    case 'key':
+      return { [entry.shape.key]: page.data, meta: page.meta };
+    case 'nested':
+      return { data: { data: page.data, ...page.meta } };
+    case 'pagination':
+      return { data: page.data, pagination: page.meta };
+    default:
+      return { data: page.data, meta: page.meta };
+  }
+}
+
+/** The response schema of a page in the list's shape (an object with the rows under the entry's key, or data). */
+export function pageSchema<T extends z.ZodType>(entry: ListEntry, row: T) {
+  switch (entry.shape.kind) {
+    case 'key':
+      return z.object({ [entry.shape.key]: z.array(row), meta: listMetaSchema });
+    case 'nested':
+      return z.object({ data: listMetaSchema.extend({ data: z.array(row) }) });
+    case 'pagination':
+      return z.object({ data: z.array(row), pagination: listMetaSchema });
+    default:
+      return z.object({ data: z.array(row), meta: listMetaSchema });
+  }
 }

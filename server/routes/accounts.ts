@@ -11,6 +11,7 @@ import {
   type Account,
   type AccountMessage,
   HIERARCHY,
+  LISTS,
   type RenewalResult,
   type Role,
   type UserRef,
@@ -59,7 +60,7 @@ import { inTransaction } from '../db/transaction';
 import { nowIso, parseJson } from '../db/values';
 import { fieldError, notFound, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { type ListSpec, listQuerystring, paginate } from '../http/list';
+import { listQuerystring, listSpec, paginate } from '../http/list';
 import { type PostedEntry, postChanges } from '../ledger/post';
 import type { Provisioners } from '../provisioning';
 import { deleteAccountEverywhere } from '../provisioning/accounts';
@@ -151,11 +152,7 @@ type Named = { id: number; name: string; username: string; role: string };
 const ref = (user: Named | undefined): UserRef | null =>
   user ? { id: user.id, name: user.name, username: user.username, role: user.role as Role } : null;
 
-const messageSpec: ListSpec = {
-  sorts: { created_at: 'm.created_at', id: 'm.id' },
-  defaultSort: '-created_at',
-  idColumn: 'm.id',
-};
+const messageSpec = listSpec(LISTS['account-messages'], { filters: {}, sorts: { created_at: 'm.created_at', id: 'm.id' }, idColumn: 'm.id' });
 
 const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;

@@ -9,7 +9,7 @@ import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import {
   ANNOUNCEMENT_FORM,
-  ANNOUNCEMENT_PAGE_SIZE,
+  LISTS,
   ANNOUNCEMENT_PRIORITIES,
   ANNOUNCEMENT_ROLES,
   ANNOUNCEMENT_STATES,
@@ -37,7 +37,7 @@ import { recordAudit } from '../audit';
 import { bool, flag, nowIso } from '../db/values';
 import { fieldError, notFound, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { type ListSpec, listMeta, listQuerystring, paginate, parseListQuery } from '../http/list';
+import { listMeta, listQuerystring, listSpec, paginate, parseListQuery } from '../http/list';
 
 type Creator = { creator_id: number | null; creator_name: string | null; creator_username: string | null };
 type Row = AnnouncementRow & Creator;
@@ -84,7 +84,7 @@ function stateCondition(state: string, now: string) {
 
 const roleFilter = (role: string) => sql<SqlBool>`a.target_roles like ${`%"${role}"%`}`;
 
-const adminListSpec = (now: string): ListSpec => ({
+const adminListSpec = (now: string) => listSpec(LISTS.announcements, {
   search: ['a.title', 'a.content'],
   filters: {
     type: { column: 'a.type', type: 'enum', values: ANNOUNCEMENT_TYPES },
@@ -99,30 +99,23 @@ const adminListSpec = (now: string): ListSpec => ({
       apply: (qb, v) => qb.where(stateCondition(v, now)),
     },
   },
-  plainFilters: ['type', 'priority', 'is_active', 'target_role', 'status'],
   sorts: { created_at: 'a.created_at', updated_at: 'a.updated_at', title: 'a.title', priority: 'a.priority', starts_at: 'a.starts_at', expires_at: 'a.expires_at', id: 'a.id' },
-  defaultSort: '-created_at',
-  sortStyle: 'sort_by-order',
   idColumn: 'a.id',
-  defaultPerPage: ANNOUNCEMENT_PAGE_SIZE.admin,
 });
 
 const PRIORITY_RANK: Record<string, number> = { urgent: 0, high: 1, medium: 2, low: 3 };
 
 /** The readers' list: filters and sorts over the caller's live announcements (few: filtered in memory). */
-const userListSpec: ListSpec = {
+const userListSpec = listSpec(LISTS['user-announcements'], {
   search: ['title', 'content'],
   filters: {
     type: { column: 'type', type: 'enum', values: ANNOUNCEMENT_TYPES },
     priority: { column: 'priority', type: 'enum', values: ANNOUNCEMENT_PRIORITIES },
     target_role: { column: 'target_role', type: 'enum', values: ANNOUNCEMENT_ROLES },
   },
-  plainFilters: ['type', 'priority', 'target_role'],
   sorts: { created_at: 'created_at', priority: 'priority', title: 'title', expires_at: 'expires_at', id: 'id' },
-  defaultSort: '-created_at',
   idColumn: 'id',
-  defaultPerPage: ANNOUNCEMENT_PAGE_SIZE.user,
-};
+});
 
 const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;

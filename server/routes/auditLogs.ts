@@ -8,7 +8,7 @@ import { type SelectQueryBuilder, type Selectable, type SqlBool, sql } from 'kys
 import { z } from 'zod';
 import {
   AUDIT,
-  AUDIT_DEFAULT_PAGE_SIZE,
+  LISTS,
   type AuditLog,
   FIELD_RULES,
   apiErrorBody,
@@ -21,7 +21,7 @@ import {
 import type { AuditLogsTable } from '../db/schema';
 import { parseJson } from '../db/values';
 import { notFound, validationError } from '../http/errors';
-import { type FilterDef, type ListSpec, listQuerystring, paginate, searchAny } from '../http/list';
+import { type FilterDef, listQuerystring, listSpec, paginate, searchAny, shapePage } from '../http/list';
 
 type Row = Selectable<AuditLogsTable>;
 
@@ -48,7 +48,7 @@ const dateBound = (edge: 'start' | 'end'): FilterDef => ({
 
 const contains = (column: string): FilterDef => ({ apply: (qb, v) => qb.where((eb) => searchAny(eb, [column], v)) });
 
-const listSpec: ListSpec = {
+const auditList = listSpec(LISTS['audit-logs'], {
   search: ['l.description', 'l.username', 'l.target_username', 'l.module', 'l.action'],
   filters: {
     module: { column: 'l.module', type: 'text' },
@@ -59,12 +59,9 @@ const listSpec: ListSpec = {
     date_from: dateBound('start'),
     date_to: dateBound('end'),
   },
-  plainFilters: ['module', 'action', 'username', 'target_username', 'entity_id', 'date_from', 'date_to'],
   sorts: { id: 'l.id', created_at: 'l.created_at', module: 'l.module', action: 'l.action', username: 'l.username' },
-  defaultSort: '-id',
   idColumn: 'l.id',
-  defaultPerPage: AUDIT_DEFAULT_PAGE_SIZE,
-};
+});
 
 const optionalDate = (edge: 'start' | 'end') =>
   z
@@ -87,11 +84,11 @@ const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     '/audit-logs',
     {
       config: { access: ['audit-logs', 'list'] },
-      schema: { querystring: listQuerystring(listSpec), response: { 200: z.object({ data: z.array(auditLogSchema), pagination: auditPaginationSchema }), '4xx': apiErrorBody }, tags: ['audit-logs'] },
+      schema: { querystring: listQuerystring(auditList), response: { 200: z.object({ data: z.array(auditLogSchema), pagination: auditPaginationSchema }), '4xx': apiErrorBody }, tags: ['audit-logs'] },
     },
     async (request) => {
-      const page = await paginate<Row, AuditLog>(base(), request.query, listSpec, (qb) => qb.selectAll('l'), toApi);
-      return { data: page.data, pagination: page.meta };
+      const page = await paginate<Row, AuditLog>(base(), request.query, auditList, (qb) => qb.selectAll('l'), toApi);
+      return shapePage(auditList.entry, page);
     },
   );
 

@@ -10,13 +10,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Kysely, type SelectQueryBuilder, type Transaction, type Updateable, sql } from 'kysely';
 import { z } from 'zod';
-import { apiErrorBody, idParam, listMetaSchema, noContent } from '../../src/contract';
+import { apiErrorBody, idParam, noContent } from '../../src/contract';
 import { type AuditEntry, recordAudit } from '../audit';
 import type { Database } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { fieldError, notFound } from '../http/errors';
-import { type ListSpec, listQuerystring, paginate } from '../http/list';
+import { type ListSpec, listQuerystring, pageSchema, paginate, shapePage } from '../http/list';
 
 type AnyQuery = SelectQueryBuilder<any, any, any>;
 type Table = keyof Database & string;
@@ -59,9 +59,8 @@ export interface CrudDeclaration<T extends Table, Row extends { id: number }, Ap
   from: (db: Kysely<Database>) => AnyQuery;
   /** Adds the columns a row carries (the table's and computed ones). */
   select: (qb: AnyQuery) => AnyQuery;
+  /** The list on its contract entry (the entry gives the page's shape). */
   list: ListSpec;
-  /** The key the list's rows go under (spec 7 names some lists' own); 'data' unless given. */
-  listKey?: string;
   toApi: (row: Row) => Api;
   /** The resource as the API sends it (the contract's schema). */
   entity: z.ZodType<Api>;
@@ -98,7 +97,7 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
   const path = `/${decl.resource}`;
   const tags = decl.tags ?? [decl.resource];
   const item = z.object({ data: decl.entity }) as z.ZodType<{ data: Api }>;
-  const list = z.object({ [decl.listKey ?? 'data']: z.array(decl.entity), meta: listMetaSchema });
+  const list = pageSchema(decl.list.entry, decl.entity);
   const access = (action: string) => ({ access: [decl.resource, action] as [string, string] });
   const describe = (verb: string, name: string | undefined) => (decl.audit.noun ? `${verb} ${decl.audit.noun} ${name}` : undefined);
   const auditValues = (body: Body) => (decl.audit.values ? decl.audit.values(body) : body);
@@ -145,7 +144,7 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
       { config: access('list'), schema: { querystring: listQuerystring(decl.list), response: { 200: list, '4xx': apiErrorBody }, tags } },
       async (request) => {
         const page = await paginate<Row, Api>(decl.from(db), request.query as Record<string, unknown>, decl.list, decl.select, decl.toApi);
-        return { [decl.listKey ?? 'data']: page.data, meta: page.meta };
+        return shapePage(decl.list.entry, page);
       },
     );
 

@@ -4,7 +4,8 @@
  * every role makes when renewing live in globalDiscountLookups.ts.
  */
 import type { Kysely, Selectable } from 'kysely';
-import { type GlobalDiscountBody, globalDiscountBody, globalDiscountEntity } from '../../src/contract';
+import { type GlobalDiscountBody, LISTS, globalDiscountBody, globalDiscountEntity } from '../../src/contract';
+import { listSpec } from '../http/list';
 import { toGlobalDiscount } from '../accounts/pricing';
 import type { Database, GlobalDiscountsTable } from '../db/schema';
 import { flag } from '../db/values';
@@ -39,9 +40,8 @@ export default crudRoutes({
   alias: 'd',
   from: globalDiscountRows,
   select: (qb) => selectGlobalDiscount(qb as ReturnType<typeof globalDiscountRows>),
-  list: {
+  list: listSpec(LISTS['global-discounts'], {
     search: ['d.name', 'd.description'],
-    plainFilters: ['server_id', 'is_active', 'validity_months'],
     filters: {
       server_id: { column: 'd.server_id', type: 'int' },
       is_active: { column: 'd.is_active', type: 'boolean' },
@@ -58,9 +58,8 @@ export default crudRoutes({
       created_at: 'd.created_at',
       updated_at: 'd.updated_at',
     },
-    defaultSort: 'validity_months',
     idColumn: 'd.id',
-  },
+  }),
   toApi: (row: GlobalDiscountRow) => toGlobalDiscount(row),
   entity: globalDiscountEntity,
   body: globalDiscountBody,

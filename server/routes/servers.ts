@@ -5,6 +5,7 @@
 import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import {
+  LISTS,
   type Server,
   type ServerBody,
   type ServerOption,
@@ -17,6 +18,7 @@ import {
   serverEntity,
   serverOptionEntity,
 } from '../../src/contract';
+import { listSpec } from '../http/list';
 import { recordAudit } from '../audit';
 import type { ServersTable } from '../db/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -89,7 +91,7 @@ const serverRoutes = (provisioners: Provisioners) => crudRoutes({
       .select((eb) =>
         eb.selectFrom('accounts').select(sql<number>`count(*)`.as('n')).whereRef('accounts.server_id', '=', 's.id').as('accounts_count'),
       ),
-  list: {
+  list: listSpec(LISTS.servers, {
     search: ['s.name', 's.db_host', 's.db_name'],
     filters: {
       status: { column: 's.status', type: 'enum', values: SERVER_STATUSES },
@@ -105,9 +107,8 @@ const serverRoutes = (provisioners: Provisioners) => crudRoutes({
       last_checked_at: 's.last_checked_at',
       created_at: 's.created_at',
     },
-    defaultSort: 'name',
     idColumn: 's.id',
-  },
+  }),
   toApi: (row: Row) => toApi(row, provisioners),
   entity: serverEntity,
   body: serverBody,

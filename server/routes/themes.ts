@@ -3,7 +3,8 @@
  * deactivates the others, and GET /config hands the active theme's tokens to the panel.
  */
 import type { Kysely, Selectable } from 'kysely';
-import { type Theme, type ThemeBody, THEME_FORM, idParam, themeBody, themeEntity } from '../../src/contract';
+import { LISTS, type Theme, type ThemeBody, THEME_FORM, idParam, themeBody, themeEntity } from '../../src/contract';
+import { listSpec } from '../http/list';
 import { recordAudit } from '../audit';
 import type { Database, ThemesTable } from '../db/schema';
 import { inTransaction } from '../db/transaction';
@@ -48,15 +49,12 @@ export default crudRoutes({
   alias: 't',
   from: (db) => db.selectFrom('themes as t'),
   select: (qb) => qb.selectAll('t'),
-  list: {
+  list: listSpec(LISTS.themes, {
     search: ['t.name', 't.slug', 't.description'],
     filters: { is_active: { column: 't.is_active', type: 'boolean' } },
     sorts: { id: 't.id', name: 't.name', slug: 't.slug', is_active: 't.is_active', created_at: 't.created_at', updated_at: 't.updated_at' },
-    defaultSort: 'name',
     idColumn: 't.id',
-  },
-  // The panel reads theme lists under `themes` (spec 7).
-  listKey: 'themes',
+  }),
   toApi,
   entity: themeEntity,
   body: themeBody,

@@ -1,7 +1,8 @@
 /** Ticket categories: admin CRUD, plus the active list every role picks from when opening a ticket. */
 import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
-import { type TicketCategory, type TicketCategoryBody, ticketCategoryBody, ticketCategoryEntity } from '../../src/contract';
+import { LISTS, type TicketCategory, type TicketCategoryBody, ticketCategoryBody, ticketCategoryEntity } from '../../src/contract';
+import { listSpec } from '../http/list';
 import type { TicketCategoriesTable } from '../db/schema';
 import { bool, flag } from '../db/values';
 import { crudRoutes } from './crud';
@@ -33,14 +34,12 @@ export default crudRoutes({
       .select((eb) =>
         eb.selectFrom('tickets').select(sql<number>`count(*)`.as('n')).whereRef('tickets.category_id', '=', 'c.id').as('tickets_count'),
       ),
-  list: {
+  list: listSpec(LISTS['ticket-categories'], {
     search: ['c.name', 'c.description'],
     filters: { is_active: { column: 'c.is_active', type: 'boolean' } },
     sorts: { name: 'c.name', created_at: 'c.created_at', updated_at: 'c.updated_at', id: 'c.id' },
-    defaultSort: 'name',
-    sortStyle: 'sort_by-direction',
     idColumn: 'c.id',
-  },
+  }),
   toApi,
   entity: ticketCategoryEntity,
   body: ticketCategoryBody,

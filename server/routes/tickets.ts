@@ -9,6 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import {
+  LISTS,
   TICKETS,
   TICKET_PRIORITIES,
   TICKET_STATUSES,
@@ -32,7 +33,7 @@ import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { fieldError, forbidden, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { type ListSpec, listQuerystring, paginate } from '../http/list';
+import { listQuerystring, listSpec, paginate, shapePage } from '../http/list';
 import { within } from '../http/scope';
 
 type Actor = Pick<UserRow, 'id' | 'role' | 'path'>;
@@ -51,7 +52,7 @@ const unreadExpr = (actorId: number) => sql<number>`case when (
 
 const TRUE = ['1', 'true', 'yes'];
 
-export const ticketListSpec = (actorId: number): ListSpec => ({
+export const ticketListSpec = (actorId: number) => listSpec(LISTS.tickets, {
   search: ['t.subject', 't.message'],
   filters: {
     status: { column: 't.status', type: 'enum', values: TICKET_STATUSES },
@@ -63,7 +64,6 @@ export const ticketListSpec = (actorId: number): ListSpec => ({
       apply: (qb, v) => qb.where(sql<SqlBool>`${unreadExpr(actorId)} = ${TRUE.includes(v.toLowerCase()) ? 1 : 0}`),
     },
   },
-  plainFilters: ['status', 'priority', 'category_id', 'user_id', 'unread'],
   sorts: {
     id: 't.id',
     subject: 't.subject',
@@ -72,7 +72,6 @@ export const ticketListSpec = (actorId: number): ListSpec => ({
     created_at: 't.created_at',
     updated_at: 't.updated_at',
   },
-  defaultSort: '-updated_at',
   idColumn: 't.id',
 });
 
@@ -202,7 +201,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
         (qb) => selectRow(qb, actor.id),
         toApi,
       );
-      return { data: { data: page.data, ...page.meta } };
+      return shapePage(LISTS.tickets, page);
     },
   );
 

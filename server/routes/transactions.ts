@@ -6,11 +6,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { type NamedRef, type Role, type TransactionEntry, apiErrorBody, idParam, paginatedOf, transactionEntryEntity } from '../../src/contract';
+import { LISTS, type NamedRef, type Role, type TransactionEntry, apiErrorBody, idParam, paginatedOf, transactionEntryEntity } from '../../src/contract';
 import type { Database, TransactionRow, UserRow } from '../db/schema';
 import { notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { type AnyQuery, type FilterDef, type ListSpec, listQuerystring, paginate } from '../http/list';
+import { type AnyQuery, type FilterDef, listQuerystring, listSpec, paginate } from '../http/list';
 import { ownedWithin, pathIds, within } from '../http/scope';
 import { ENTRY_TYPES, LEGACY_TYPE_CODES } from '../ledger/post';
 import { findMember } from '../hierarchy/members';
@@ -44,7 +44,7 @@ const dateTo: FilterDef = {
       : qb.where('t.created_at', '<=', new Date(value).toISOString()),
 };
 
-export const transactionListSpec: ListSpec = {
+export const transactionListSpec = listSpec(LISTS.transactions, {
   search: ['t.transaction_number', 't.remarks', 'u.username', 'u.name', 'cp.username', 'a.login'],
   filters: {
     type: {
@@ -67,17 +67,16 @@ export const transactionListSpec: ListSpec = {
     transaction_number: 't.transaction_number',
     balance_after: 't.balance_after',
   },
-  defaultSort: '-created_at',
-  sortStyle: 'dash',
   idColumn: 't.id',
   mainAlias: 't',
-};
+});
 
-/** Plain date_from, date_to, type and user_id are accepted as well as filter[...]. */
+/** The plain date_from, date_to, type and user_id are taken as filter[...], which wins when both are given. */
 function normaliseQuery(query: Record<string, unknown>): Record<string, unknown> {
   const out = { ...query };
-  for (const name of ['date_from', 'date_to', 'type', 'user_id']) {
-    if (out[name] !== undefined && out[`filter[${name}]`] === undefined) out[`filter[${name}]`] = out[name];
+  for (const name of LISTS.transactions.plainFilters) {
+    if (out[name] === undefined) continue;
+    out[`filter[${name}]`] ??= out[name];
     delete out[name];
   }
   return out;
@@ -166,7 +165,7 @@ async function list(db: Db, request: FastifyRequest, narrow: (qb: AnyQuery) => A
  * without their filter[...] wrapper (normaliseQuery) are listed both ways.
  */
 const listSchema = {
-  querystring: listQuerystring({ ...transactionListSpec, plainFilters: ['date_from', 'date_to', 'type', 'user_id'] }),
+  querystring: listQuerystring(transactionListSpec),
   response: { 200: paginatedOf(transactionEntryEntity), '4xx': apiErrorBody },
 };
 

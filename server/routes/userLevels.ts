@@ -27,6 +27,11 @@ import {
   paginatedOf,
   recoveryOptionsResponseEntity,
   userStatusBody,
+  type FilterOf,
+  type ListEntry,
+  type HierarchyListFilter,
+  LISTS,
+  type SortKeyOf,
 } from '../../src/contract';
 import { recordAudit } from '../audit';
 import { hashPassword } from '../auth/passwords';
@@ -36,7 +41,7 @@ import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { conflict, fieldError, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { type FilterDef, type ListSpec, listQuerystring, paginate } from '../http/list';
+import { type FilterDef, type ListSpec, listQuerystring, listSpec, paginate } from '../http/list';
 import { below, pathEndSql } from '../http/scope';
 import { type SystemSettings, getSystemSettings, settingsOf } from '../settings';
 import { insertUser } from '../users';
@@ -82,9 +87,13 @@ export type UpdateInput = Partial<Omit<CreateInput, 'password' | 'credits' | 'is
   is_active?: boolean;
 };
 
-export interface LevelDef {
+type LevelResource = 'managers' | 'resellers' | 'dealers';
+/** The filters a level's list adds to the common ones: exactly those its contract entry names. */
+type LevelFilters<R extends LevelResource> = R extends LevelResource ? Record<Exclude<FilterOf<(typeof LISTS)[R]>, HierarchyListFilter>, FilterDef> : never;
+
+export interface LevelDef<R extends LevelResource = LevelResource> {
   role: LevelRole;
-  resource: 'managers' | 'resellers' | 'dealers';
+  resource: R;
   /** 'Manager', used in messages. */
   label: string;
   /** What its direct children are called in the delete refusal ('resellers'), or null. */
@@ -98,8 +107,8 @@ export interface LevelDef {
   parentForCreate(db: Db, actor: UserRow, body: CreateInput): Promise<UserRow>;
   /** A different parent chosen on update (moves the subtree), or null to stay. */
   parentForUpdate?(db: Db, actor: UserRow, target: UserRow, body: UpdateInput): Promise<UserRow | null>;
-  /** Extra list filters of this level. */
-  filters?: Record<string, FilterDef>;
+  /** The list filters of this level beyond the common ones. */
+  filters: LevelFilters<R>;
   /** Extra routes (dealers: promote, recovery history). */
   extraRoutes?: (app: Parameters<FastifyPluginAsyncZod>[0], tools: LevelTools) => void;
 }
@@ -144,30 +153,27 @@ export const underManagerFilter: FilterDef = {
     }),
 };
 
-function listSpec(level: LevelDef): ListSpec {
-  return {
+const LEVEL_SORTS: Record<SortKeyOf<(typeof LISTS)[LevelResource]>, string> = {
+  id: 'u.id',
+  name: 'u.name',
+  username: 'u.username',
+  credits: 'u.credits',
+  is_active: 'u.status',
+  status: 'u.status',
+  created_at: 'u.created_at',
+  updated_at: 'u.updated_at',
+  total_children: 'total_children',
+  total_accounts: 'total_accounts',
+};
+
+function levelListSpec(level: LevelDef): ListSpec {
+  const common: Record<HierarchyListFilter, FilterDef> = { is_active: isActiveFilter, status: statusFilter, parent_id: { column: 'u.parent_id', type: 'int' } };
+  return listSpec<ListEntry>(LISTS[level.resource], {
     search: ['u.name', 'u.username'],
-    filters: {
-      is_active: isActiveFilter,
-      status: statusFilter,
-      parent_id: { column: 'u.parent_id', type: 'int' },
-      ...level.filters,
-    },
-    sorts: {
-      id: 'u.id',
-      name: 'u.name',
-      username: 'u.username',
-      credits: 'u.credits',
-      is_active: 'u.status',
-      status: 'u.status',
-      created_at: 'u.created_at',
-      updated_at: 'u.updated_at',
-      total_children: 'total_children',
-      total_accounts: 'total_accounts',
-    },
-    defaultSort: '-created_at',
+    filters: { ...common, ...level.filters },
+    sorts: LEVEL_SORTS,
     idColumn: 'u.id',
-  };
+  });
 }
 
 async function checkServer(db: Db, serverId: number | null | undefined): Promise<void> {
@@ -206,9 +212,9 @@ const snapshot = (u: UserRow) => ({
   bonus_credits: u.bonus_credits,
 });
 
-export function userRoutes(level: LevelDef): FastifyPluginAsyncZod {
+export function userRoutes<R extends LevelResource>(level: LevelDef<R>): FastifyPluginAsyncZod {
   const { resource, role, label } = level;
-  const spec = listSpec(level);
+  const spec = levelListSpec(level);
 
   return async (app) => {
     const db = app.db.kysely;

@@ -3,7 +3,8 @@
  * more. The credit moves to resellers and dealers read them; this module is their admin CRUD.
  */
 import type { Selectable } from 'kysely';
-import { type UserPromo, type UserPromoBody, userPromoBody, userPromoEntity } from '../../src/contract';
+import { LISTS, type UserPromo, type UserPromoBody, userPromoBody, userPromoEntity } from '../../src/contract';
+import { listSpec } from '../http/list';
 import type { UserPromosTable } from '../db/schema';
 import { bool, flag } from '../db/values';
 import { crudRoutes } from './crud';
@@ -41,7 +42,7 @@ export default crudRoutes({
   alias: 'p',
   from: (db) => db.selectFrom('user_promos as p').leftJoin('servers as s', 's.id', 'p.server_id'),
   select: (qb) => qb.selectAll('p').select('s.name as server_name'),
-  list: {
+  list: listSpec(LISTS['user-promos'], {
     search: ['p.name', 'p.description'],
     filters: {
       server_id: { column: 'p.server_id', type: 'int' },
@@ -56,11 +57,8 @@ export default crudRoutes({
       created_at: 'p.created_at',
       updated_at: 'p.updated_at',
     },
-    defaultSort: 'name',
     idColumn: 'p.id',
-  },
-  // The panel reads promo lists under `promos` (spec 7).
-  listKey: 'promos',
+  }),
   toApi,
   entity: userPromoEntity,
   body: userPromoBody,

@@ -9,7 +9,7 @@ import { Button } from 'antd';
 import type { ReactNode } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { DATA_TABLE, GENERAL } from '../contract';
+import { DATA_TABLE, GENERAL, type ListName, type SortKeyFor } from '../contract';
 import { type DataColumn, DataTable, type RowAction, type SelectFilter } from './DataTable';
 import { titled, useConfirm, useNotify } from './feedback';
 import { type FieldDef, FieldList, ModalForm, initialValues, useSchemaModalForm } from './form';
@@ -25,15 +25,16 @@ export interface CrudMessages {
   deleted?: string;
 }
 
-export interface CrudDeclaration<T extends BaseRecord> {
-  /** Resource name: the contract's PERMISSIONS key and the API path. */
-  resource: string;
+export interface CrudDeclaration<T extends BaseRecord, R extends ListName> {
+  /** Resource name: the contract's PERMISSIONS key and its list's entry in LISTS. */
+  resource: R;
   title: ReactNode;
   /** One record in words, for dialogs: 'category', 'server'. */
   singular: string;
   /** How a record is named in dialogs. */
   describe?: (record: T) => string;
-  columns: Array<DataColumn<T>>;
+  /** Sortable only by the sort keys of the resource's list. */
+  columns: Array<DataColumn<T, SortKeyFor<R>>>;
   /** The contract's body schema: the form checks with the rules and messages the API answers 422 with. */
   schema: z.ZodType<any, any>;
   fields: FieldDef[];
@@ -58,7 +59,7 @@ export interface CrudDeclaration<T extends BaseRecord> {
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
+export function CrudPage<T extends BaseRecord, R extends ListName>(decl: CrudDeclaration<T, R>) {
   const notify = useNotify();
   const invalidate = useInvalidate();
   const { confirmDelete } = useConfirm();
@@ -131,7 +132,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
   return (
     <>
       {decl.header}
-      <DataTable<T>
+      <DataTable<T, R>
         resource={decl.resource}
         title={decl.title}
         columns={decl.columns}

@@ -7,3 +7,4 @@ export * from './schemas';
 export * from './creditOptions';
 export * from './settings';
 export * from './slug';
+export * from './lists';

@@ -1,31 +1,30 @@
 /**
- * The data provider for our API: maps Refine's pagination, sorters and filters onto the query
- * conventions of docs/api.md#lists and reads each list shape back as { data, total }. Every method sends
- * `meta.headers` (an Idempotency-Key goes through useCreate / useCustomMutation that way).
+ * The data provider for our API: maps Refine's pagination, sorters and filters onto the query its
+ * list's entry declares (src/contract/lists.ts, docs/api.md#lists) and reads that list's shape back as
+ * { data, total }. Every method sends `meta.headers` (an Idempotency-Key goes through useCreate / useCustomMutation that way).
  */
 import type { CrudFilter, CrudSort, DataProvider, GetListParams } from '@refinedev/core';
 import type { AxiosInstance } from 'axios';
-import { API_PREFIX } from '../contract';
-import { type ListConvention, conventionOf, pathOf } from './apiConventions';
+import { API_PREFIX, type ListEntry, listOf } from '../contract';
 import { http as defaultHttp } from './http';
 import { session } from './session';
 
 type Query = Record<string, string | number>;
 
 /** Filter operators onto query keys: eq/contains as filter[field]; lte/gte as filter[field_before/_after]. */
-export function filterParams(filters: CrudFilter[] | undefined, convention: ListConvention): Query {
+export function filterParams(filters: CrudFilter[] | undefined, list: ListEntry): Query {
   const query: Query = {};
   const put = (key: string, value: unknown) => {
     if (value === undefined || value === null || value === '') return;
     const text = Array.isArray(value) ? value.join(',') : String(value);
     if (text === '') return;
-    if (key === 'search') query[convention.search === 'plain' ? 'search' : 'filter[search]'] = text;
-    else query[convention.plainFilters ? key : `filter[${key}]`] = text;
+    if (key === 'search') query[list.search === 'plain' ? 'search' : 'filter[search]'] = text;
+    else query[list.filterParam === 'plain' ? key : `filter[${key}]`] = text;
   };
   for (const filter of filters ?? []) {
     if (!('field' in filter)) {
       // Logical groups are not part of this API: flatten their plain conditions.
-      Object.assign(query, filterParams(filter.value as CrudFilter[], convention));
+      Object.assign(query, filterParams(filter.value as CrudFilter[], list));
       continue;
     }
     switch (filter.operator) {
@@ -44,10 +43,10 @@ export function filterParams(filters: CrudFilter[] | undefined, convention: List
   return query;
 }
 
-export function sortParams(sorters: CrudSort[] | undefined, convention: ListConvention): Query {
+export function sortParams(sorters: CrudSort[] | undefined, list: ListEntry): Query {
   const sorter = sorters?.[0];
   if (!sorter) return {};
-  switch (convention.sort) {
+  switch (list.sortStyle) {
     case 'dash':
       return { sort: sorter.order === 'desc' ? `-${sorter.field}` : sorter.field };
     case 'sort_by-direction':
@@ -78,10 +77,10 @@ const pageOf = (rows: any[], meta: any): ListPage => ({
 });
 
 /** Reads rows and the total from each of the API's list shapes. */
-export function readList(body: any, convention: ListConvention): ListPage {
-  switch (convention.shape.kind) {
+export function readList(body: any, list: ListEntry): ListPage {
+  switch (list.shape.kind) {
     case 'key':
-      return pageOf(body?.[convention.shape.key] ?? body?.data ?? [], body?.meta);
+      return pageOf(body?.[list.shape.key] ?? body?.data ?? [], body?.meta);
     case 'nested': {
       const inner = body?.data ?? {};
       return pageOf(Array.isArray(inner) ? inner : (inner.data ?? []), inner);
@@ -93,6 +92,9 @@ export function readList(body: any, convention: ListConvention): ListPage {
   }
 }
 
+/** A resource's path under the API prefix: its list's path, or its own name. */
+const pathOf = (resource: string) => listOf(resource).path;
+
 /** A single record: { data: record } or the record itself. */
 const one = (body: any) => (body && typeof body === 'object' && 'data' in body && !Array.isArray(body.data) ? body.data : body);
 
@@ -102,18 +104,18 @@ const getKey = (path: string, params: Query = {}) =>
 
 /** The path and query of a getList call. */
 function listRequest({ resource, pagination, sorters, filters, meta }: GetListParams) {
-  const convention = conventionOf(resource);
+  const list = listOf(resource);
   const params: Query = {
-    ...filterParams(filters, convention),
-    ...sortParams(sorters, convention),
+    ...filterParams(filters, list),
+    ...sortParams(sorters, list),
     ...(meta?.query as Query | undefined),
   };
   if (pagination?.mode !== 'off') {
     params.page = pagination?.currentPage ?? 1;
     params.per_page = pagination?.pageSize ?? 10;
   }
-  const path: string = meta?.path ?? pathOf(resource);
-  return { convention, path, params, key: getKey(path, params) };
+  const path: string = meta?.path ?? list.path;
+  return { list, path, params, key: getKey(path, params) };
 }
 
 /** A custom call's path under the API prefix: both 'path' and Refine's usual `${apiUrl}/path` are accepted. */
@@ -148,8 +150,8 @@ export type PanelDataProvider = DataProvider & {
 export function createDataProvider(http: AxiosInstance = defaultHttp): PanelDataProvider {
   const prefetched = new Map<string, { answer: Promise<unknown>; arrived?: Arrived<unknown> }>();
   const fetchList = (params: GetListParams) => {
-    const { convention, path, params: query } = listRequest(params);
-    return http.get(path, { params: query, headers: params.meta?.headers }).then(({ data }) => readList(data, convention));
+    const { list, path, params: query } = listRequest(params);
+    return http.get(path, { params: query, headers: params.meta?.headers }).then(({ data }) => readList(data, list));
   };
   const prefetch = (key: string, request: () => Promise<unknown>) => {
     if (prefetched.has(key)) return;

@@ -48,10 +48,10 @@ describe('list queries: pagination', () => {
     expect(fake.last().query).toEqual({});
   });
 
-  it('goes to /api/v1/<resource>, or the resource path when it differs', async () => {
-    await listQuery('users');
+  it('goes to /api/v1/<resource>, or the path of its list entry when it differs', async () => {
+    await listQuery('accounts');
     expect(fake.last().url).toMatch(/^\/api\/v1\/accounts\?/);
-    await listQuery('promos');
+    await listQuery('user-promos');
     expect(fake.last().path).toBe('user-promos');
     await listQuery('user-announcements');
     expect(fake.last().path).toBe('user/announcements');
@@ -70,7 +70,7 @@ describe('list queries: pagination', () => {
 describe('list queries: search', () => {
   const search: CrudFilter[] = [{ field: 'search', operator: 'contains', value: 'alice' }];
 
-  it.each(['managers', 'resellers', 'dealers', 'users', 'servers', 'themes', 'user-promos', 'transactions'])(
+  it.each(['managers', 'resellers', 'dealers', 'accounts', 'user-search', 'servers', 'themes', 'user-promos', 'transactions', 'global-discounts'])(
     '%s sends filter[search]',
     async (resource) => {
       const request = await listQuery(resource, { filters: search });
@@ -254,11 +254,10 @@ describe('list responses', () => {
     expect(await provider.getList({ resource: 'themes' })).toEqual({ data: rows, total: 12, totalExact: true });
   });
 
-  it('reads user promos from the promos key, under both resource names', async () => {
+  it('reads user promos from the promos key', async () => {
     fake.on('GET', 'user-promos', { status: 200, body: { promos: rows, meta: { total: 9 } } });
     expect(await provider.getList({ resource: 'user-promos' })).toEqual({ data: rows, total: 9, totalExact: true });
-    expect(await provider.getList({ resource: 'promos' })).toEqual({ data: rows, total: 9, totalExact: true });
-    expect(fake.requests.map((r) => r.path)).toEqual(['user-promos', 'user-promos']);
+    expect(fake.requests.map((r) => r.path)).toEqual(['user-promos']);
   });
 
   it('reads the nested ticket shape {data: {data, total, current_page, per_page}}', async () => {
@@ -289,7 +288,7 @@ describe('single records', () => {
 
   it('getOne reads a record that is not wrapped in data', async () => {
     fake.on('GET', 'accounts/3', { status: 200, body: { id: 3, login: 'u' } });
-    expect(await provider.getOne({ resource: 'users', id: 3 })).toEqual({ data: { id: 3, login: 'u' } });
+    expect(await provider.getOne({ resource: 'accounts', id: 3 })).toEqual({ data: { id: 3, login: 'u' } });
   });
 
   it('getOne honours meta.path', async () => {

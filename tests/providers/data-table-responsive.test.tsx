@@ -8,7 +8,7 @@ import { Refine } from '@refinedev/core';
 import { fireEvent, render, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type DataColumn, DataTable, type DataTableProps } from '../../src/components/DataTable';
+import { type DataColumn, DataTable, type DataTableProps, type ListColumn } from '../../src/components/DataTable';
 import { fitColumns } from '../../src/components/DataTable/fit';
 import { PageHeadingProvider } from '../../src/components/layout/PageHeading';
 import { createDataProvider } from '../../src/providers/dataProvider';
@@ -57,7 +57,7 @@ const ROWS: Account[] = [
   { id: 2, login: 'bob.jones', mac: '00:1A:79:00:00:03', expiry: '2026-01-01', status: 'suspended', server: { name: 'Backup' } },
 ];
 
-const columns: Array<DataColumn<Account>> = [
+const columns: Array<ListColumn<Account, 'accounts'>> = [
   { dataIndex: 'login', title: 'Login', priority: 'key', sortable: true },
   { dataIndex: 'server.name', title: 'Server' },
   { dataIndex: 'mac', title: 'MAC', priority: 'key' },
@@ -86,12 +86,12 @@ afterEach(() => {
   window.matchMedia = realMatchMedia;
 });
 
-function renderTable(props: Partial<DataTableProps<Account>> = {}, wrap: (node: ReactNode) => ReactNode = (n) => n) {
+function renderTable(props: Partial<DataTableProps<Account, 'accounts'>> = {}, wrap: (node: ReactNode) => ReactNode = (n) => n) {
   const renew = vi.fn();
   const view = render(
     <Refine dataProvider={createDataProvider(fake.http)} resources={[{ name: 'accounts', list: '/accounts' }]} options={{ disableTelemetry: true }}>
       {wrap(
-        <DataTable<Account>
+        <DataTable<Account, 'accounts'>
           resource="accounts"
           title="Users"
           columns={columns}
@@ -146,7 +146,7 @@ describe('DataTable on screens of every size', { timeout: 30_000 }, () => {
     const { view } = renderTable({}, (table) => (
       <PageHeadingProvider title="Users page">
         {table}
-        <DataTable<Account> resource="accounts" title="Also here" columns={columns} />
+        <DataTable<Account, 'accounts'> resource="accounts" title="Also here" columns={columns} />
       </PageHeadingProvider>
     ));
     await waitFor(() => expect(view.getAllByText('alice.w').length).toBeGreaterThan(0), { timeout: 10_000 });

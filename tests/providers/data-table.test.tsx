@@ -6,7 +6,7 @@ import './dom';
 import { Refine } from '@refinedev/core';
 import { act, fireEvent, render, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DataTable } from '../../src/components/DataTable';
+import { type DataColumn, DataTable, type ListColumn } from '../../src/components/DataTable';
 import { DEFAULT_PAGE_SIZE } from '../../src/contract';
 import { PREFETCHED_MS, createDataProvider } from '../../src/providers/dataProvider';
 import { createQueryClient } from '../../src/providers/queryClient';
@@ -23,7 +23,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function renderTable(resource = 'ticket-categories', props: { loadErrorMessage?: string } = {}) {
+function renderTable(resource: 'ticket-categories' | 'managers' | 'servers' = 'ticket-categories', props: { loadErrorMessage?: string } = {}) {
   return render(
     <Refine dataProvider={createDataProvider(fake.http)} resources={[{ name: resource, list: `/${resource}` }]} options={{ disableTelemetry: true }}>
       <DataTable resource={resource} columns={[{ dataIndex: 'name', title: 'Name', sortable: true }]} {...props} />
@@ -50,6 +50,22 @@ async function settle(assertion: () => void, timeout = 5000): Promise<void> {
 const listCalls = (path: string) => fake.requests.filter((r) => r.method === 'GET' && r.path === path);
 
 // Rendering antd's table in jsdom takes seconds on a busy machine.
+it('types columns on their list: a sortable column sorts only by a sort key its list declares', () => {
+  type Row = { id: number };
+  const columns: Array<ListColumn<Row, 'themes'>> = [
+    { dataIndex: 'name', title: 'Name', sortable: true },
+    { dataIndex: 'label', title: 'Label', sortKey: 'slug', sortable: true },
+    { dataIndex: 'anything', title: 'Not sortable' },
+  ];
+  // @ts-expect-error 'password' is no sort key of the themes list
+  const byDataIndex: ListColumn<Row, 'themes'> = { dataIndex: 'password', title: 'Password', sortable: true };
+  // @ts-expect-error nor as an explicit sort key
+  const bySortKey: ListColumn<Row, 'themes'> = { dataIndex: 'name', sortKey: 'password', title: 'Name', sortable: true };
+  // @ts-expect-error a column of no list does not sort
+  const unlisted: DataColumn<Row> = { dataIndex: 'name', title: 'Name', sortable: true };
+  expect([...columns, byDataIndex, bySortKey, unlisted]).toHaveLength(6);
+});
+
 describe('DataTable', { timeout: 30_000 }, () => {
   it("shows 'No data found' for an empty list", async () => {
     fake.on('GET', 'managers', { status: 200, body: { data: [], meta: { total: 0, current_page: 1, per_page: 10, last_page: 1 } } });

@@ -3,7 +3,7 @@
  * paging meta, search, sorting in all its spellings, unknown filters, the per-page cap, and CRUD.
  */
 import { expect, it } from 'vitest';
-import { ACCESS, DEFAULT_PAGE_SIZE, ENTITY_FORM, EXACT_TOTAL_LIMIT, MAX_PAGE_SIZE, ROLES, SEARCH_EXACT_TOTAL_LIMIT } from '../../src/contract';
+import { ACCESS, DEFAULT_PAGE_SIZE, ENTITY_FORM, EXACT_TOTAL_LIMIT, LISTS, type ListEntry, MAX_PAGE_SIZE, ROLES, SEARCH_EXACT_TOTAL_LIMIT } from '../../src/contract';
 import { type ListSpec, paginate } from '../../server/http/list';
 import { type TestContext, describeEachDatabase } from './harness';
 import { createBranch, insertAccounts } from './hierarchyFixtures';
@@ -52,7 +52,8 @@ describeEachDatabase('list conventions (ticket categories)', (ctx) => {
   it('counts exactly up to the limit and past it answers the limit as a lower bound, marked total_exact false', async () => {
     const counted = Array.from({ length: 15 }, (_, i) => `Counted ${String(i + 1).padStart(2, '0')}`);
     await addCategories(ctx, counted);
-    const spec: ListSpec = { search: ['tc.name'], sorts: { name: 'tc.name' }, defaultSort: 'name', idColumn: 'tc.id', exactTotalUpTo: 10 };
+    const entry: ListEntry = { ...LISTS['ticket-categories'], sorts: ['name'], defaultSort: 'name', filters: [] };
+    const spec: ListSpec = { entry, search: ['tc.name'], filters: {}, sorts: { name: 'tc.name' }, idColumn: 'tc.id', exactTotalUpTo: 10 };
     const list = (query: Record<string, string>) =>
       paginate<{ name: string }>(ctx.db.kysely.selectFrom('ticket_categories as tc').where('tc.name', 'like', 'Counted%'), query, spec, (q) => q.select(['tc.id', 'tc.name']));
 

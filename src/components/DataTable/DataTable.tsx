@@ -12,7 +12,7 @@ import { type BaseRecord, type CrudFilter, type CrudSort, type HttpError, useTab
 import { Alert, Button, Card, Input, Select, Space, Table, Typography } from 'antd';
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../contract';
+import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, type ListName, PAGE_SIZES, SEARCH_DEBOUNCE_MS, type SortKeyFor } from '../../contract';
 import { titled } from '../feedback/notify';
 import { usePageHeading } from '../layout/PageHeading';
 import { useScreens } from '../layout/screens';
@@ -24,11 +24,8 @@ import { useKeyboardScrollable } from './scrollRegion';
 import { ACTIONS_WIDTH, type ColumnPriority, EXPAND_WIDTH, NUMBER_WIDTH, SELECTION_WIDTH, columnWidth, fitColumns, keyColumns } from './fit';
 import './DataTable.css';
 
-export interface DataColumn<T> extends Omit<ColumnType<T>, 'sorter' | 'dataIndex'> {
+interface ColumnBase<T> extends Omit<ColumnType<T>, 'sorter' | 'dataIndex'> {
   dataIndex: string;
-  /** Sortable on the server by this key (defaults to dataIndex). */
-  sortKey?: string;
-  sortable?: boolean;
   /**
    * 'key': identifies the row or its state; always in the row and on the phone card. 'secondary':
    * always in the row's details. Others are in the row while they fit (see fit.ts).
@@ -37,6 +34,21 @@ export interface DataColumn<T> extends Omit<ColumnType<T>, 'sorter' | 'dataIndex
   /** The key of a row action offered as a button beside this field on the phone card (an account's Renew). */
   inlineAction?: string;
 }
+
+/**
+ * Whether a column sorts on the server, and by which of its list's sort keys K (src/contract/lists.ts):
+ * its sortKey, or its dataIndex when that is one. A sortable column of a list that has no such key does not compile.
+ */
+type ColumnSort<K extends string> =
+  | { sortable: true; sortKey: K }
+  | { sortable: true; sortKey?: undefined; dataIndex: K }
+  | { sortable?: false; sortKey?: undefined };
+
+/** A column of a list whose sort keys are K (never: not sortable); see ListColumn. */
+export type DataColumn<T, K extends string = never> = ColumnBase<T> & ColumnSort<K>;
+
+/** A column of the list of that resource: sortable only by the sort keys its contract entry declares. */
+export type ListColumn<T, R extends ListName> = DataColumn<T, SortKeyFor<R>>;
 
 export interface SelectFilter {
   field: string;
@@ -63,9 +75,11 @@ export interface BulkAction<T> {
   onClick: (ids: Array<string | number>, records: T[], clear: () => void) => void;
 }
 
-export interface DataTableProps<T extends BaseRecord> {
-  resource: string;
-  columns: Array<DataColumn<T>>;
+export interface DataTableProps<T extends BaseRecord, R extends ListName> {
+  /** The list (src/contract/lists.ts): its path, parameters and sort keys. */
+  resource: R;
+  /** Sortable only by the sort keys of the resource's list. */
+  columns: Array<DataColumn<T, SortKeyFor<R>>>;
   /** The page's title, as its h1 (none inside a drawer or dialog that has its own). */
   title?: ReactNode;
   /** Buttons beside the title (e.g. Add). */
@@ -152,7 +166,7 @@ function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
-export function DataTable<T extends BaseRecord>({
+export function DataTable<T extends BaseRecord, R extends ListName>({
   resource,
   columns,
   title,
@@ -175,7 +189,7 @@ export function DataTable<T extends BaseRecord>({
   syncWithLocation = false,
   empty,
   preload,
-}: DataTableProps<T>) {
+}: DataTableProps<T, R>) {
   const screens = useScreens();
   const phone = screens.xs === true;
   const [bodyRef, bodyWidth, measured] = useWidth<HTMLDivElement>();
@@ -230,7 +244,7 @@ export function DataTable<T extends BaseRecord>({
   const { shown, folded } = useSameFit(useMemo(() => fitColumns(columns, bodyWidth === null ? null : bodyWidth - extrasWidth, screens), [columns, bodyWidth, extrasWidth, screens]));
   const nameColumn = keys[0];
 
-  const sortOrder = (column: DataColumn<T>): SortOrder | undefined => {
+  const sortOrder = (column: DataColumn<T, string>): SortOrder | undefined => {
     const sorter = sorters[0];
     const key = column.sortKey ?? column.dataIndex;
     return column.sortable && sorter?.field === key ? (sorter.order === 'asc' ? 'ascend' : 'descend') : null;
@@ -243,7 +257,7 @@ export function DataTable<T extends BaseRecord>({
       ...column,
       key: sortKey ?? column.dataIndex,
       dataIndex: column.dataIndex.split('.'),
-      ...(sortable ? { sorter: true, sortOrder: sortOrder({ ...column, sortable, sortKey } as DataColumn<T>) } : {}),
+      ...(sortable ? { sorter: true, sortOrder: sortOrder({ ...column, sortable, sortKey } as DataColumn<T, string>) } : {}),
     }));
     if (rowNumbers) {
       mapped.unshift({ key: '__number', title: '#', width: NUMBER_WIDTH, render: (_: unknown, _record: T, index: number) => (currentPage - 1) * pageSize + index + 1 });

@@ -14,9 +14,9 @@ export interface PhoneListProps<T extends BaseRecord> {
   rows: T[];
   rowKey: string;
   /** Shown on the card's face; the first names the card. */
-  keyColumns: Array<DataColumn<T>>;
+  keyColumns: Array<DataColumn<T, string>>;
   /** Under 'More details'. */
-  otherColumns: Array<DataColumn<T>>;
+  otherColumns: Array<DataColumn<T, string>>;
   rowActions?: (record: T) => Array<RowAction<T>>;
   selectable: boolean;
   selected: Array<string | number>;

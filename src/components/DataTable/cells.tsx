@@ -12,7 +12,7 @@ export function valueAt(record: BaseRecord, path: string): unknown {
 }
 
 /** A column's cell content outside antd's table (its render, or the plain value). */
-export function renderCell<T extends BaseRecord>(column: DataColumn<T>, record: T, index: number): ReactNode {
+export function renderCell<T extends BaseRecord>(column: DataColumn<T, string>, record: T, index: number): ReactNode {
   const value = valueAt(record, column.dataIndex);
   if (column.render) {
     const rendered = column.render(value, record, index) as ReactNode | { children: ReactNode };
@@ -22,13 +22,13 @@ export function renderCell<T extends BaseRecord>(column: DataColumn<T>, record: 
 }
 
 /** The row's name for screen readers ('Select dealer1'): the first key column's plain value. */
-export function rowName<T extends BaseRecord>(column: DataColumn<T> | undefined, record: T, rowKey: string): string {
+export function rowName<T extends BaseRecord>(column: DataColumn<T, string> | undefined, record: T, rowKey: string): string {
   const value = column ? valueAt(record, column.dataIndex) : undefined;
   return typeof value === 'string' || typeof value === 'number' ? String(value) : `#${String(record[rowKey])}`;
 }
 
 /** The folded columns of a row as a list of label and value. */
-export function RowDetails<T extends BaseRecord>({ columns, record, index }: { columns: Array<DataColumn<T>>; record: T; index: number }) {
+export function RowDetails<T extends BaseRecord>({ columns, record, index }: { columns: Array<DataColumn<T, string>>; record: T; index: number }) {
   return (
     <Descriptions
       size="small"

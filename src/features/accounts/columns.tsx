@@ -1,11 +1,11 @@
 /** The accounts table's columns (/users), shared by the accounts screen and user search. */
 import { Typography } from 'antd';
 import { type Account, formatMac } from '../../contract';
-import type { DataColumn } from '../../components/DataTable';
+import type { ListColumn } from '../../components/DataTable';
 import { StatusTag, dateTime } from '../../components/display';
 import { ExpiryCell } from './ExpiryCell';
 
-export const accountColumns: Array<DataColumn<Account>> = [
+export const accountColumns: Array<ListColumn<Account, 'accounts'>> = [
   { dataIndex: 'login', title: 'Login', sortable: true, priority: 'key' },
   { dataIndex: 'full_name', title: 'Full Name', sortable: true },
   {

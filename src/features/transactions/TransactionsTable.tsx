@@ -8,7 +8,7 @@ import { DatePicker, Space, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { type ReactNode, useMemo, useState } from 'react';
 import { DATA_TABLE, HIERARCHY_PANEL, type TransactionEntry } from '../../contract';
-import { type DataColumn, DataTable } from '../../components/DataTable';
+import { DataTable, type ListColumn } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 
 const TYPE_COLOR: Record<string, string> = { PURCHASED: 'green', USED: 'orange', RECOVERED: 'blue', TRIAL: 'purple' };
@@ -41,9 +41,9 @@ export function CreditsCell({ value, bonus }: { value: number; bonus?: number })
  * credits, account, date and whose entry it is. Secondary (in the expanded row): the coverage, the
  * balances and the hierarchy names. Remarks stay in the row while they fit.
  */
-const numberColumn: DataColumn<TransactionEntry> = { dataIndex: 'transaction_number', title: 'Transaction #', sortable: true, width: 150, priority: 'key' };
+const numberColumn: ListColumn<TransactionEntry, 'transactions'> = { dataIndex: 'transaction_number', title: 'Transaction #', sortable: true, width: 150, priority: 'key' };
 
-const userColumn: DataColumn<TransactionEntry> = {
+const userColumn: ListColumn<TransactionEntry, 'transactions'> = {
   dataIndex: 'user',
   title: 'User',
   width: 150,
@@ -55,7 +55,7 @@ const userColumn: DataColumn<TransactionEntry> = {
   ),
 };
 
-const entryColumns: Array<DataColumn<TransactionEntry>> = [
+const entryColumns: Array<ListColumn<TransactionEntry, 'transactions'>> = [
   { dataIndex: 'type', title: 'Type', sortable: true, width: 110, priority: 'key', render: (t: string) => <Tag color={TYPE_COLOR[t]}>{t}</Tag> },
   { dataIndex: 'credits', title: 'Credits', sortable: true, width: 90, priority: 'key', render: (v: number, r) => <CreditsCell value={v} bonus={r.bonus_credits} /> },
   { dataIndex: 'account', title: 'Account', width: 120, priority: 'key', render: (v: string | null) => v ?? '—' },
@@ -68,7 +68,7 @@ const entryColumns: Array<DataColumn<TransactionEntry>> = [
 ];
 
 const named = (v: { name: string } | null) => v?.name ?? '—';
-const chainColumns: Array<DataColumn<TransactionEntry>> = [
+const chainColumns: Array<ListColumn<TransactionEntry, 'transactions'>> = [
   { dataIndex: 'manager', title: 'Manager', render: named, priority: 'secondary' },
   { dataIndex: 'reseller', title: 'Reseller', render: named, priority: 'secondary' },
   { dataIndex: 'dealer', title: 'Dealer', render: named, priority: 'secondary' },
@@ -103,7 +103,7 @@ export function TransactionsTable({ title, path, filters = NO_FILTERS, showUser 
   const columns = useMemo(() => [numberColumn, ...(showUser ? [userColumn] : []), ...entryColumns, ...(showUser ? chainColumns : [])], [showUser]);
 
   return (
-    <DataTable<TransactionEntry>
+    <DataTable<TransactionEntry, 'transactions'>
       resource="transactions"
       meta={path ? { path } : undefined}
       title={title}

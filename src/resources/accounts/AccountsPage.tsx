@@ -39,7 +39,7 @@ export function AccountsPage() {
 
   return (
     <>
-      <DataTable<Account>
+      <DataTable<Account, 'accounts'>
         resource="accounts"
         title={ACCOUNT_SCREEN.title}
         {...accountListProps}

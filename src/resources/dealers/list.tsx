@@ -5,7 +5,7 @@ import { Button } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, dealerCreateBody, dealerUpdateBody } from '../../contract';
-import { type DataColumn, DataTable } from '../../components/DataTable';
+import { DataTable, type ListColumn } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { MountWhenOpened, useConfirm } from '../../components/feedback';
 import { type UserLevelConfig, UserFormDialog, statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../features/hierarchy';
@@ -43,7 +43,7 @@ export function DealersList() {
     deletedMany: HIERARCHY_PANEL.dealersDeleted,
   });
 
-  const columns: Array<DataColumn<HierarchyUser>> = [
+  const columns: Array<ListColumn<HierarchyUser, 'dealers'>> = [
     { dataIndex: 'name', title: 'Dealer Name', sortable: true, priority: 'key' },
     { dataIndex: 'username', title: 'Username', sortable: true, priority: 'key' },
     ...(role === 'reseller' ? [] : [{ dataIndex: 'reseller.name', title: 'Reseller', render: (v: string | undefined) => v ?? '—' }]),
@@ -69,7 +69,7 @@ export function DealersList() {
 
   return (
     <>
-      <DataTable<HierarchyUser>
+      <DataTable<HierarchyUser, 'dealers'>
         resource="dealers"
         title="Dealers"
         rowNumbers

@@ -3,7 +3,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { App, Button } from 'antd';
 import { useNavigate } from 'react-router';
 import { DATA_TABLE, DIALOGS, GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, MANAGERS } from '../../contract';
-import { type DataColumn, DataTable } from '../../components/DataTable';
+import { DataTable, type ListColumn } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { useConfirm } from '../../components/feedback';
 import { statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../features/hierarchy';
@@ -22,7 +22,7 @@ export function ManagersList() {
 
   const comingSoon = (title: string) => () => notification.info({ message: title, description: GENERAL.comingSoon });
 
-  const columns: Array<DataColumn<HierarchyUser>> = [
+  const columns: Array<ListColumn<HierarchyUser, 'managers'>> = [
     { dataIndex: 'name', title: 'Name', sortable: true, priority: 'key' },
     { dataIndex: 'username', title: 'Username', sortable: true, priority: 'key' },
     { dataIndex: 'server.name', title: 'Server', render: (v: string | undefined) => v ?? '—', responsive: ['md'] },
@@ -47,7 +47,7 @@ export function ManagersList() {
 
   return (
     <>
-      <DataTable<HierarchyUser>
+      <DataTable<HierarchyUser, 'managers'>
         resource="managers"
         title="Managers"
         columns={columns}

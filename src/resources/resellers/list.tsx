@@ -4,7 +4,7 @@ import { EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Space, Tooltip } from 'antd';
 import { useState } from 'react';
 import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS, resellerCreateBody, resellerUpdateBody } from '../../contract';
-import { type DataColumn, DataTable } from '../../components/DataTable';
+import { DataTable, type ListColumn } from '../../components/DataTable';
 import { StatusTag, activeOptions, dateTime } from '../../components/display';
 import { MountWhenOpened, useConfirm, useNotify, useStatusPopup } from '../../components/feedback';
 import { BlockedTag, type UserLevelConfig, UserDetailsDrawer, UserFormDialog, useBulkRunner, useUserRowActions } from '../../features/hierarchy';
@@ -60,7 +60,7 @@ export function ResellersList() {
       if (done > 0) clear();
     });
 
-  const columns: Array<DataColumn<HierarchyUser>> = [
+  const columns: Array<ListColumn<HierarchyUser, 'resellers'>> = [
     ...(role === 'manager' ? [] : [{ dataIndex: 'parent.name', title: 'Manager', render: (v: string | undefined) => v ?? '—' }]),
     { dataIndex: 'name', title: 'Reseller Name', sortable: true, priority: 'key' },
     { dataIndex: 'username', title: 'Username', sortable: true, priority: 'key' },
@@ -98,7 +98,7 @@ export function ResellersList() {
 
   return (
     <>
-      <DataTable<HierarchyUser>
+      <DataTable<HierarchyUser, 'resellers'>
         resource="resellers"
         title={RESELLERS.title}
         rowNumbers

@@ -101,7 +101,7 @@ export function ServersPage() {
 
   return (
     <PageAccess resource="servers">
-    <CrudPage<Server>
+    <CrudPage<Server, 'servers'>
       resource="servers"
       schema={serverBody}
       title="Servers"

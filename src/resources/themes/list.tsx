@@ -107,7 +107,7 @@ export function ThemesPage() {
     );
 
   return (
-    <CrudPage<Theme>
+    <CrudPage<Theme, 'themes'>
       resource="themes"
       title="Themes"
       singular="theme"

@@ -4,7 +4,7 @@ import { ActiveTag, activeOptions, dateTime } from '../../components/display';
 
 export function TicketCategoriesPage() {
   return (
-    <CrudPage<TicketCategory>
+    <CrudPage<TicketCategory, 'ticket-categories'>
       resource="ticket-categories"
       title="Ticket Categories"
       singular="category"

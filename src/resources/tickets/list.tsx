@@ -78,7 +78,7 @@ export function TicketsPage() {
   return (
     <>
       <TicketStats stats={statsResult?.data?.data} loading={statsQuery.isLoading} />
-      <DataTable<Ticket>
+      <DataTable<Ticket, 'tickets'>
         resource="tickets"
         title={TICKETS.title}
         searchPlaceholder="Search subject or message..."

@@ -24,7 +24,7 @@ export function UserPromosPage() {
     { name: 'is_active', label: 'Active', type: 'switch', initial: true },
   ];
   return (
-    <CrudPage<UserPromo>
+    <CrudPage<UserPromo, 'user-promos'>
       resource="user-promos"
       title="Dealer Promos"
       singular="promo"

@@ -8,7 +8,7 @@ export function UserSearchPage() {
   const { rowActions, dialogs, preloadDialogs } = useAccountActions();
   return (
     <>
-      <DataTable<Account>
+      <DataTable<Account, 'user-search'>
         resource="user-search"
         title={ACCOUNT_SCREEN.userSearch}
         {...accountListProps}
