@@ -72,7 +72,7 @@ const single = (v: unknown): string | undefined => {
 
 /** The term's hex digits when it can be (part of) a MAC address in any notation, else null. */
 const macDigits = (term: string) => {
-  const hex = term.replace(/[\s:.\-]/g, '').toUpperCase();
+  const hex = term.replace(/[\s:.-]/g, '').toUpperCase();
   return hex.length >= 2 && /^[0-9A-F]+$/.test(hex) ? hex : null;
 };
 

@@ -1,5 +1,5 @@
 /** MAC addresses: exactly 12 hex digits in any common notation; stored bare, shown colon-separated uppercase. */
-const SEPARATORS = /[\s:.\-]/g;
+const SEPARATORS = /[\s:.-]/g;
 
 /** Returns the 12 uppercase hex digits, or null when the input is not a MAC address. */
 export function normalizeMac(input: string): string | null {

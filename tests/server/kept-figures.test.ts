@@ -128,7 +128,7 @@ describeEachDatabase('kept figures', (ctx) => {
   }
 
   let branch: { manager: Created; reseller: Created; dealer: Created };
-  let accounts: number[] = [];
+  const accounts: number[] = [];
 
   it('agree with the rows after the demo seed, and after a backfill of the existing rows', async () => {
     await expectExact(['admin', 'manager', 'reseller', 'dealer']);

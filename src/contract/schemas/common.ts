@@ -13,6 +13,7 @@ if (typeof window !== 'undefined') z.config({ jitless: true });
  * UTF-8 encoder can store faithfully).
  */
 const FORBIDDEN_CHARACTERS =
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 export const hasForbiddenCharacters = (text: string): boolean => FORBIDDEN_CHARACTERS.test(text);
 

@@ -42,7 +42,7 @@ export const serverBreakerEntity = z.object({
 });
 
 /** A host name or IP address: no spaces, no scheme, no path. */
-const hostField = requiredText(SERVER_FORM.hostRequired).regex(/^[A-Za-z0-9._:\-\[\]%]+$/, SERVER_FORM.hostInvalid);
+const hostField = requiredText(SERVER_FORM.hostRequired).regex(/^[A-Za-z0-9._:\-[\]%]+$/, SERVER_FORM.hostInvalid);
 
 /**
  * Create and update share one body. db_password is write-only: empty or absent keeps the stored one
