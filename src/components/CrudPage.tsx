@@ -4,14 +4,14 @@
  * resource's failure messages. Simple resources are this plus their columns and fields.
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { type BaseRecord, type HttpError, useCan, useDelete, useInvalidate } from '@refinedev/core';
+import { type BaseRecord, useCan, useDelete, useInvalidate } from '@refinedev/core';
 import { Button } from 'antd';
 import type { ReactNode } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { DATA_TABLE, GENERAL } from '../contract';
+import { DATA_TABLE } from '../contract';
 import { type DataColumn, DataTable, type RowAction, type SelectFilter } from './DataTable';
-import { titled, useConfirm, useNotify } from './feedback';
+import { errorNotification, useConfirm, useNotify } from './feedback';
 import { type FieldDef, FieldList, ModalForm, initialValues, useSchemaModalForm } from './form';
 
 export interface CrudMessages {
@@ -67,10 +67,6 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
   const { data: canDelete } = useCan({ resource: decl.resource, action: 'delete' });
   const { mutateAsync: deleteOne } = useDelete();
   const describe = decl.describe ?? ((r: T) => `${decl.singular} "${(r as { name?: string }).name ?? r.id}"`);
-  const failure = (fallback: string) => (error?: HttpError) => ({
-    type: 'error' as const,
-    ...titled(GENERAL.error, error?.errors ? fallback : (error?.message ?? fallback)),
-  });
 
   const formFor = (action: 'create' | 'edit') =>
     // eslint-disable-next-line react-hooks/rules-of-hooks
@@ -84,7 +80,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
           type: 'success',
           message: (action === 'create' ? decl.messages.created : decl.messages.updated) ?? `${capitalise(decl.singular)} ${action === 'create' ? 'created' : 'updated'} successfully.`,
         }),
-        errorNotification: failure(action === 'create' ? decl.messages.createFailed : decl.messages.updateFailed),
+        errorNotification: errorNotification(action === 'create' ? decl.messages.createFailed : decl.messages.updateFailed, { fields: true }),
         onMutationSuccess: () => decl.onSaved?.(),
       },
     });

@@ -13,7 +13,8 @@ import { Alert, Button, Card, Input, Select, Space, Table, Typography } from 'an
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../contract';
-import { titled } from '../feedback/notify';
+import { errorNotification } from '../feedback/notify';
+import { useDebounced } from '../hooks';
 import { usePageHeading } from '../layout/PageHeading';
 import { useScreens } from '../layout/screens';
 import { PhoneList } from './PhoneList';
@@ -143,15 +144,6 @@ function useSameFit<C>(fit: { shown: C[]; folded: C[] }) {
   return kept.current;
 }
 
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
-
 export function DataTable<T extends BaseRecord>({
   resource,
   columns,
@@ -192,7 +184,7 @@ export function DataTable<T extends BaseRecord>({
       queryOptions: { retry: false },
       // Load failures show in the banner above the table, and as a toast only where the screen asks.
       errorNotification: notifyLoadError
-        ? (error) => ({ type: 'error', ...titled(loadErrorTitle, loadErrorMessage ?? error?.message ?? GENERAL.loadFailed) })
+        ? errorNotification(loadErrorMessage ?? GENERAL.loadFailed, { title: loadErrorTitle, server: !loadErrorMessage })
         : false,
     });
 

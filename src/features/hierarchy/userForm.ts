@@ -7,7 +7,7 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { GENERAL, type HierarchyUser, type UserStatus } from '../../contract';
-import { titled, useNotify } from '../../components/feedback';
+import { errorToast, useNotify } from '../../components/feedback';
 import { firstFieldMessage } from '../credits/creditErrors';
 import { requiredField } from '../../components/form/requiredField';
 
@@ -59,10 +59,7 @@ export const fieldMessages = (error: HttpError | null | undefined) =>
   });
 
 /** The 'Error' toast of a refusal: the server's message when it sent one, else `fallback` (docs/domain.md#messages). */
-export const failureToast = (error: HttpError | undefined, fallback: string): OpenNotificationParams => ({
-  type: 'error',
-  ...titled(GENERAL.error, error?.message && error.message !== GENERAL.apiError ? error.message : fallback),
-});
+export const failureToast = (error: HttpError | undefined, fallback: string): OpenNotificationParams => errorToast(error, fallback);
 
 /** Refine's error notification of a user save: none when the fields explain it, else the failure toast. */
 export const saveFailedNotification =

@@ -4,13 +4,13 @@
  * (/tickets?ticket=ID, so the Notifications panel can link to it).
  */
 import { DeleteOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
-import { type HttpError, useCan, useCustom, useDelete, useInvalidate } from '@refinedev/core';
+import { useCan, useCustom, useDelete, useInvalidate } from '@refinedev/core';
 import { Badge, Button, Card, Col, Input, Row, Select, Space, Statistic } from 'antd';
 import { useSearchParams } from 'react-router';
-import { DATA_TABLE, GENERAL, TICKETS, type Ticket, type TicketStatistics, ticketCreateBody } from '../../contract';
+import { DATA_TABLE, TICKETS, type Ticket, type TicketStatistics, ticketCreateBody } from '../../contract';
 import { DataTable } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
-import { titled, useConfirm, useNotify } from '../../components/feedback';
+import { errorNotification, useConfirm, useNotify } from '../../components/feedback';
 import { FormField, ModalForm, useSchemaModalForm } from '../../components/form';
 import { TicketDrawer } from './TicketDrawer';
 import { PriorityTag, TicketStatusTag, priorityOptions, statusOptions, useTicketCategories } from './shared';
@@ -59,7 +59,7 @@ export function TicketsPage() {
       action: 'create',
       redirect: false,
       successNotification: () => ({ type: 'success', message: TICKETS.created }),
-      errorNotification: (error?: HttpError) => ({ type: 'error', ...titled(GENERAL.error, error?.errors ? TICKETS.createFailed : (error?.message ?? TICKETS.createFailed)) }),
+      errorNotification: errorNotification(TICKETS.createFailed, { fields: true }),
       onMutationSuccess: () => statsQuery.refetch(),
     },
   });
