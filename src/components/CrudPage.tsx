@@ -4,13 +4,13 @@
  * resource's failure messages. Simple resources are this plus their columns and fields.
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { type BaseRecord, useCan, useDelete, useInvalidate } from '@refinedev/core';
+import { type BaseRecord, type HttpError, type OpenNotificationParams, useCan, useDelete, useInvalidate } from '@refinedev/core';
 import { Button } from 'antd';
 import type { ReactNode } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { DATA_TABLE } from '../contract';
-import { type DataColumn, DataTable, type RowAction, type SelectFilter } from './DataTable';
+import { type DataColumn, DataTable, type DataTableProps, type RowAction, type SelectFilter } from './DataTable';
 import { errorNotification, useConfirm, useNotify } from './feedback';
 import { type FieldDef, FieldList, ModalForm, initialValues, useSchemaModalForm } from './form';
 
@@ -36,7 +36,18 @@ export interface CrudDeclaration<T extends BaseRecord> {
   columns: Array<DataColumn<T>>;
   /** The contract's body schema: the form checks with the rules and messages the API answers 422 with. */
   schema: z.ZodType<any, any>;
-  fields: FieldDef[];
+  /** The form's fields; a page whose dialog is more than a field list gives `formBody` instead. */
+  fields?: FieldDef[];
+  /** The whole form body in place of the declared fields (rich editors, rows of fields, previews). */
+  formBody?: (mode: 'create' | 'edit', form: CrudForm) => ReactNode;
+  /** A new record's values (default: the declared fields' defaults). */
+  defaultValues?: Record<string, unknown>;
+  /** Wording in place of the defaults built from `singular`. */
+  labels?: { add?: string; createTitle?: string; editTitle?: string; emptyHint?: ReactNode };
+  /** The toast of a refused save, in place of the 'Error' toast with the failure message. */
+  saveErrorToast?: (error: HttpError | undefined, mode: 'create' | 'edit') => OpenNotificationParams | false;
+  /** More of the list's own settings (filters, page sizes, sorting, a card layout...). */
+  table?: Partial<Omit<DataTableProps<T>, 'resource' | 'columns' | 'rowActions' | 'bulkActions'>>;
   selectFilters?: SelectFilter[];
   searchPlaceholder?: string;
   messages: CrudMessages;
@@ -58,6 +69,29 @@ export interface CrudDeclaration<T extends BaseRecord> {
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** A create or edit form of a CrudPage (what `formBody` and `formExtra` are given). */
+export type CrudForm = ReturnType<typeof useSchemaModalForm>;
+
+/** The create or edit modal form of a declaration. */
+function useCrudForm<T extends BaseRecord>(decl: CrudDeclaration<T>, action: 'create' | 'edit') {
+  return useSchemaModalForm(decl.schema, {
+    defaultValues: action === 'create' ? (decl.defaultValues ?? initialValues(decl.fields ?? [])) : undefined,
+    refineCoreProps: {
+      resource: decl.resource,
+      action,
+      redirect: false,
+      successNotification: () => ({
+        type: 'success',
+        message: (action === 'create' ? decl.messages.created : decl.messages.updated) ?? `${capitalise(decl.singular)} ${action === 'create' ? 'created' : 'updated'} successfully.`,
+      }),
+      errorNotification: decl.saveErrorToast
+        ? (error) => decl.saveErrorToast!(error, action)
+        : errorNotification(action === 'create' ? decl.messages.createFailed : decl.messages.updateFailed, { fields: true }),
+      onMutationSuccess: () => decl.onSaved?.(),
+    },
+  });
+}
+
 export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
   const notify = useNotify();
   const invalidate = useInvalidate();
@@ -68,24 +102,8 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
   const { mutateAsync: deleteOne } = useDelete();
   const describe = decl.describe ?? ((r: T) => `${decl.singular} "${(r as { name?: string }).name ?? r.id}"`);
 
-  const formFor = (action: 'create' | 'edit') =>
-    // eslint-disable-next-line react-hooks/rules-of-hooks
-    useSchemaModalForm(decl.schema, {
-      defaultValues: action === 'create' ? initialValues(decl.fields) : undefined,
-      refineCoreProps: {
-        resource: decl.resource,
-        action,
-        redirect: false,
-        successNotification: () => ({
-          type: 'success',
-          message: (action === 'create' ? decl.messages.created : decl.messages.updated) ?? `${capitalise(decl.singular)} ${action === 'create' ? 'created' : 'updated'} successfully.`,
-        }),
-        errorNotification: errorNotification(action === 'create' ? decl.messages.createFailed : decl.messages.updateFailed, { fields: true }),
-        onMutationSuccess: () => decl.onSaved?.(),
-      },
-    });
-  const createForm = formFor('create');
-  const editForm = formFor('edit');
+  const createForm = useCrudForm(decl, 'create');
+  const editForm = useCrudForm(decl, 'edit');
 
   const remove = (ids: Array<string | number>, clear?: () => void) => {
     const many = ids.length > 1;
@@ -107,7 +125,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
 
   const addButton = canCreate?.can && (
     <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.modal.show()}>
-      Add {capitalise(decl.singular)}
+      {decl.labels?.add ?? `Add ${capitalise(decl.singular)}`}
     </Button>
   );
 
@@ -115,11 +133,11 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
     <ModalForm
       form={form}
       name={`${decl.resource}-${mode}`}
-      title={`${mode === 'create' ? 'Create' : 'Edit'} ${decl.singular}`}
+      title={(mode === 'create' ? decl.labels?.createTitle : decl.labels?.editTitle) ?? `${mode === 'create' ? 'Create' : 'Edit'} ${decl.singular}`}
       width={decl.modalWidth}
       toPayload={decl.toPayload ? (values) => decl.toPayload!(values, mode) : undefined}
     >
-      <FieldList fields={decl.fields} mode={mode} control={form.control} />
+      {decl.formBody ? decl.formBody(mode, form) : <FieldList fields={decl.fields ?? []} mode={mode} control={form.control} />}
       {decl.formExtra?.(mode, form)}
     </ModalForm>
   );
@@ -128,6 +146,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
     <>
       {decl.header}
       <DataTable<T>
+        {...decl.table}
         resource={decl.resource}
         title={decl.title}
         columns={decl.columns}
@@ -141,7 +160,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
             {addButton}
           </>
         }
-        empty={addButton ? { hint: DATA_TABLE.addFirst(decl.singular), action: addButton } : undefined}
+        empty={addButton ? { hint: decl.labels?.emptyHint ?? DATA_TABLE.addFirst(decl.singular), action: addButton } : undefined}
         rowActions={rowActions}
         bulkActions={decl.bulkDelete && canDelete?.can ? [{ key: 'delete', label: 'Delete selected', danger: true, onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} ${decl.singular}(s)`, () => remove(ids, clear)) }] : undefined}
       />
