@@ -5,7 +5,7 @@
  */
 import { DeleteOutlined, EditOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
 import { useCustom, useCustomMutation, useInvalidate } from '@refinedev/core';
-import { Button, Card, Col, List, Row, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
+import { Button, List, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import {
   ANNOUNCEMENTS,
@@ -22,7 +22,7 @@ import {
 } from '../../contract';
 import { AnnouncementPriorityTag, AnnouncementTypeTag, ExpiringSoonTag, priorityOptions, typeOptions } from '../../features/announcements';
 import { CrudPage } from '../../components/CrudPage';
-import type { RowAction } from '../../components/DataTable';
+import { type RowAction, StatCards } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { useNotify } from '../../components/feedback';
 import { PageAccess } from '../../components/routing';
@@ -44,17 +44,7 @@ function StatsCards({ stats, loading }: { stats?: AnnouncementStats; loading: bo
     [ANNOUNCEMENT_FORM.scheduled, stats?.scheduled],
     [ANNOUNCEMENT_FORM.expired, stats?.expired],
   ];
-  return (
-    <Row gutter={[16, 16]}>
-      {cards.map(([title, value]) => (
-        <Col key={title} xs={12} md={6}>
-          <Card size="small" loading={loading}>
-            <Statistic title={title} value={value ?? 0} />
-          </Card>
-        </Col>
-      ))}
-    </Row>
-  );
+  return <StatCards cards={cards} loading={loading} />;
 }
 
 const NEW_ANNOUNCEMENT = { title: '', content: '', type: 'info', priority: 'medium', target_roles: [], target_users: [], is_active: true, starts_at: null, expires_at: null };

@@ -6,10 +6,10 @@
  */
 import { EyeOutlined } from '@ant-design/icons';
 import { type CrudFilter, useCustom } from '@refinedev/core';
-import { Button, Card, Col, Descriptions, Modal, Row, Space, Statistic, Tag } from 'antd';
+import { Button, Descriptions, Modal, Space, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { AUDIT, AUDIT_DEFAULT_PAGE_SIZE, AUDIT_LABELS, AUDIT_PAGE_SIZES, type AuditLog, type AuditStats } from '../../contract';
-import { type DataColumn, DataTable } from '../../components/DataTable';
+import { type DataColumn, DataTable, StatCards } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { PageAccess } from '../../components/routing';
 import { ValuesSideBySide } from './ValuesSideBySide';
@@ -105,17 +105,7 @@ function AuditLogViewer() {
         resource="audit-logs"
         title={AUDIT.title}
         columns={columns}
-        header={
-          <Row gutter={[16, 16]}>
-            {cards.map(([title, value]) => (
-              <Col key={title} xs={12} md={6}>
-                <Card size="small" loading={stats.query.isLoading}>
-                  <Statistic title={title} value={value ?? 0} />
-                </Card>
-              </Col>
-            ))}
-          </Row>
-        }
+        header={<StatCards cards={cards} loading={stats.query.isLoading} />}
         searchable={false}
         selectFilters={[
           { field: 'module', label: 'Module', options: options(modules), clearable: true, showSearch: true },

@@ -5,10 +5,10 @@
  */
 import { DeleteOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import { useCan, useCustom, useDelete, useInvalidate } from '@refinedev/core';
-import { Badge, Button, Card, Col, Input, Row, Select, Space, Statistic } from 'antd';
+import { Badge, Button, Input, Select, Space } from 'antd';
 import { useSearchParams } from 'react-router';
 import { DATA_TABLE, TICKETS, type Ticket, type TicketStatistics, ticketCreateBody } from '../../contract';
-import { DataTable } from '../../components/DataTable';
+import { DataTable, StatCards } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { errorNotification, useConfirm, useNotify } from '../../components/feedback';
 import { FormField, ModalForm, useSchemaModalForm } from '../../components/form';
@@ -22,17 +22,7 @@ function TicketStats({ stats, loading }: { stats?: TicketStatistics; loading: bo
     ['Closed', stats?.closed],
     [TICKETS.unread, stats?.unread],
   ];
-  return (
-    <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
-      {cards.map(([title, value]) => (
-        <Col key={title} xs={12} md={6}>
-          <Card size="small" loading={loading}>
-            <Statistic title={title} value={value ?? 0} />
-          </Card>
-        </Col>
-      ))}
-    </Row>
-  );
+  return <StatCards cards={cards} loading={loading} />;
 }
 
 export function TicketsPage() {
@@ -77,8 +67,8 @@ export function TicketsPage() {
 
   return (
     <>
-      <TicketStats stats={statsResult?.data?.data} loading={statsQuery.isLoading} />
       <DataTable<Ticket>
+        header={<TicketStats stats={statsResult?.data?.data} loading={statsQuery.isLoading} />}
         resource="tickets"
         title={TICKETS.title}
         searchPlaceholder="Search subject or message..."
