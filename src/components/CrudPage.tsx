@@ -1,7 +1,9 @@
 /**
  * A whole list screen from a declaration: the shared data table, an Add button, create/edit in a
  * modal form built from field declarations, delete with confirmation, bulk delete, and the
- * resource's failure messages. Simple resources are this plus their columns and fields.
+ * resource's failure messages. Simple resources are this plus their columns and fields; richer
+ * screens add a form body of their own (`formBody`), figures above the list (`header`) and the
+ * list's own settings (`table`: filters, page sizes, cards instead of rows).
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { type BaseRecord, type HttpError, type OpenNotificationParams, useCan, useDelete, useInvalidate } from '@refinedev/core';
@@ -47,7 +49,7 @@ export interface CrudDeclaration<T extends BaseRecord> {
   /** The toast of a refused save, in place of the 'Error' toast with the failure message. */
   saveErrorToast?: (error: HttpError | undefined, mode: 'create' | 'edit') => OpenNotificationParams | false;
   /** More of the list's own settings (filters, page sizes, sorting, a card layout...). */
-  table?: Partial<Omit<DataTableProps<T>, 'resource' | 'columns' | 'rowActions' | 'bulkActions'>>;
+  table?: Partial<Omit<DataTableProps<T>, 'resource' | 'columns' | 'rowActions' | 'bulkActions' | 'header'>>;
   selectFilters?: SelectFilter[];
   searchPlaceholder?: string;
   messages: CrudMessages;
@@ -144,9 +146,9 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
 
   return (
     <>
-      {decl.header}
       <DataTable<T>
         {...decl.table}
+        header={decl.header}
         resource={decl.resource}
         title={decl.title}
         columns={decl.columns}

@@ -147,8 +147,8 @@ function AnnouncementManagement() {
         { field: 'priority', label: 'Priority', options: priorityOptions, clearable: true },
         { field: 'status', label: 'Status', options: stateOptions, clearable: true },
       ]}
+      header={<StatsCards stats={stats.query.isError ? undefined : stats.result?.data?.data} loading={stats.query.isLoading} />}
       table={{
-        header: <StatsCards stats={stats.query.isError ? undefined : stats.result?.data?.data} loading={stats.query.isLoading} />,
         clearLabel: ANNOUNCEMENT_FORM.clear,
         onRefresh: refetchStats,
         loadErrorBanner: false,
