@@ -37,16 +37,6 @@ const STATE_LABEL: Record<Announcement['status'], string> = {
 const STATE_COLOR: Record<Announcement['status'], string> = { active: 'green', scheduled: 'blue', expired: 'default', inactive: 'default' };
 const stateOptions = ANNOUNCEMENT_STATES.map((s) => ({ label: STATE_LABEL[s], value: s }));
 
-function StatsCards({ stats, loading }: { stats?: AnnouncementStats; loading: boolean }) {
-  const cards: Array<[string, number | undefined]> = [
-    [ANNOUNCEMENT_FORM.total, stats?.total],
-    [ANNOUNCEMENT_FORM.active, stats?.active],
-    [ANNOUNCEMENT_FORM.scheduled, stats?.scheduled],
-    [ANNOUNCEMENT_FORM.expired, stats?.expired],
-  ];
-  return <StatCards cards={cards} loading={loading} />;
-}
-
 const NEW_ANNOUNCEMENT = { title: '', content: '', type: 'info', priority: 'medium', target_roles: [], target_users: [], is_active: true, starts_at: null, expires_at: null };
 
 /** The icon buttons of an announcement's row: the eye toggle, edit and delete. */
@@ -101,6 +91,13 @@ function AnnouncementManagement() {
   const invalidate = useInvalidate();
   const stats = useCustom<{ data: AnnouncementStats }>({ url: 'announcements/stats', method: 'get', errorNotification: false, queryOptions: { retry: false } });
   const refetchStats = () => void stats.query.refetch();
+  const figures = stats.query.isError ? undefined : stats.result?.data?.data;
+  const cards: Array<[string, number | undefined]> = [
+    [ANNOUNCEMENT_FORM.total, figures?.total],
+    [ANNOUNCEMENT_FORM.active, figures?.active],
+    [ANNOUNCEMENT_FORM.scheduled, figures?.scheduled],
+    [ANNOUNCEMENT_FORM.expired, figures?.expired],
+  ];
 
   const { mutateAsync: toggle } = useCustomMutation();
   const flip = (a: Announcement) =>
@@ -147,7 +144,7 @@ function AnnouncementManagement() {
         { field: 'priority', label: 'Priority', options: priorityOptions, clearable: true },
         { field: 'status', label: 'Status', options: stateOptions, clearable: true },
       ]}
-      header={<StatsCards stats={stats.query.isError ? undefined : stats.result?.data?.data} loading={stats.query.isLoading} />}
+      header={<StatCards cards={cards} loading={stats.query.isLoading} />}
       table={{
         clearLabel: ANNOUNCEMENT_FORM.clear,
         onRefresh: refetchStats,
