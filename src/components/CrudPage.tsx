@@ -1,17 +1,19 @@
 /**
  * A whole list screen from a declaration: the shared data table, an Add button, create/edit in a
  * modal form built from field declarations, delete with confirmation, bulk delete, and the
- * resource's failure messages. Simple resources are this plus their columns and fields.
+ * resource's failure messages. Simple resources are this plus their columns and fields; richer
+ * screens add a form body of their own (`formBody`), figures above the list (`header`) and the
+ * list's own settings (`table`: filters, page sizes, cards instead of rows).
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { type BaseRecord, type HttpError, useCan, useDelete, useInvalidate } from '@refinedev/core';
+import { type BaseRecord, type HttpError, type OpenNotificationParams, useCan, useDelete, useInvalidate } from '@refinedev/core';
 import { Button } from 'antd';
 import type { ReactNode } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { DATA_TABLE, GENERAL, type ListName, type SortKeyFor } from '../contract';
-import { type DataColumn, DataTable, type RowAction, type SelectFilter } from './DataTable';
-import { titled, useConfirm, useNotify } from './feedback';
+import { DATA_TABLE, type ListName, type SortKeyFor } from '../contract';
+import { type DataColumn, DataTable, type DataTableProps, type RowAction, type SelectFilter } from './DataTable';
+import { errorNotification, useConfirm, useNotify } from './feedback';
 import { type FieldDef, FieldList, ModalForm, initialValues, useSchemaModalForm } from './form';
 
 export interface CrudMessages {
@@ -37,7 +39,18 @@ export interface CrudDeclaration<T extends BaseRecord, R extends ListName> {
   columns: Array<DataColumn<T, SortKeyFor<R>>>;
   /** The contract's body schema: the form checks with the rules and messages the API answers 422 with. */
   schema: z.ZodType<any, any>;
-  fields: FieldDef[];
+  /** The form's fields; a page whose dialog is more than a field list gives `formBody` instead. */
+  fields?: FieldDef[];
+  /** The whole form body in place of the declared fields (rich editors, rows of fields, previews). */
+  formBody?: (mode: 'create' | 'edit', form: CrudForm) => ReactNode;
+  /** A new record's values (default: the declared fields' defaults). */
+  defaultValues?: Record<string, unknown>;
+  /** Wording in place of the defaults built from `singular`. */
+  labels?: { add?: string; createTitle?: string; editTitle?: string; emptyHint?: ReactNode };
+  /** The toast of a refused save, in place of the 'Error' toast with the failure message. */
+  saveErrorToast?: (error: HttpError | undefined, mode: 'create' | 'edit') => OpenNotificationParams | false;
+  /** More of the list's own settings (filters, page sizes, sorting, a card layout...). */
+  table?: Partial<Omit<DataTableProps<T, R>, 'resource' | 'columns' | 'rowActions' | 'bulkActions' | 'header'>>;
   selectFilters?: SelectFilter[];
   searchPlaceholder?: string;
   messages: CrudMessages;
@@ -59,6 +72,29 @@ export interface CrudDeclaration<T extends BaseRecord, R extends ListName> {
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** A create or edit form of a CrudPage (what `formBody` and `formExtra` are given). */
+export type CrudForm = ReturnType<typeof useSchemaModalForm>;
+
+/** The create or edit modal form of a declaration. */
+function useCrudForm<T extends BaseRecord, R extends ListName>(decl: CrudDeclaration<T, R>, action: 'create' | 'edit') {
+  return useSchemaModalForm(decl.schema, {
+    defaultValues: action === 'create' ? (decl.defaultValues ?? initialValues(decl.fields ?? [])) : undefined,
+    refineCoreProps: {
+      resource: decl.resource,
+      action,
+      redirect: false,
+      successNotification: () => ({
+        type: 'success',
+        message: (action === 'create' ? decl.messages.created : decl.messages.updated) ?? `${capitalise(decl.singular)} ${action === 'create' ? 'created' : 'updated'} successfully.`,
+      }),
+      errorNotification: decl.saveErrorToast
+        ? (error) => decl.saveErrorToast!(error, action)
+        : errorNotification(action === 'create' ? decl.messages.createFailed : decl.messages.updateFailed, { fields: true }),
+      onMutationSuccess: () => decl.onSaved?.(),
+    },
+  });
+}
+
 export function CrudPage<T extends BaseRecord, R extends ListName>(decl: CrudDeclaration<T, R>) {
   const notify = useNotify();
   const invalidate = useInvalidate();
@@ -68,29 +104,9 @@ export function CrudPage<T extends BaseRecord, R extends ListName>(decl: CrudDec
   const { data: canDelete } = useCan({ resource: decl.resource, action: 'delete' });
   const { mutateAsync: deleteOne } = useDelete();
   const describe = decl.describe ?? ((r: T) => `${decl.singular} "${(r as { name?: string }).name ?? r.id}"`);
-  const failure = (fallback: string) => (error?: HttpError) => ({
-    type: 'error' as const,
-    ...titled(GENERAL.error, error?.errors ? fallback : (error?.message ?? fallback)),
-  });
 
-  const formFor = (action: 'create' | 'edit') =>
-    // eslint-disable-next-line react-hooks/rules-of-hooks
-    useSchemaModalForm(decl.schema, {
-      defaultValues: action === 'create' ? initialValues(decl.fields) : undefined,
-      refineCoreProps: {
-        resource: decl.resource,
-        action,
-        redirect: false,
-        successNotification: () => ({
-          type: 'success',
-          message: (action === 'create' ? decl.messages.created : decl.messages.updated) ?? `${capitalise(decl.singular)} ${action === 'create' ? 'created' : 'updated'} successfully.`,
-        }),
-        errorNotification: failure(action === 'create' ? decl.messages.createFailed : decl.messages.updateFailed),
-        onMutationSuccess: () => decl.onSaved?.(),
-      },
-    });
-  const createForm = formFor('create');
-  const editForm = formFor('edit');
+  const createForm = useCrudForm(decl, 'create');
+  const editForm = useCrudForm(decl, 'edit');
 
   const remove = (ids: Array<string | number>, clear?: () => void) => {
     const many = ids.length > 1;
@@ -112,7 +128,7 @@ export function CrudPage<T extends BaseRecord, R extends ListName>(decl: CrudDec
 
   const addButton = canCreate?.can && (
     <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.modal.show()}>
-      Add {capitalise(decl.singular)}
+      {decl.labels?.add ?? `Add ${capitalise(decl.singular)}`}
     </Button>
   );
 
@@ -120,19 +136,20 @@ export function CrudPage<T extends BaseRecord, R extends ListName>(decl: CrudDec
     <ModalForm
       form={form}
       name={`${decl.resource}-${mode}`}
-      title={`${mode === 'create' ? 'Create' : 'Edit'} ${decl.singular}`}
+      title={(mode === 'create' ? decl.labels?.createTitle : decl.labels?.editTitle) ?? `${mode === 'create' ? 'Create' : 'Edit'} ${decl.singular}`}
       width={decl.modalWidth}
       toPayload={decl.toPayload ? (values) => decl.toPayload!(values, mode) : undefined}
     >
-      <FieldList fields={decl.fields} mode={mode} control={form.control} />
+      {decl.formBody ? decl.formBody(mode, form) : <FieldList fields={decl.fields ?? []} mode={mode} control={form.control} />}
       {decl.formExtra?.(mode, form)}
     </ModalForm>
   );
 
   return (
     <>
-      {decl.header}
       <DataTable<T, R>
+        {...decl.table}
+        header={decl.header}
         resource={decl.resource}
         title={decl.title}
         columns={decl.columns}
@@ -146,7 +163,7 @@ export function CrudPage<T extends BaseRecord, R extends ListName>(decl: CrudDec
             {addButton}
           </>
         }
-        empty={addButton ? { hint: DATA_TABLE.addFirst(decl.singular), action: addButton } : undefined}
+        empty={addButton ? { hint: decl.labels?.emptyHint ?? DATA_TABLE.addFirst(decl.singular), action: addButton } : undefined}
         rowActions={rowActions}
         bulkActions={decl.bulkDelete && canDelete?.can ? [{ key: 'delete', label: 'Delete selected', danger: true, onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} ${decl.singular}(s)`, () => remove(ids, clear)) }] : undefined}
       />

@@ -6,14 +6,18 @@
  * It fits the screen: below 576 px each row is a card with its key columns (PhoneList); wider, the
  * row keeps the columns that fit and the others fold into an expanded row (fit.ts), so the list does
  * not scroll sideways where its key columns fit. Its title is the page's h1.
+ *
+ * Lists that are not a table (cards, grouped sections) give `renderRows` and keep the rest: filters,
+ * paging, refresh, the empty state and the load error. `header` is content above the list (stats cards).
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { type BaseRecord, type CrudFilter, type CrudSort, type HttpError, useTable } from '@refinedev/core';
-import { Alert, Button, Card, Input, Select, Space, Table, Typography } from 'antd';
+import { Alert, Button, Card, Input, Select, Space, Spin, Table, type TableProps, Typography } from 'antd';
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
-import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, Suspense, lazy, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, type ListName, PAGE_SIZES, SEARCH_DEBOUNCE_MS, type SortKeyFor } from '../../contract';
-import { titled } from '../feedback/notify';
+import { errorNotification } from '../feedback/notify';
+import { useDebounced } from '../hooks';
 import { usePageHeading } from '../layout/PageHeading';
 import { useScreens } from '../layout/screens';
 import { PhoneList } from './PhoneList';
@@ -22,7 +26,10 @@ import { Pagination, pagingOf } from './Pagination';
 import { RowActionsMenu, RowDetails, rowName } from './cells';
 import { useKeyboardScrollable } from './scrollRegion';
 import { ACTIONS_WIDTH, type ColumnPriority, EXPAND_WIDTH, NUMBER_WIDTH, SELECTION_WIDTH, columnWidth, fitColumns, keyColumns } from './fit';
+import type { DateRangeValue } from './DateRangeFilter';
 import './DataTable.css';
+
+const DateRangeFilter = lazy(() => import('./DateRangeFilter'));
 
 interface ColumnBase<T> extends Omit<ColumnType<T>, 'sorter' | 'dataIndex'> {
   dataIndex: string;
@@ -56,6 +63,23 @@ export interface SelectFilter {
   options: Array<{ label: string; value: string | number | boolean }>;
   /** The value shown as "All" (clears the filter). */
   allLabel?: string;
+  /** No "All" option: the label as placeholder and a clear button (the audit log's and announcements' filters). */
+  clearable?: boolean;
+  /** Type to find an option. */
+  showSearch?: boolean;
+}
+
+/** A text filter besides the search, sent as its own parameter (trimmed) after typing pauses. */
+export interface TextFilter {
+  field: string;
+  label: string;
+}
+
+/** A date range sent as two fields, each a calendar day. */
+export interface DateRangeFilter {
+  from: string;
+  to: string;
+  label: string;
 }
 
 export interface RowAction<T> {
@@ -87,6 +111,21 @@ export interface DataTableProps<T extends BaseRecord, R extends ListName> {
   searchable?: boolean;
   searchPlaceholder?: string;
   selectFilters?: SelectFilter[];
+  textFilters?: TextFilter[];
+  dateRange?: DateRangeFilter;
+  /** A button after the filters that clears them (its label). */
+  clearLabel?: string;
+  /** Told the filters as they change (figures above the list that follow them). */
+  onFiltersChange?: (filters: CrudFilter[]) => void;
+  /** Content above the list, outside its card (stats cards). */
+  header?: ReactNode;
+  /** The rows drawn by the page instead of the table, at every width (cards, sections), with each row's visible actions. */
+  renderRows?: (rows: T[], actionsOf: (record: T) => Array<RowAction<T>>) => ReactNode;
+  /** Also run by Refresh (what the page shows beside the list). */
+  onRefresh?: () => void;
+  /** A failed load shows in a banner above the rows (default); false: the list just stays empty. */
+  loadErrorBanner?: boolean;
+  onRow?: TableProps<T>['onRow'];
   /** Filters the user cannot remove (e.g. the parent of a sub-list). */
   permanentFilters?: CrudFilter[];
   initialSorters?: CrudSort[];
@@ -157,15 +196,6 @@ function useSameFit<C>(fit: { shown: C[]; folded: C[] }) {
   return kept.current;
 }
 
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
-
 export function DataTable<T extends BaseRecord, R extends ListName>({
   resource,
   columns,
@@ -174,6 +204,15 @@ export function DataTable<T extends BaseRecord, R extends ListName>({
   searchable = true,
   searchPlaceholder = 'Search...',
   selectFilters = [],
+  textFilters,
+  dateRange,
+  clearLabel,
+  onFiltersChange,
+  header,
+  renderRows,
+  onRefresh,
+  loadErrorBanner = true,
+  onRow,
   permanentFilters,
   initialSorters,
   rowActions,
@@ -206,7 +245,7 @@ export function DataTable<T extends BaseRecord, R extends ListName>({
       queryOptions: { retry: false },
       // Load failures show in the banner above the table, and as a toast only where the screen asks.
       errorNotification: notifyLoadError
-        ? (error) => ({ type: 'error', ...titled(loadErrorTitle, loadErrorMessage ?? error?.message ?? GENERAL.loadFailed) })
+        ? errorNotification(loadErrorMessage ?? GENERAL.loadFailed, { title: loadErrorTitle, server: !loadErrorMessage })
         : false,
     });
 
@@ -222,6 +261,39 @@ export function DataTable<T extends BaseRecord, R extends ListName>({
     setCurrentPage(1);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debouncedSearch]);
+
+  // Text filters: each applied when its debounced value changes, like the search.
+  const [texts, setTexts] = useState<Record<string, string>>({});
+  const debouncedTexts = useDebounced(texts, SEARCH_DEBOUNCE_MS);
+  const appliedTexts = useRef(debouncedTexts);
+  useEffect(() => {
+    const before = appliedTexts.current;
+    appliedTexts.current = debouncedTexts;
+    const value = (texts: Record<string, string>, field: string) => texts[field]?.trim() || undefined;
+    const changed = (textFilters ?? []).filter((f) => value(before, f.field) !== value(debouncedTexts, f.field));
+    if (changed.length === 0) return;
+    setFilters(changed.map((f) => ({ field: f.field, operator: 'eq' as const, value: value(debouncedTexts, f.field) })), 'merge');
+    setCurrentPage(1);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [debouncedTexts]);
+
+  const [range, setRange] = useState<DateRangeValue | null>(null);
+  const chooseRange = (value: DateRangeValue | null) => {
+    if (!dateRange) return;
+    setRange(value);
+    setFilters(
+      [
+        { field: dateRange.from, operator: 'eq', value: value?.from },
+        { field: dateRange.to, operator: 'eq', value: value?.to },
+      ],
+      'merge',
+    );
+    setCurrentPage(1);
+  };
+
+  const filtersKey = JSON.stringify(filters);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => onFiltersChange?.(filters), [filtersKey]);
 
   // After the first answer, so that the code loads beside the rows, not before them.
   const answered = !tableQuery.isLoading;
@@ -276,9 +348,11 @@ export function DataTable<T extends BaseRecord, R extends ListName>({
   }, [shown, rowActions, sorters, rowNumbers, currentPage, pageSize, nameColumn, rowKey]);
 
   // A search or a removable filter narrows the list: an empty answer then says so and offers to clear them.
-  const narrowed = search !== '' || filters.some((f) => 'field' in f && f.field !== 'search' && f.value !== undefined && !permanentFilters?.some((p) => 'field' in p && p.field === f.field));
+  const narrowed = search !== '' || Object.values(texts).some((t) => t.trim() !== '') || filters.some((f) => 'field' in f && f.field !== 'search' && f.value !== undefined && !permanentFilters?.some((p) => 'field' in p && p.field === f.field));
   const clearFilters = () => {
     setSearch('');
+    setTexts({});
+    setRange(null);
     setFilters(
       filters.filter((f) => 'field' in f && !permanentFilters?.some((p) => 'field' in p && p.field === f.field)).map((f) => ({ ...f, value: undefined }) as CrudFilter),
       'merge',
@@ -328,6 +402,7 @@ export function DataTable<T extends BaseRecord, R extends ListName>({
               }
             : undefined
         }
+        onRow={onRow}
         onChange={(_pagination, _filters, sorter) => {
           const s = Array.isArray(sorter) ? sorter[0] : sorter;
           const field = s?.columnKey as string | undefined;
@@ -335,7 +410,7 @@ export function DataTable<T extends BaseRecord, R extends ListName>({
         }}
       />
     ),
-    [rowKey, shownRows, antColumns, tableQuery.isLoading, scrollX, emptyText, folded, selectable, selected, nameColumn],
+    [rowKey, shownRows, antColumns, tableQuery.isLoading, scrollX, emptyText, folded, selectable, selected, nameColumn, onRow],
   );
 
   const sortableColumns = columns.filter((c) => c.sortable);
@@ -349,14 +424,41 @@ export function DataTable<T extends BaseRecord, R extends ListName>({
     </Typography.Title>
   ) : undefined;
 
-  return (
+  const visibleActions = (record: T) => (rowActions?.(record) ?? []).filter((a) => !a.hidden);
+  const body = renderRows ? (
+    <Spin spinning={tableQuery.isLoading}>{rows.length > 0 ? renderRows(rows, visibleActions) : <div className="data-table-empty">{emptyState}</div>}</Spin>
+  ) : phone ? (
+    <PhoneList<T>
+      rows={rows}
+      rowKey={rowKey}
+      keyColumns={keys}
+      otherColumns={columns.filter((c) => !keys.includes(c))}
+      rowActions={rowActions}
+      selectable={selectable}
+      selected={selected}
+      onSelect={setSelected}
+      loading={tableQuery.isLoading}
+      empty={emptyState}
+      firstNumber={rowNumbers ? (currentPage - 1) * pageSize + 1 : undefined}
+    />
+  ) : (
+    table
+  );
+
+  const card = (
     <Card
       className="data-table"
       title={heading}
       extra={
         <Space wrap>
           {extra}
-          <Button icon={<ReloadOutlined />} onClick={() => tableQuery.refetch()} loading={tableQuery.isFetching} aria-label={DATA_TABLE.refresh}>
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => {
+              tableQuery.refetch();
+              onRefresh?.();
+            }}
+            loading={tableQuery.isFetching} aria-label={DATA_TABLE.refresh}>
             {DATA_TABLE.refresh}
           </Button>
         </Space>
@@ -379,15 +481,38 @@ export function DataTable<T extends BaseRecord, R extends ListName>({
             key={f.field}
             aria-label={f.label}
             className="data-table-filter"
-            value={filterValue(f.field) ?? '__all'}
-            options={[{ label: f.allLabel ?? `All`, value: '__all' }, ...f.options.map((o) => ({ label: o.label, value: o.value as string }))]}
             onChange={(value) => {
               setFilters([{ field: f.field, operator: 'eq', value: value === '__all' ? undefined : value }], 'merge');
               setCurrentPage(1);
             }}
-            prefix={<Typography.Text type="secondary">{f.label}:</Typography.Text>}
+            {...(f.clearable
+              ? { allowClear: true, placeholder: f.label, value: filterValue(f.field), options: f.options.map((o) => ({ label: o.label, value: o.value as string })) }
+              : {
+                  prefix: <Typography.Text type="secondary">{f.label}:</Typography.Text>,
+                  value: filterValue(f.field) ?? '__all',
+                  options: [{ label: f.allLabel ?? `All`, value: '__all' }, ...f.options.map((o) => ({ label: o.label, value: o.value as string }))],
+                })}
+            showSearch={f.showSearch}
+            optionFilterProp="label"
           />
         ))}
+        {textFilters?.map((f) => (
+          <Input
+            key={f.field}
+            allowClear
+            aria-label={f.label}
+            placeholder={f.label}
+            className="data-table-filter"
+            value={texts[f.field] ?? ''}
+            onChange={(e) => setTexts((t) => ({ ...t, [f.field]: e.target.value }))}
+          />
+        ))}
+        {dateRange && (
+          <Suspense fallback={null}>
+            <DateRangeFilter label={dateRange.label} value={range} onChange={chooseRange} />
+          </Suspense>
+        )}
+        {clearLabel && <Button onClick={clearFilters}>{clearLabel}</Button>}
         {phone && sortableColumns.length > 0 && (
           <Select
             aria-label={DATA_TABLE.sortBy}
@@ -435,29 +560,11 @@ export function DataTable<T extends BaseRecord, R extends ListName>({
         />
       )}
 
-      {error && (
+      {error && loadErrorBanner && (
         <Alert style={{ marginBottom: 12 }} type="error" showIcon message={loadErrorMessage ?? GENERAL.loadFailed} description={error.message} />
       )}
 
-      <div ref={bodyRef}>
-        {phone ? (
-          <PhoneList<T>
-            rows={rows}
-            rowKey={rowKey}
-            keyColumns={keys}
-            otherColumns={columns.filter((c) => !keys.includes(c))}
-            rowActions={rowActions}
-            selectable={selectable}
-            selected={selected}
-            onSelect={setSelected}
-            loading={tableQuery.isLoading}
-            empty={emptyState}
-            firstNumber={rowNumbers ? (currentPage - 1) * pageSize + 1 : undefined}
-          />
-        ) : (
-          table
-        )}
-      </div>
+      <div ref={bodyRef}>{body}</div>
       <Pagination
         current={currentPage}
         {...pagingOf(tableQuery.data, pageSize)}
@@ -470,5 +577,13 @@ export function DataTable<T extends BaseRecord, R extends ListName>({
         }}
       />
     </Card>
+  );
+  return header ? (
+    <Space direction="vertical" size="large" style={{ width: '100%' }}>
+      {header}
+      {card}
+    </Space>
+  ) : (
+    card
   );
 }

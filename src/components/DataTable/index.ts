@@ -2,3 +2,4 @@ export * from './DataTable';
 export * from './Pagination';
 export { useKeyboardScrollable } from './scrollRegion';
 export { ListEmpty, type ListEmptyProps } from './ListEmpty';
+export { StatCards } from './StatCards';

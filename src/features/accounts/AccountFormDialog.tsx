@@ -5,7 +5,7 @@
  * The form checks with the contract's account bodies and saves through Refine's useForm (POST
  * /accounts, PUT /accounts/{id}); a create sends the opening's Idempotency-Key.
  */
-import { type HttpError, type OpenNotificationParams } from '@refinedev/core';
+import { type HttpError } from '@refinedev/core';
 import { Alert, DatePicker, Input, Modal, Radio, Select } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useMemo } from 'react';
@@ -13,7 +13,7 @@ import { useWatch } from 'react-hook-form';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, CREDITS, DATETIME_FORMAT, ENTITY_FORM, GENERAL, TIME_FORMAT, USER_STATUSES, formatMac } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
 import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
-import { titled } from '../../components/feedback';
+import { errorNotification } from '../../components/feedback';
 import { FormField, MonthsInput, SchemaForm, dateInput, setServerErrors, useSchemaForm } from '../../components/form';
 import { useRenewalQuote } from './renewals';
 import { PriceSummary, useAfterRenewal } from './renewals/shared';
@@ -67,10 +67,7 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
       // click a replay (the API reads it only when months are bought).
       meta: mode === 'create' ? withIdempotencyKey(`${nonce}:create`) : undefined,
       successNotification: () => ({ type: 'success', message: editing ? ACCOUNTS.updated : ACCOUNTS.created }),
-      errorNotification: (error?: HttpError): OpenNotificationParams => ({
-        type: 'error',
-        ...titled(GENERAL.error, error?.errors && unplaced(error, shown).length === 0 ? fallback : (error?.message ?? fallback)),
-      }),
+      errorNotification: errorNotification(fallback, { fields: (error) => unplaced(error, shown).length === 0 }),
       // Refine puts the errors of the fields it sent under them; these also bring the purchase's
       // credits and trial refusals under the Subscription choice.
       onMutationError: (error) => setServerErrors(form.setError, error, shown, ACCOUNT_FORM_ALIASES),

@@ -1,12 +1,12 @@
 /** The accounts screen's smaller dialogs: STB info, transactions, auto-renew and the bulk message. */
-import { type HttpError, type OpenNotificationParams, useCustom } from '@refinedev/core';
+import { useCustom } from '@refinedev/core';
 import { Alert, Button, DatePicker, Descriptions, Drawer, Input, InputNumber, Modal, Space, Spin, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect } from 'react';
 import { z } from 'zod';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, MONTHS_MESSAGE, type StbInfo, autoRenewBody, bulkMessageBody, formatMac } from '../../contract';
 import { StatusTag, dateTime } from '../../components/display';
-import { titled } from '../../components/feedback';
+import { errorNotification } from '../../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
 import { titledMonths, useAfterRenewal } from './renewals/shared';
 import { TransactionsTable } from '../transactions';
@@ -59,14 +59,6 @@ export function TransactionsDrawer({ account, onClose }: { account: Account | nu
   );
 }
 
-/** The 'Error' toast of a refused call: the server's message when it sent one, else `fallback` (docs/domain.md#messages). */
-const failureToast =
-  (fallback: string) =>
-  (error?: HttpError): OpenNotificationParams => ({
-    type: 'error',
-    ...titled(GENERAL.error, error?.message && error.message !== GENERAL.apiError ? error.message : fallback),
-  });
-
 /**
  * The auto-renew form: POST /accounts/{id}/auto-renew by the contract's body; the months field
  * enables (1 to 50, titled as the renewal dialogs show it), Disable sends 0 without it.
@@ -92,7 +84,7 @@ export function AutoRenewDialog({ account, onClose }: { account: Account | null;
       meta: { path: `accounts/${account?.id}/auto-renew` },
       redirect: false,
       successNotification: (_data, values) => ({ type: 'success', message: (values as unknown as { months?: number }).months ? ACCOUNTS.autoRenewEnabled : ACCOUNTS.autoRenewDisabled }),
-      errorNotification: failureToast(ACCOUNT_SCREEN.actionFailed),
+      errorNotification: errorNotification(ACCOUNT_SCREEN.actionFailed),
     },
   });
   const { mutation } = refineCore;
@@ -164,7 +156,7 @@ export function BulkMessageDialog({ ids, onClose, onSent }: { ids: Array<string 
       meta: { path: 'accounts/bulk-message' },
       redirect: false,
       successNotification: () => ({ type: 'success', message: ACCOUNTS.bulkDone(ids?.length ?? 0, 'messaged') }),
-      errorNotification: failureToast(ACCOUNT_SCREEN.actionFailed),
+      errorNotification: errorNotification(ACCOUNT_SCREEN.actionFailed),
       // A refused selection is told under the message, the only field.
       onMutationError: (error) => setServerErrors(form.setError, error, ['message'], { account_ids: 'message' }),
     },

@@ -9,9 +9,9 @@ import { Descriptions, Typography } from 'antd';
 import { type ReactNode, useEffect, useRef } from 'react';
 import type { Control, UseFormHandleSubmit } from 'react-hook-form';
 import { z } from 'zod';
-import { type CreditAmountRules, type CreditMoveResult, GENERAL, type Role, creditAmount } from '../../contract';
+import { type CreditAmountRules, type CreditMoveResult, type Role, creditAmount } from '../../contract';
 import { useIdempotencyKey } from '../../providers/idempotency';
-import { titled, useNotify } from '../../components/feedback';
+import { errorToast, useNotify } from '../../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
 import { AmountSelect, type AmountSelectProps, rangeHint } from './AmountSelect';
 import { type CreditEntity, useAfterCreditMove } from './creditCall';
@@ -80,7 +80,7 @@ export function useCreditDialog<T>({ entity, target, onClose, lookup, loadFailed
     method: 'get',
     config: { query: lookupQuery },
     // The 'Failed to load recovery options' toast; Add Credits falls back to its own list silently.
-    errorNotification: loadFailedMessage ? { type: 'error', ...titled(GENERAL.error, loadFailedMessage) } : false,
+    errorNotification: loadFailedMessage ? errorToast(null, loadFailedMessage) : false,
     successNotification: false,
     queryOptions: { queryKey: ['credit-dialog', url, lookupQuery, key], enabled: open, retry: false, gcTime: 0 },
   });

@@ -4,7 +4,8 @@
  * refusal; anything else falls back to the dialog's failure title with the server's message.
  */
 import type { HttpError } from '@refinedev/core';
-import { CREDITS, GENERAL } from '../../contract';
+import { CREDITS } from '../../contract';
+import { errorText } from '../../components/feedback';
 
 export interface CreditErrorToast {
   title: string;
@@ -44,6 +45,6 @@ export function creditErrorToast(error: unknown, fallbackTitle: string = CREDITS
     return { ...CREDITS.validation };
   }
   if (e.statusCode === 403) return { ...CREDITS.unauthorized };
-  const message = typeof e.message === 'string' && e.message && e.message !== GENERAL.apiError ? e.message : undefined;
+  const message = errorText(e, '');
   return message ? { title: fallbackTitle, description: message } : { title: fallbackTitle };
 }

@@ -7,7 +7,7 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { GENERAL, type HierarchyUser, type UserStatus } from '../../contract';
-import { titled, useNotify } from '../../components/feedback';
+import { errorToast, useNotify } from '../../components/feedback';
 import { firstFieldMessage } from '../credits/creditErrors';
 import { requiredField } from '../../components/form/requiredField';
 
@@ -58,17 +58,11 @@ export const fieldMessages = (error: HttpError | null | undefined) =>
     return message ? [{ field, message }] : [];
   });
 
-/** The 'Error' toast of a refusal: the server's message when it sent one, else `fallback` (docs/domain.md#messages). */
-export const failureToast = (error: HttpError | undefined, fallback: string): OpenNotificationParams => ({
-  type: 'error',
-  ...titled(GENERAL.error, error?.message && error.message !== GENERAL.apiError ? error.message : fallback),
-});
-
 /** Refine's error notification of a user save: none when the fields explain it, else the failure toast. */
 export const saveFailedNotification =
   (fallback: string) =>
   (error?: HttpError): OpenNotificationParams | false =>
-    fieldMessages(error).length > 0 ? false : failureToast(error, fallback);
+    fieldMessages(error).length > 0 ? false : errorToast(error, fallback);
 
 /** The user an edit page shows, by id; when it cannot be loaded, a toast and back to the list. */
 export function useEditedUser(entity: 'managers' | 'dealers', id: string | undefined, options: { enabled?: boolean; loadFailed: string; listPath: string }) {

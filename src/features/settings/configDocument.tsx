@@ -11,7 +11,7 @@ import { Alert, Button, Spin } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { GENERAL } from '../../contract';
-import { titled, useNotify } from '../../components/feedback';
+import { errorNotification, useNotify } from '../../components/feedback';
 import { setServerErrors, useSchemaForm } from '../../components/form';
 
 export interface ConfigDocumentTexts {
@@ -37,7 +37,7 @@ export function useConfigDocument<T extends object>(
     url: path,
     method: 'get',
     queryOptions: { retry: false },
-    errorNotification: () => ({ type: 'error', ...titled(GENERAL.error, texts.loadFailed) }),
+    errorNotification: errorNotification(texts.loadFailed, { server: false }),
   });
   const loaded = query.isSuccess ? (result.data?.data ?? null) : null;
   // What the server answered last (a save or a reset), over what was loaded.

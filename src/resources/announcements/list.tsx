@@ -3,10 +3,10 @@
  * type, priority, status, Clear), the paged list (15 a page, previews cut at 200 characters), the
  * create/edit dialog, the eye toggle and delete. Stats failures are silent.
  */
-import { DeleteOutlined, EditOutlined, EyeInvisibleOutlined, EyeOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { type CrudFilter, type HttpError, useCustom, useCustomMutation, useDelete, useList } from '@refinedev/core';
-import { Button, Card, Col, Input, List, Row, Select, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { DeleteOutlined, EditOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
+import { useCustom, useCustomMutation, useInvalidate } from '@refinedev/core';
+import { Button, List, Space, Tag, Tooltip, Typography } from 'antd';
+import type { ReactNode } from 'react';
 import {
   ANNOUNCEMENTS,
   ANNOUNCEMENT_FORM,
@@ -16,17 +16,15 @@ import {
   type AnnouncementDetail,
   type AnnouncementStats,
   DATA_TABLE,
-  GENERAL,
   LIST_PREVIEW_CUT,
-  SEARCH_DEBOUNCE_MS,
   announcementBody,
   previewText,
 } from '../../contract';
 import { AnnouncementPriorityTag, AnnouncementTypeTag, ExpiringSoonTag, priorityOptions, typeOptions } from '../../features/announcements';
-import { ListEmpty, Pagination, pagingOf } from '../../components/DataTable';
+import { CrudPage } from '../../components/CrudPage';
+import { type RowAction, StatCards } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
-import { titled, useConfirm, useNotify } from '../../components/feedback';
-import { ModalForm, useSchemaModalForm } from '../../components/form';
+import { useNotify } from '../../components/feedback';
 import { PageAccess } from '../../components/routing';
 import { AnnouncementFields } from './AnnouncementForm';
 
@@ -39,224 +37,124 @@ const STATE_LABEL: Record<Announcement['status'], string> = {
 const STATE_COLOR: Record<Announcement['status'], string> = { active: 'green', scheduled: 'blue', expired: 'default', inactive: 'default' };
 const stateOptions = ANNOUNCEMENT_STATES.map((s) => ({ label: STATE_LABEL[s], value: s }));
 
-const failure = (fallback: string) => (error?: HttpError) => ({
-  type: 'error' as const,
-  ...titled(GENERAL.error, error?.errors ? fallback : (error?.message ?? fallback)),
-});
+const NEW_ANNOUNCEMENT = { title: '', content: '', type: 'info', priority: 'medium', target_roles: [], target_users: [], is_active: true, starts_at: null, expires_at: null };
 
-interface Filters {
-  search: string;
-  type?: string;
-  priority?: string;
-  status?: string;
-}
+/** The icon buttons of an announcement's row: the eye toggle, edit and delete. */
+const ROW_BUTTONS: Array<{ key: string; tip: (a: Announcement) => string; icon: (a: Announcement) => ReactNode }> = [
+  { key: 'toggle', tip: (a) => (a.is_active ? 'Deactivate' : 'Activate'), icon: (a) => (a.is_active ? <EyeOutlined /> : <EyeInvisibleOutlined />) },
+  { key: 'edit', tip: () => 'Edit', icon: () => <EditOutlined /> },
+  { key: 'delete', tip: () => 'Delete', icon: () => <DeleteOutlined /> },
+];
 
-function StatsCards({ stats, loading }: { stats?: AnnouncementStats; loading: boolean }) {
-  const cards: Array<[string, number | undefined]> = [
-    [ANNOUNCEMENT_FORM.total, stats?.total],
-    [ANNOUNCEMENT_FORM.active, stats?.active],
-    [ANNOUNCEMENT_FORM.scheduled, stats?.scheduled],
-    [ANNOUNCEMENT_FORM.expired, stats?.expired],
-  ];
+function AnnouncementRow({ a, actions }: { a: Announcement; actions: Array<RowAction<Announcement>> }) {
   return (
-    <Row gutter={[16, 16]}>
-      {cards.map(([title, value]) => (
-        <Col key={title} xs={12} md={6}>
-          <Card size="small" loading={loading}>
-            <Statistic title={title} value={value ?? 0} />
-          </Card>
-        </Col>
-      ))}
-    </Row>
+    <List.Item
+      data-testid="announcement-row"
+      actions={ROW_BUTTONS.flatMap(({ key, tip, icon }) => {
+        const action = actions.find((x) => x.key === key);
+        return action
+          ? [
+              <Tooltip key={key} title={tip(a)}>
+                <Button type="text" danger={action.danger} icon={icon(a)} aria-label={`${tip(a)} ${a.title}`} onClick={() => action.onClick(a)} />
+              </Tooltip>,
+            ]
+          : [];
+      })}
+    >
+      <List.Item.Meta
+        title={
+          <Space wrap size={6}>
+            <Typography.Text strong>{a.title}</Typography.Text>
+            <AnnouncementTypeTag type={a.type} />
+            <AnnouncementPriorityTag priority={a.priority} />
+            <Tag color={STATE_COLOR[a.status]}>{STATE_LABEL[a.status]}</Tag>
+            {a.expiring_soon && <ExpiringSoonTag />}
+          </Space>
+        }
+        description={
+          <Space direction="vertical" size={2} style={{ width: '100%' }}>
+            <span style={{ overflowWrap: 'anywhere' }}>{previewText(a.content, LIST_PREVIEW_CUT)}</span>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {a.target_roles.length ? `For ${a.target_roles.join(', ')}` : `For ${ANNOUNCEMENT_FORM.everyone.toLowerCase()}`}
+              {a.target_users.length ? ` (${a.target_users.length} chosen)` : ''} · {a.starts_at ? `from ${dateTime(a.starts_at)}` : 'from now'} ·{' '}
+              {a.expires_at ? `until ${dateTime(a.expires_at)}` : 'no expiry'} · by {a.creator?.username ?? '—'} on {dateTime(a.created_at)}
+            </Typography.Text>
+          </Space>
+        }
+      />
+    </List.Item>
   );
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
 }
 
 function AnnouncementManagement() {
   const notify = useNotify();
-  const { confirmDelete } = useConfirm();
-  const [filters, setFilters] = useState<Filters>({ search: '' });
-  const search = useDebounced(filters.search, SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(ANNOUNCEMENT_PAGE_SIZE.admin);
-  useEffect(() => setPage(1), [search, filters.type, filters.priority, filters.status]);
-
-  const crudFilters = useMemo<CrudFilter[]>(
-    () =>
-      [
-        { field: 'search', operator: 'contains' as const, value: search || undefined },
-        { field: 'type', operator: 'eq' as const, value: filters.type },
-        { field: 'priority', operator: 'eq' as const, value: filters.priority },
-        { field: 'status', operator: 'eq' as const, value: filters.status },
-      ].filter((f) => f.value !== undefined),
-    [search, filters.type, filters.priority, filters.status],
-  );
-  const { result, query } = useList<Announcement, HttpError>({
-    resource: 'announcements',
-    pagination: { currentPage: page, pageSize, mode: 'server' },
-    filters: crudFilters,
-    sorters: [{ field: 'created_at', order: 'desc' }],
-    errorNotification: () => ({ type: 'error', ...titled(GENERAL.error, ANNOUNCEMENTS.fetchFailed) }),
-    queryOptions: { retry: false },
-  });
+  const invalidate = useInvalidate();
   const stats = useCustom<{ data: AnnouncementStats }>({ url: 'announcements/stats', method: 'get', errorNotification: false, queryOptions: { retry: false } });
-  const reload = () => {
-    query.refetch();
-    stats.query.refetch();
-  };
-
-  const formFor = (action: 'create' | 'edit') =>
-    // eslint-disable-next-line react-hooks/rules-of-hooks
-    useSchemaModalForm(announcementBody, {
-      defaultValues:
-        action === 'create'
-          ? { title: '', content: '', type: 'info', priority: 'medium', target_roles: [], target_users: [], is_active: true, starts_at: null, expires_at: null }
-          : undefined,
-      refineCoreProps: {
-        resource: 'announcements',
-        action,
-        redirect: false,
-        successNotification: () => ({ type: 'success', message: action === 'create' ? ANNOUNCEMENT_FORM.created : ANNOUNCEMENT_FORM.updated }),
-        errorNotification: failure(action === 'create' ? ANNOUNCEMENTS.createFailed : ANNOUNCEMENTS.updateFailed),
-        onMutationSuccess: () => stats.query.refetch(),
-      },
-    });
-  const createForm = formFor('create');
-  const editForm = formFor('edit');
-  const editing = editForm.refineCore.query?.data?.data as AnnouncementDetail | undefined;
+  const refetchStats = () => void stats.query.refetch();
+  const figures = stats.query.isError ? undefined : stats.result?.data?.data;
+  const cards: Array<[string, number | undefined]> = [
+    [ANNOUNCEMENT_FORM.total, figures?.total],
+    [ANNOUNCEMENT_FORM.active, figures?.active],
+    [ANNOUNCEMENT_FORM.scheduled, figures?.scheduled],
+    [ANNOUNCEMENT_FORM.expired, figures?.expired],
+  ];
 
   const { mutateAsync: toggle } = useCustomMutation();
-  const { mutateAsync: remove } = useDelete();
   const flip = (a: Announcement) =>
     toggle({ url: `announcements/${a.id}/toggle-status`, method: 'patch', values: {}, successNotification: false, errorNotification: false })
       .then(() => notify.success(a.is_active ? ANNOUNCEMENT_FORM.deactivated : ANNOUNCEMENT_FORM.activated))
       .catch((error) => notify.httpError(error, ANNOUNCEMENTS.toggleFailed))
-      .finally(reload);
-  const destroy = (a: Announcement) =>
-    confirmDelete(`announcement "${a.title}"`, () =>
-      remove({ resource: 'announcements', id: a.id, successNotification: false, errorNotification: false })
-        .then(() => notify.success(ANNOUNCEMENT_FORM.deleted))
-        .catch((error) => notify.httpError(error, ANNOUNCEMENTS.deleteFailed))
-        .finally(reload),
-    );
-
-  const rows = query.isError ? [] : result.data;
-  const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
+      .finally(() => {
+        invalidate({ resource: 'announcements', invalidates: ['list'] });
+        refetchStats();
+      });
 
   return (
-    <Space direction="vertical" size="large" style={{ width: '100%' }}>
-      <StatsCards stats={stats.query.isError ? undefined : stats.result?.data?.data} loading={stats.query.isLoading} />
-      <Card
-        title={ANNOUNCEMENT_FORM.title}
-        extra={
-          <Space wrap>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.modal.show()}>
-              {ANNOUNCEMENT_FORM.add}
-            </Button>
-            <Button icon={<ReloadOutlined />} onClick={reload} loading={query.isFetching} aria-label="Refresh">
-              Refresh
-            </Button>
-          </Space>
-        }
-      >
-        <Space wrap style={{ marginBottom: 16 }}>
-          <Input
-            allowClear
-            prefix={<SearchOutlined />}
-            placeholder="Search announcements..."
-            aria-label="Search"
-            value={filters.search}
-            onChange={(e) => set({ search: e.target.value })}
-            style={{ width: 240 }}
-          />
-          <Select allowClear aria-label="Type" placeholder="Type" style={{ width: 130 }} options={typeOptions} value={filters.type} onChange={(v) => set({ type: v })} />
-          <Select allowClear aria-label="Priority" placeholder="Priority" style={{ width: 130 }} options={priorityOptions} value={filters.priority} onChange={(v) => set({ priority: v })} />
-          <Select allowClear aria-label="Status" placeholder="Status" style={{ width: 130 }} options={stateOptions} value={filters.status} onChange={(v) => set({ status: v })} />
-          <Button onClick={() => setFilters({ search: '' })}>{ANNOUNCEMENT_FORM.clear}</Button>
-        </Space>
-        <List
-          loading={query.isLoading}
-          dataSource={rows}
-          locale={{
-            emptyText: (
-              <ListEmpty
-                narrowed={Boolean(filters.search || filters.type || filters.priority || filters.status)}
-                onClear={() => setFilters({ search: '' })}
-                hint={DATA_TABLE.noAnnouncements}
-                action={
-                  <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.modal.show()}>
-                    {ANNOUNCEMENT_FORM.add}
-                  </Button>
-                }
-              />
-            ),
-          }}
-          renderItem={(a) => (
-            <List.Item
-              data-testid="announcement-row"
-              actions={[
-                <Tooltip key="toggle" title={a.is_active ? 'Deactivate' : 'Activate'}>
-                  <Button type="text" icon={a.is_active ? <EyeOutlined /> : <EyeInvisibleOutlined />} aria-label={a.is_active ? `Deactivate ${a.title}` : `Activate ${a.title}`} onClick={() => flip(a)} />
-                </Tooltip>,
-                <Tooltip key="edit" title="Edit">
-                  <Button type="text" icon={<EditOutlined />} aria-label={`Edit ${a.title}`} onClick={() => editForm.modal.show(a.id)} />
-                </Tooltip>,
-                <Tooltip key="delete" title="Delete">
-                  <Button type="text" danger icon={<DeleteOutlined />} aria-label={`Delete ${a.title}`} onClick={() => destroy(a)} />
-                </Tooltip>,
-              ]}
-            >
-              <List.Item.Meta
-                title={
-                  <Space wrap size={6}>
-                    <Typography.Text strong>{a.title}</Typography.Text>
-                    <AnnouncementTypeTag type={a.type} />
-                    <AnnouncementPriorityTag priority={a.priority} />
-                    <Tag color={STATE_COLOR[a.status]}>{STATE_LABEL[a.status]}</Tag>
-                    {a.expiring_soon && <ExpiringSoonTag />}
-                  </Space>
-                }
-                description={
-                  <Space direction="vertical" size={2} style={{ width: '100%' }}>
-                    <span style={{ overflowWrap: 'anywhere' }}>{previewText(a.content, LIST_PREVIEW_CUT)}</span>
-                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {a.target_roles.length ? `For ${a.target_roles.join(', ')}` : `For ${ANNOUNCEMENT_FORM.everyone.toLowerCase()}`}
-                      {a.target_users.length ? ` (${a.target_users.length} chosen)` : ''} · {a.starts_at ? `from ${dateTime(a.starts_at)}` : 'from now'} ·{' '}
-                      {a.expires_at ? `until ${dateTime(a.expires_at)}` : 'no expiry'} · by {a.creator?.username ?? '—'} on {dateTime(a.created_at)}
-                    </Typography.Text>
-                  </Space>
-                }
-              />
-            </List.Item>
-          )}
+    <CrudPage<Announcement, 'announcements'>
+      resource="announcements"
+      title={ANNOUNCEMENT_FORM.title}
+      singular="announcement"
+      describe={(a) => `announcement "${a.title}"`}
+      labels={{ add: ANNOUNCEMENT_FORM.add, createTitle: ANNOUNCEMENT_FORM.createTitle, editTitle: ANNOUNCEMENT_FORM.editTitle, emptyHint: DATA_TABLE.noAnnouncements }}
+      columns={[]}
+      schema={announcementBody}
+      defaultValues={NEW_ANNOUNCEMENT}
+      formBody={(mode, form) => (
+        <AnnouncementFields
+          form={form}
+          known={mode === 'edit' ? (form.refineCore.query?.data?.data as AnnouncementDetail | undefined)?.target_user_details : undefined}
         />
-        <Pagination
-          current={page}
-          {...pagingOf(query.isError ? undefined : query.data, pageSize)}
-          pageSize={pageSize}
-          pageSizes={[ANNOUNCEMENT_PAGE_SIZE.admin]}
-          onChange={setPage}
-          onPageSizeChange={(size) => {
-            setPageSize(size);
-            setPage(1);
-          }}
-        />
-      </Card>
-      <ModalForm form={createForm} name="announcements-create" title={ANNOUNCEMENT_FORM.createTitle} width={720}>
-        <AnnouncementFields form={createForm} />
-      </ModalForm>
-      <ModalForm form={editForm} name="announcements-edit" title={ANNOUNCEMENT_FORM.editTitle} width={720}>
-        <AnnouncementFields form={editForm} known={editing?.target_user_details} />
-      </ModalForm>
-    </Space>
+      )}
+      modalWidth={720}
+      messages={{
+        created: ANNOUNCEMENT_FORM.created,
+        updated: ANNOUNCEMENT_FORM.updated,
+        deleted: ANNOUNCEMENT_FORM.deleted,
+        createFailed: ANNOUNCEMENTS.createFailed,
+        updateFailed: ANNOUNCEMENTS.updateFailed,
+        deleteFailed: ANNOUNCEMENTS.deleteFailed,
+        loadFailed: ANNOUNCEMENTS.fetchFailed,
+      }}
+      notifyLoadError
+      onSaved={refetchStats}
+      extraRowActions={(a) => [{ key: 'toggle', label: a.is_active ? 'Deactivate' : 'Activate', onClick: flip }]}
+      searchPlaceholder="Search announcements..."
+      selectFilters={[
+        { field: 'type', label: 'Type', options: typeOptions, clearable: true },
+        { field: 'priority', label: 'Priority', options: priorityOptions, clearable: true },
+        { field: 'status', label: 'Status', options: stateOptions, clearable: true },
+      ]}
+      header={<StatCards cards={cards} loading={stats.query.isLoading} />}
+      table={{
+        clearLabel: ANNOUNCEMENT_FORM.clear,
+        onRefresh: refetchStats,
+        loadErrorBanner: false,
+        pageSizes: [ANNOUNCEMENT_PAGE_SIZE.admin],
+        defaultPageSize: ANNOUNCEMENT_PAGE_SIZE.admin,
+        initialSorters: [{ field: 'created_at', order: 'desc' }],
+        renderRows: (rows, actionsOf) => <List dataSource={rows} renderItem={(a) => <AnnouncementRow a={a} actions={actionsOf(a)} />} />,
+      }}
+    />
   );
 }
 

@@ -3,8 +3,9 @@ import { useInvalidate } from '@refinedev/core';
 import { Alert, Modal } from 'antd';
 import { useEffect } from 'react';
 import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, promoteDealerBody } from '../../contract';
+import { errorToast } from '../../components/feedback';
 import { FormField, SchemaForm, useSchemaForm } from '../../components/form';
-import { UserPicker, failureToast } from '../../features/hierarchy';
+import { UserPicker } from '../../features/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
 
 export function PromoteDialog({ dealer, onClose }: { dealer: HierarchyUser | null; onClose: () => void }) {
@@ -19,7 +20,7 @@ export function PromoteDialog({ dealer, onClose }: { dealer: HierarchyUser | nul
       redirect: false,
       successNotification: () => ({ type: 'success', message: HIERARCHY.promoted }),
       // Admin reads a refusal of the chosen manager under the picker; anything else is a toast.
-      errorNotification: (error) => (admin && error?.errors?.manager_id ? false : failureToast(error, HIERARCHY_PANEL.promoteFailed)),
+      errorNotification: (error) => (admin && error?.errors?.manager_id ? false : errorToast(error, HIERARCHY_PANEL.promoteFailed)),
     },
   });
   const { mutation } = refineCore;

@@ -2,11 +2,10 @@
  * Global discounts (menu 'User Promo'): server-wide renewal prices shown as cards, filtered by server
  * and status, created and edited in one dialog (docs/domain.md#global-discounts).
  */
-import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { type CrudFilter, type HttpError, useCan, useDelete, useInvalidate, useList } from '@refinedev/core';
-import { Alert, Button, Card, Col, DatePicker, Descriptions, Input, InputNumber, Pagination, Row, Select, Space, Spin, Switch, Typography } from 'antd';
+import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Col, DatePicker, Descriptions, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { type Control, useWatch } from 'react-hook-form';
 import {
   CONFIG_SCREENS,
@@ -18,10 +17,10 @@ import {
   type GlobalDiscount,
   globalDiscountBody,
 } from '../../contract';
-import { ListEmpty } from '../../components/DataTable';
+import { CrudPage, type CrudForm } from '../../components/CrudPage';
 import { ActiveTag } from '../../components/display';
-import { titled, useConfirm, useNotify } from '../../components/feedback';
-import { FormField, ModalForm, useSchemaModalForm } from '../../components/form';
+import { errorText, titled, useNotify } from '../../components/feedback';
+import { FormField } from '../../components/form';
 import { useServerOptions } from '../../features/servers';
 
 const PAGE_SIZE = 12;
@@ -142,165 +141,86 @@ function DiscountCard({ discount, onEdit, onDelete }: { discount: GlobalDiscount
 }
 
 /** After a submit the schema refused, its name or server message as a toast too. */
-function useMissingToast(form: ReturnType<typeof useSchemaModalForm>) {
+function MissingToast({ form }: { form: CrudForm }) {
   const notify = useNotify();
   const { submitCount } = form.formState;
   const { getValues } = form;
+  const seen = useRef(submitCount);
   useEffect(() => {
-    if (!submitCount) return;
+    if (submitCount === seen.current) return;
+    seen.current = submitCount;
     // The schema's own verdict on what was submitted: a server's refusal of a valid form is toasted by Refine.
     const parsed = globalDiscountBody.safeParse(getValues());
     const missing = parsed.error?.issues.find((issue) => issue.path[0] === 'name' || issue.path[0] === 'server_id');
     if (missing) notify.error(GENERAL.error, missing.message);
   }, [submitCount, getValues, notify]);
+  return null;
 }
+
+const STATUS_OPTIONS = [
+  { label: 'Active', value: 'true' },
+  { label: 'Inactive', value: 'false' },
+];
 
 export function GlobalDiscountsPage() {
   const notify = useNotify();
-  const invalidate = useInvalidate();
-  const { confirmDelete } = useConfirm();
-  const canCreate = useCan({ resource: 'global-discounts', action: 'create' }).data?.can === true;
-  const canEdit = useCan({ resource: 'global-discounts', action: 'edit' }).data?.can === true;
-  const canDelete = useCan({ resource: 'global-discounts', action: 'delete' }).data?.can === true;
-  const [serverId, setServerId] = useState<number | undefined>();
-  const [status, setStatus] = useState<string | undefined>();
-  const [page, setPage] = useState(1);
-
   const servers = useServerOptions();
   useEffect(() => {
     if (servers.error) notify.error(GENERAL.error, GLOBAL_DISCOUNTS.fetchServersFailed);
   }, [servers.error, notify]);
 
-  const filters: CrudFilter[] = [
-    { field: 'server_id', operator: 'eq', value: serverId },
-    { field: 'is_active', operator: 'eq', value: status },
-  ];
-  const { result, query } = useList<GlobalDiscount, HttpError>({
-    resource: 'global-discounts',
-    filters,
-    pagination: { currentPage: page, pageSize: PAGE_SIZE, mode: 'server' },
-    queryOptions: { retry: false },
-    errorNotification: () => ({ type: 'error', ...titled(GENERAL.error, GLOBAL_DISCOUNTS.fetchFailed) }),
-  });
-  const discounts = query.isError ? [] : (result.data ?? []);
-
-  const saveFailed = (error?: HttpError) => ({
-    type: 'error' as const,
-    message: GENERAL.error,
-    description: !error?.errors && error?.message && error.message !== GENERAL.apiError ? error.message : GLOBAL_DISCOUNTS.saveFailed,
-  });
-  const formFor = (action: 'create' | 'edit') =>
-    // eslint-disable-next-line react-hooks/rules-of-hooks
-    useSchemaModalForm(globalDiscountBody, {
-      defaultValues: action === 'create' ? GLOBAL_DISCOUNT_DEFAULTS : undefined,
-      refineCoreProps: {
-        resource: 'global-discounts',
-        action,
-        redirect: false,
-        successNotification: () => ({ type: 'success', message: action === 'create' ? CONFIG_SCREENS.discountCreated : CONFIG_SCREENS.discountUpdated }),
-        errorNotification: saveFailed,
-      },
-    });
-  const createForm = formFor('create');
-  const editForm = formFor('edit');
-  // 'Name is required' and 'Please select a server' also appear as toasts.
-  useMissingToast(createForm);
-  useMissingToast(editForm);
-
-  const { mutateAsync: deleteOne } = useDelete();
-  const remove = (d: GlobalDiscount) =>
-    confirmDelete(`global discount "${d.name}"`, () =>
-      deleteOne({ resource: 'global-discounts', id: d.id, successNotification: false, errorNotification: false })
-        .then(() => notify.success(CONFIG_SCREENS.discountDeleted))
-        .catch((error) => notify.httpError(error, GLOBAL_DISCOUNTS.deleteFailed))
-        .finally(() => invalidate({ resource: 'global-discounts', invalidates: ['list'] })),
-    );
-
-  const modal = (form: typeof createForm, mode: 'create' | 'edit') => (
-    <ModalForm form={form} name={`global-discounts-${mode}`} title={mode === 'create' ? 'Create Global Discount' : 'Edit Global Discount'} okText="Save" width={680}>
-      <DiscountFormFields control={form.control} servers={servers.options} serversLoading={servers.loading} />
-    </ModalForm>
-  );
-
   return (
-    <Card
+    <CrudPage<GlobalDiscount, 'global-discounts'>
+      resource="global-discounts"
       title="Global Discounts"
-      extra={
-        <Space wrap>
-          {canCreate && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.modal.show()}>
-              Add Global Discount
-            </Button>
-          )}
-          <Button icon={<ReloadOutlined />} onClick={() => query.refetch()} loading={query.isFetching}>
-            Refresh
-          </Button>
-        </Space>
-      }
-    >
-      <Space wrap style={{ marginBottom: 16 }}>
-        <Select
-          aria-label="Server"
-          style={{ minWidth: 200 }}
-          value={serverId ?? '__all'}
-          options={[{ label: 'All servers', value: '__all' }, ...servers.options]}
-          onChange={(v) => {
-            setServerId(v === '__all' ? undefined : (v as number));
-            setPage(1);
-          }}
-        />
-        <Select
-          aria-label="Status"
-          style={{ minWidth: 150 }}
-          value={status ?? '__all'}
-          options={[
-            { label: 'All statuses', value: '__all' },
-            { label: 'Active', value: 'true' },
-            { label: 'Inactive', value: 'false' },
-          ]}
-          onChange={(v) => {
-            setStatus(v === '__all' ? undefined : v);
-            setPage(1);
-          }}
-        />
-      </Space>
-
-      {query.isError && <Alert type="error" showIcon style={{ marginBottom: 16 }} message={GLOBAL_DISCOUNTS.fetchFailed} description={query.error?.message} />}
-
-      <Spin spinning={query.isLoading}>
-        {discounts.length === 0 ? (
-          <ListEmpty
-            narrowed={serverId !== undefined || status !== undefined}
-            onClear={() => {
-              setServerId(undefined);
-              setStatus(undefined);
-              setPage(1);
-            }}
-            hint={DATA_TABLE.noGlobalDiscounts}
-            action={
-              canCreate && (
-                <Button type="primary" icon={<PlusOutlined />} onClick={() => createForm.modal.show()}>
-                  Add Global Discount
-                </Button>
-              )
-            }
-          />
-        ) : (
-          <Row gutter={[16, 16]}>
-            {discounts.map((d) => (
-              <Col key={d.id} xs={24} md={12} xl={8}>
-                <DiscountCard discount={d} onEdit={canEdit ? () => editForm.modal.show(d.id) : undefined} onDelete={canDelete ? () => remove(d) : undefined} />
-              </Col>
-            ))}
-          </Row>
-        )}
-      </Spin>
-      {(result.total ?? 0) > PAGE_SIZE && (
-        <Pagination style={{ marginTop: 16, textAlign: 'right' }} current={page} pageSize={PAGE_SIZE} total={result.total} onChange={setPage} showSizeChanger={false} />
+      singular="global discount"
+      labels={{ add: 'Add Global Discount', createTitle: 'Create Global Discount', editTitle: 'Edit Global Discount', emptyHint: DATA_TABLE.noGlobalDiscounts }}
+      columns={[]}
+      schema={globalDiscountBody}
+      defaultValues={GLOBAL_DISCOUNT_DEFAULTS}
+      formBody={(_mode, form) => (
+        <>
+          <DiscountFormFields control={form.control} servers={servers.options} serversLoading={servers.loading} />
+          {/* 'Name is required' and 'Please select a server' also appear as toasts. */}
+          <MissingToast form={form} />
+        </>
       )}
-
-      {modal(createForm, 'create')}
-      {modal(editForm, 'edit')}
-    </Card>
+      modalWidth={680}
+      messages={{
+        created: CONFIG_SCREENS.discountCreated,
+        updated: CONFIG_SCREENS.discountUpdated,
+        deleted: CONFIG_SCREENS.discountDeleted,
+        createFailed: GLOBAL_DISCOUNTS.saveFailed,
+        updateFailed: GLOBAL_DISCOUNTS.saveFailed,
+        deleteFailed: GLOBAL_DISCOUNTS.deleteFailed,
+        loadFailed: GLOBAL_DISCOUNTS.fetchFailed,
+      }}
+      // This toast names the failure in its title and says 'Error' under it.
+      saveErrorToast={(error) => ({ type: 'error', ...titled(errorText(error, GLOBAL_DISCOUNTS.saveFailed, { fields: true }), GENERAL.error) })}
+      notifyLoadError
+      selectFilters={[
+        { field: 'server_id', label: 'Server', allLabel: 'All servers', options: servers.options },
+        { field: 'is_active', label: 'Status', allLabel: 'All statuses', options: STATUS_OPTIONS },
+      ]}
+      table={{
+        searchable: false,
+        pageSizes: [PAGE_SIZE],
+        defaultPageSize: PAGE_SIZE,
+        renderRows: (discounts, actionsOf) => (
+          <Row gutter={[16, 16]}>
+            {discounts.map((d) => {
+              const action = (key: string) => actionsOf(d).find((a) => a.key === key);
+              const edit = action('edit');
+              const remove = action('delete');
+              return (
+                <Col key={d.id} xs={24} md={12} xl={8}>
+                  <DiscountCard discount={d} onEdit={edit && (() => edit.onClick(d))} onDelete={remove && (() => remove.onClick(d))} />
+                </Col>
+              );
+            })}
+          </Row>
+        ),
+      }}
+    />
   );
 }

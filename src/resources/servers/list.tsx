@@ -108,7 +108,6 @@ export function ServersPage() {
       singular="server"
       header={
         <Breadcrumb
-          style={{ marginBottom: 16 }}
           items={[
             {
               title: (

@@ -16,7 +16,7 @@ import {
   settingNumberOrFallback,
   systemSettingBody,
 } from '../../contract';
-import { titled, useNotify } from '../../components/feedback';
+import { errorToast, useNotify } from '../../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
 import { useAppConfig } from '../../providers/appConfig';
 import { settingEndpoint, useSaveSystemSetting, useSystemSettings } from '../../providers/systemSettings';
@@ -74,7 +74,7 @@ function NumberWithSave({ label, saving, onSave, ...input }: InputNumberProps & 
 export function SystemSettingsPage() {
   const notify = useNotify();
   const { refetch: refetchAppConfig } = useAppConfig();
-  const { settings: loaded, query } = useSystemSettings({ loadFailed: { type: 'error', ...titled(GENERAL.error, SETTINGS.fetchFailed) } });
+  const { settings: loaded, query } = useSystemSettings({ loadFailed: errorToast(null, SETTINGS.fetchFailed) });
   const { save: saveSetting } = useSaveSystemSetting();
   // What the API answered to the last save, over what was loaded.
   const [answered, setAnswered] = useState<SystemSettingsValues | null>(null);

@@ -6,16 +6,11 @@ import { CheckCircleOutlined, RedoOutlined, SendOutlined } from '@ant-design/ico
 import { type HttpError, useInvalidate, useOne, useUpdate } from '@refinedev/core';
 import { Alert, Avatar, Button, Descriptions, Drawer, Empty, Input, List, Space, Spin, Typography } from 'antd';
 import { useEffect } from 'react';
-import { GENERAL, TICKETS, type TicketWithReplies, ticketReplyBody } from '../../contract';
+import { TICKETS, type TicketWithReplies, ticketReplyBody } from '../../contract';
 import { RoleBadge, dateTime } from '../../components/display';
-import { titled } from '../../components/feedback';
+import { errorNotification } from '../../components/feedback';
 import { FormField, SchemaForm, useSchemaForm } from '../../components/form';
 import { PriorityTag, TicketStatusTag } from './shared';
-
-const failure = (fallback: string) => (error?: HttpError) => ({
-  type: 'error' as const,
-  ...titled(GENERAL.error, error?.errors ? fallback : (error?.message ?? fallback)),
-});
 
 function ReplyBox({ ticketId, onSent }: { ticketId: number; onSent: () => void }) {
   const form = useSchemaForm(ticketReplyBody, {
@@ -26,7 +21,7 @@ function ReplyBox({ ticketId, onSent }: { ticketId: number; onSent: () => void }
       meta: { path: `tickets/${ticketId}/replies` },
       redirect: false,
       successNotification: () => ({ type: 'success', message: TICKETS.replied }),
-      errorNotification: failure(TICKETS.replyFailed),
+      errorNotification: errorNotification(TICKETS.replyFailed, { fields: true }),
       onMutationSuccess: () => {
         form.reset({ message: '' });
         onSent();
@@ -72,7 +67,7 @@ export function TicketDrawer({ id, onClose, onChanged }: { id: number | null; on
         id: id!,
         values: { status },
         successNotification: () => ({ type: 'success', message: status === 'closed' ? TICKETS.closed : TICKETS.reopened }),
-        errorNotification: failure(TICKETS.updateFailed),
+        errorNotification: errorNotification(TICKETS.updateFailed, { fields: true }),
       },
       { onSuccess: () => query.refetch() },
     );

@@ -4,13 +4,13 @@
  * (/tickets?ticket=ID, so the Notifications panel can link to it).
  */
 import { DeleteOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
-import { type HttpError, useCan, useCustom, useDelete, useInvalidate } from '@refinedev/core';
-import { Badge, Button, Card, Col, Input, Row, Select, Space, Statistic } from 'antd';
+import { useCan, useCustom, useDelete, useInvalidate } from '@refinedev/core';
+import { Badge, Button, Input, Select, Space } from 'antd';
 import { useSearchParams } from 'react-router';
-import { DATA_TABLE, GENERAL, TICKETS, type Ticket, type TicketStatistics, ticketCreateBody } from '../../contract';
-import { DataTable } from '../../components/DataTable';
+import { DATA_TABLE, TICKETS, type Ticket, type TicketStatistics, ticketCreateBody } from '../../contract';
+import { DataTable, StatCards } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
-import { titled, useConfirm, useNotify } from '../../components/feedback';
+import { errorNotification, useConfirm, useNotify } from '../../components/feedback';
 import { FormField, ModalForm, useSchemaModalForm } from '../../components/form';
 import { TicketDrawer } from './TicketDrawer';
 import { PriorityTag, TicketStatusTag, priorityOptions, statusOptions, useTicketCategories } from './shared';
@@ -22,17 +22,7 @@ function TicketStats({ stats, loading }: { stats?: TicketStatistics; loading: bo
     ['Closed', stats?.closed],
     [TICKETS.unread, stats?.unread],
   ];
-  return (
-    <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
-      {cards.map(([title, value]) => (
-        <Col key={title} xs={12} md={6}>
-          <Card size="small" loading={loading}>
-            <Statistic title={title} value={value ?? 0} />
-          </Card>
-        </Col>
-      ))}
-    </Row>
-  );
+  return <StatCards cards={cards} loading={loading} />;
 }
 
 export function TicketsPage() {
@@ -59,7 +49,7 @@ export function TicketsPage() {
       action: 'create',
       redirect: false,
       successNotification: () => ({ type: 'success', message: TICKETS.created }),
-      errorNotification: (error?: HttpError) => ({ type: 'error', ...titled(GENERAL.error, error?.errors ? TICKETS.createFailed : (error?.message ?? TICKETS.createFailed)) }),
+      errorNotification: errorNotification(TICKETS.createFailed, { fields: true }),
       onMutationSuccess: () => statsQuery.refetch(),
     },
   });
@@ -77,8 +67,8 @@ export function TicketsPage() {
 
   return (
     <>
-      <TicketStats stats={statsResult?.data?.data} loading={statsQuery.isLoading} />
       <DataTable<Ticket, 'tickets'>
+        header={<TicketStats stats={statsResult?.data?.data} loading={statsQuery.isLoading} />}
         resource="tickets"
         title={TICKETS.title}
         searchPlaceholder="Search subject or message..."

@@ -4,26 +4,23 @@
  * 'Expiring Soon' badge within 24 hours, Refresh; opening one (also /user-announcements?open=ID)
  * shows it whole and reads it.
  */
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { type HttpError, useCustom, useList, useOne } from '@refinedev/core';
-import { Badge, Button, Card, Empty, Input, List, Modal, Space, Spin, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { type HttpError, useCustom, useInvalidate, useOne } from '@refinedev/core';
+import { Badge, List, Modal, Space, Spin, Typography } from 'antd';
+import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   ANNOUNCEMENTS,
   ANNOUNCEMENT_FORM,
   ANNOUNCEMENT_PAGE_SIZE,
   ANNOUNCEMENT_SECTIONS,
-  GENERAL,
   LIST_PREVIEW_CUT,
-  SEARCH_DEBOUNCE_MS,
   type UserAnnouncement,
   previewText,
 } from '../../contract';
 import { AnnouncementContent, AnnouncementPriorityTag, AnnouncementTypeTag, ExpiringSoonTag, NewTag } from '../../features/announcements';
-import { Pagination, pagingOf } from '../../components/DataTable';
+import { DataTable } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
-import { titled } from '../../components/feedback';
+import { errorNotification } from '../../components/feedback';
 
 const SECTIONS: Array<{ key: string; title: string; test: (a: UserAnnouncement) => boolean }> = [
   { key: 'urgent', title: ANNOUNCEMENT_SECTIONS.urgent, test: (a) => a.priority === 'urgent' },
@@ -36,7 +33,7 @@ function Reader({ id, onClose, onRead }: { id: number | null; onClose: () => voi
     resource: 'user-announcements',
     id: id ?? '',
     queryOptions: { enabled: id !== null, retry: false },
-    errorNotification: () => ({ type: 'error', ...titled(GENERAL.error, ANNOUNCEMENTS.fetchFailed) }),
+    errorNotification: errorNotification(ANNOUNCEMENTS.fetchFailed, { server: false }),
   });
   const readId = query.isSuccess ? result?.id : undefined;
   useEffect(() => {
@@ -61,60 +58,9 @@ function Reader({ id, onClose, onRead }: { id: number | null; onClose: () => voi
   );
 }
 
-export function UserAnnouncementsPage() {
-  const [params, setParams] = useSearchParams();
-  const openId = Number(params.get('open')) || null;
-  const [search, setSearch] = useState('');
-  const [debounced, setDebounced] = useState('');
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(search), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [search]);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(ANNOUNCEMENT_PAGE_SIZE.user);
-  useEffect(() => setPage(1), [debounced]);
-
-  const { result, query } = useList<UserAnnouncement, HttpError>({
-    resource: 'user-announcements',
-    pagination: { currentPage: page, pageSize, mode: 'server' },
-    filters: debounced ? [{ field: 'search', operator: 'contains', value: debounced }] : [],
-    errorNotification: () => ({ type: 'error', ...titled(GENERAL.error, ANNOUNCEMENTS.fetchFailed) }),
-    queryOptions: { retry: false },
-  });
-  // Silent on failure.
-  const unread = useCustom<{ unread_count: number }>({ url: 'user/announcements/unread-count', method: 'get', errorNotification: false, queryOptions: { retry: false } });
-  const refresh = () => {
-    query.refetch();
-    unread.query.refetch();
-  };
-  const rows = query.isError ? [] : result.data;
-  const unreadCount = unread.query.isError ? 0 : (unread.result?.data?.unread_count ?? 0);
-
+function Sections({ rows, onOpen }: { rows: UserAnnouncement[]; onOpen: (id: number) => void }) {
   return (
-    <Card
-      title={
-        <Space>
-          {ANNOUNCEMENT_FORM.title}
-          <Badge count={unreadCount} data-testid="unread-count" title={`${unreadCount} unread`} />
-        </Space>
-      }
-      extra={
-        <Button icon={<ReloadOutlined />} onClick={refresh} loading={query.isFetching} aria-label="Refresh">
-          Refresh
-        </Button>
-      }
-    >
-      <Input
-        allowClear
-        prefix={<SearchOutlined />}
-        placeholder="Search announcements..."
-        aria-label="Search"
-        value={search}
-        onChange={(e) => setSearch(e.target.value)}
-        style={{ width: 260, marginBottom: 16 }}
-      />
-      {!query.isLoading && rows.length === 0 && <Empty description={ANNOUNCEMENT_FORM.noAnnouncements} />}
-      {query.isLoading && <Spin />}
+    <>
       {SECTIONS.map((section) => {
         const items = rows.filter(section.test);
         if (items.length === 0) return null;
@@ -124,7 +70,7 @@ export function UserAnnouncementsPage() {
             <List
               dataSource={items}
               renderItem={(a) => (
-                <List.Item data-testid="user-announcement" style={{ cursor: 'pointer' }} onClick={() => setParams({ open: String(a.id) })}>
+                <List.Item data-testid="user-announcement" style={{ cursor: 'pointer' }} onClick={() => onOpen(a.id)}>
                   <List.Item.Meta
                     title={
                       <Space wrap size={6}>
@@ -150,18 +96,48 @@ export function UserAnnouncementsPage() {
           </section>
         );
       })}
-      <Pagination
-        current={page}
-        {...pagingOf(query.isError ? undefined : query.data, pageSize)}
-        pageSize={pageSize}
+    </>
+  );
+}
+
+export function UserAnnouncementsPage() {
+  const [params, setParams] = useSearchParams();
+  const openId = Number(params.get('open')) || null;
+  const invalidate = useInvalidate();
+  // Silent on failure.
+  const unread = useCustom<{ unread_count: number }>({ url: 'user/announcements/unread-count', method: 'get', errorNotification: false, queryOptions: { retry: false } });
+  const unreadCount = unread.query.isError ? 0 : (unread.result?.data?.unread_count ?? 0);
+  const refetchUnread = () => void unread.query.refetch();
+
+  return (
+    <>
+      <DataTable<UserAnnouncement, 'user-announcements'>
+        resource="user-announcements"
+        title={
+          <Space>
+            {ANNOUNCEMENT_FORM.title}
+            <Badge count={unreadCount} data-testid="unread-count" title={`${unreadCount} unread`} />
+          </Space>
+        }
+        columns={[]}
+        searchPlaceholder="Search announcements..."
         pageSizes={[ANNOUNCEMENT_PAGE_SIZE.user]}
-        onChange={setPage}
-        onPageSizeChange={(size) => {
-          setPageSize(size);
-          setPage(1);
+        defaultPageSize={ANNOUNCEMENT_PAGE_SIZE.user}
+        loadErrorMessage={ANNOUNCEMENTS.fetchFailed}
+        notifyLoadError
+        loadErrorBanner={false}
+        onRefresh={refetchUnread}
+        empty={{ hint: ANNOUNCEMENT_FORM.noAnnouncements }}
+        renderRows={(rows) => <Sections rows={rows} onOpen={(id) => setParams({ open: String(id) })} />}
+      />
+      <Reader
+        id={openId}
+        onClose={() => setParams({})}
+        onRead={() => {
+          invalidate({ resource: 'user-announcements', invalidates: ['list'] });
+          refetchUnread();
         }}
       />
-      <Reader id={openId} onClose={() => setParams({})} onRead={refresh} />
-    </Card>
+    </>
   );
 }
