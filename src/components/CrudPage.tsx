@@ -1,23 +1,26 @@
 /**
  * A whole list screen from a declaration: the shared data table, an Add button, create/edit in a
- * modal form built from field declarations, delete with confirmation, bulk delete, and the
- * resource's failure messages. Simple resources are this plus their columns and fields.
+ * modal form whose fields follow from the body schema, a record's fields from the entity schema,
+ * delete with confirmation, bulk delete, and the resource's failure messages. A plain resource is
+ * this with its schemas, its singular and its columns.
  */
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import { type BaseRecord, type HttpError, useCan, useDelete, useInvalidate } from '@refinedev/core';
-import { Button } from 'antd';
-import type { ReactNode } from 'react';
+import { Button, Drawer } from 'antd';
+import { type ReactNode, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { DATA_TABLE, GENERAL } from '../contract';
+import { DATA_TABLE, GENERAL, fieldInfo, humanise } from '../contract';
 import { type DataColumn, DataTable, type RowAction, type SelectFilter } from './DataTable';
 import { titled, useConfirm, useNotify } from './feedback';
-import { type FieldDef, FieldList, ModalForm, initialValues, useSchemaModalForm } from './form';
+import { type FieldDef, type FieldOverrides, FieldList, ModalForm, fieldsOf, initialValues, useSchemaModalForm } from './form';
+import { RecordShow, renderValue } from './RecordShow';
 
 export interface CrudMessages {
-  createFailed: string;
-  updateFailed: string;
-  deleteFailed: string;
+  /** 'Failed to create <singular>' unless given; likewise update and delete. */
+  createFailed?: string;
+  updateFailed?: string;
+  deleteFailed?: string;
   bulkDeleteFailed?: string;
   loadFailed?: string;
   created?: string;
@@ -33,13 +36,19 @@ export interface CrudDeclaration<T extends BaseRecord> {
   singular: string;
   /** How a record is named in dialogs. */
   describe?: (record: T) => string;
-  columns: Array<DataColumn<T>>;
+  /** A column, or the name of an entity field: titled with its label and shown by its kind. */
+  columns: Array<DataColumn<T> | (keyof T & string)>;
   /** The contract's body schema: the form checks with the rules and messages the API answers 422 with. */
   schema: z.ZodType<any, any>;
-  fields: FieldDef[];
+  /** The form's fields; derived from `schema` (fieldsOf) unless given. */
+  fields?: FieldDef[];
+  /** What the derived fields need that the schema cannot say, per field (false leaves one out). */
+  fieldOverrides?: FieldOverrides;
+  /** The contract's entity schema: with it, a View row action shows the record's fields (RecordShow). */
+  entity?: z.ZodObject;
   selectFilters?: SelectFilter[];
   searchPlaceholder?: string;
-  messages: CrudMessages;
+  messages?: CrudMessages;
   /** Turns form values into the request body. */
   toPayload?: (values: Record<string, unknown>, mode: 'create' | 'edit') => Record<string, unknown>;
   bulkDelete?: boolean;
@@ -58,7 +67,25 @@ export interface CrudDeclaration<T extends BaseRecord> {
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** A field name as a column: titled with its label (entity schema, else body schema), shown by its kind. */
+function columnOf<T>(name: string, entity: z.ZodObject | undefined, body: z.ZodType): DataColumn<T> {
+  const inEntity = entity?.shape[name] ? fieldInfo(entity.shape[name]) : undefined;
+  const inBody = (body as z.ZodObject).shape?.[name] ? fieldInfo((body as z.ZodObject).shape[name]) : undefined;
+  const info = inEntity ?? inBody ?? { kind: 'other' as const, required: false, nullable: false };
+  return { dataIndex: name, title: inEntity?.label ?? inBody?.label ?? humanise(name), render: (value: unknown) => renderValue(name, info, value) };
+}
+
 export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
+  const fields = decl.fields ?? fieldsOf(decl.schema as z.ZodObject, decl.fieldOverrides);
+  const messages = {
+    createFailed: `Failed to create ${decl.singular}`,
+    updateFailed: `Failed to update ${decl.singular}`,
+    deleteFailed: `Failed to delete ${decl.singular}`,
+    ...decl.messages,
+  };
+  const columns = decl.columns.map((c) => (typeof c === 'string' ? columnOf<T>(c, decl.entity, decl.schema) : c));
+  const [shown, setShown] = useState<string | number | null>(null);
+  const { data: canShow } = useCan({ resource: decl.resource, action: 'show' });
   const notify = useNotify();
   const invalidate = useInvalidate();
   const { confirmDelete } = useConfirm();
@@ -75,16 +102,16 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
   const formFor = (action: 'create' | 'edit') =>
     // eslint-disable-next-line react-hooks/rules-of-hooks
     useSchemaModalForm(decl.schema, {
-      defaultValues: action === 'create' ? initialValues(decl.fields) : undefined,
+      defaultValues: action === 'create' ? initialValues(fields) : undefined,
       refineCoreProps: {
         resource: decl.resource,
         action,
         redirect: false,
         successNotification: () => ({
           type: 'success',
-          message: (action === 'create' ? decl.messages.created : decl.messages.updated) ?? `${capitalise(decl.singular)} ${action === 'create' ? 'created' : 'updated'} successfully.`,
+          message: (action === 'create' ? messages.created : messages.updated) ?? `${capitalise(decl.singular)} ${action === 'create' ? 'created' : 'updated'} successfully.`,
         }),
-        errorNotification: failure(action === 'create' ? decl.messages.createFailed : decl.messages.updateFailed),
+        errorNotification: failure(action === 'create' ? messages.createFailed : messages.updateFailed),
         onMutationSuccess: () => decl.onSaved?.(),
       },
     });
@@ -95,16 +122,17 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
     const many = ids.length > 1;
     return Promise.all(ids.map((id) => deleteOne({ resource: decl.resource, id, successNotification: false, errorNotification: false })))
       .then(() => {
-        notify.success(decl.messages.deleted ?? `${many ? `${ids.length} ${decl.singular}(s)` : capitalise(decl.singular)} deleted successfully.`);
+        notify.success(messages.deleted ?? `${many ? `${ids.length} ${decl.singular}(s)` : capitalise(decl.singular)} deleted successfully.`);
         clear?.();
         decl.onSaved?.();
       })
-      .catch((error) => notify.httpError(error, many ? (decl.messages.bulkDeleteFailed ?? decl.messages.deleteFailed) : decl.messages.deleteFailed))
+      .catch((error) => notify.httpError(error, many ? (messages.bulkDeleteFailed ?? messages.deleteFailed) : messages.deleteFailed))
       .finally(() => invalidate({ resource: decl.resource, invalidates: ['list'] }));
   };
 
   const rowActions = (record: T): Array<RowAction<T>> => [
     ...(decl.extraRowActions?.(record) ?? []),
+    ...(decl.entity ? [{ key: 'show', label: 'View', icon: <EyeOutlined />, hidden: !canShow?.can, onClick: (r: T) => setShown(r.id!) }] : []),
     { key: 'edit', label: 'Edit', icon: <EditOutlined />, hidden: !canEdit?.can, onClick: (r) => editForm.modal.show(r.id) },
     { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, hidden: !canDelete?.can, onClick: (r) => confirmDelete(describe(r), () => remove([r.id!])) },
   ];
@@ -123,7 +151,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
       width={decl.modalWidth}
       toPayload={decl.toPayload ? (values) => decl.toPayload!(values, mode) : undefined}
     >
-      <FieldList fields={decl.fields} mode={mode} control={form.control} />
+      <FieldList fields={fields} mode={mode} control={form.control} />
       {decl.formExtra?.(mode, form)}
     </ModalForm>
   );
@@ -134,10 +162,10 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
       <DataTable<T>
         resource={decl.resource}
         title={decl.title}
-        columns={decl.columns}
+        columns={columns}
         selectFilters={decl.selectFilters}
         searchPlaceholder={decl.searchPlaceholder}
-        loadErrorMessage={decl.messages.loadFailed}
+        loadErrorMessage={messages.loadFailed}
         notifyLoadError={decl.notifyLoadError}
         extra={
           <>
@@ -151,6 +179,11 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
       />
       {modal(createForm, 'create')}
       {modal(editForm, 'edit')}
+      {decl.entity && (
+        <Drawer open={shown !== null} onClose={() => setShown(null)} title={`${capitalise(decl.singular)} details`} width={480} destroyOnHidden>
+          {shown !== null && <RecordShow resource={decl.resource} id={shown} entity={decl.entity} />}
+        </Drawer>
+      )}
     </>
   );
 }

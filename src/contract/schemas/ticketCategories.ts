@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { ENTITY_FORM } from '../messages';
 import { looseBoolean, optionalText, requiredText } from './common';
+import { labelled } from './fieldMeta';
 
 export const ticketCategoryBody = z.object({
-  name: requiredText(ENTITY_FORM.nameRequired, 100),
-  description: optionalText(500),
-  is_active: looseBoolean.default(true),
+  name: labelled(requiredText(ENTITY_FORM.nameRequired, 100), 'Name'),
+  description: labelled(optionalText(500), 'Description'),
+  is_active: labelled(looseBoolean.default(true), 'Active'),
 });
 export type TicketCategoryBody = z.infer<typeof ticketCategoryBody>;
 
