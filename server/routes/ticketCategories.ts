@@ -1,25 +1,11 @@
 /** Ticket categories: admin CRUD, plus the active list every role picks from when opening a ticket. */
 import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
-import { type TicketCategory, type TicketCategoryBody, ticketCategoryBody, ticketCategoryEntity } from '../../src/contract';
+import { ticketCategoryBody, ticketCategoryEntity } from '../../src/contract';
 import type { TicketCategoriesTable } from '../db/schema';
-import { bool, flag } from '../db/values';
 import { crudRoutes } from '../http/crudRoutes';
 
 type Row = Selectable<TicketCategoriesTable> & { tickets_count: number };
-
-const toApi = (row: Row): TicketCategory => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  is_active: bool(row.is_active),
-  tickets_count: Number(row.tickets_count ?? 0),
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
-
-/** The columns the form sets. */
-const columns = (body: TicketCategoryBody) => ({ name: body.name, description: body.description, is_active: flag(body.is_active) });
 
 export default crudRoutes({
   resource: 'ticket-categories',
@@ -41,10 +27,8 @@ export default crudRoutes({
     sortStyle: 'sort_by-direction',
     idColumn: 'c.id',
   },
-  toApi,
   entity: ticketCategoryEntity,
   body: ticketCategoryBody,
-  columns,
   unique: [{ field: 'name', message: 'The name has already been taken.', caseInsensitive: true }],
   audit: { module: 'ticket_categories' },
   routes: (app, { query, toApi, errors }) => {
