@@ -121,3 +121,19 @@ export const humanise = (name: string) => {
   const words = name.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
+
+const plain = (info: FieldInfo): z.ZodType => {
+  const base =
+    info.kind === 'number' ? z.number() : info.kind === 'boolean' ? z.boolean() : info.kind === 'enum' ? z.enum(info.values as [string, ...string[]]) : z.string();
+  const typed = info.nullable || (!info.required && info.initial === undefined) ? base.nullable() : base;
+  return info.label ? labelled(typed, info.label) : typed;
+};
+
+/**
+ * A resource as the API sends it, from its body schema: each body field as the plain value it is
+ * stored as (labels kept), with the fields only the API sets (`extra`: id, timestamps, counts).
+ */
+export const entityOf = <B extends z.ZodRawShape, E extends z.ZodRawShape>(body: z.ZodObject<B>, extra: E) =>
+  z.object({ ...Object.fromEntries(fieldsInfo(body).map(([name, info]) => [name, plain(info)])), ...extra }) as z.ZodObject<
+    { [K in keyof B]: z.ZodType<z.output<B[K]>> } & E
+  >;
