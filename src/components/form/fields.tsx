@@ -8,7 +8,7 @@ import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import type { Control } from 'react-hook-form';
 import type { z } from 'zod';
-import { type FieldInfo, fieldsInfo, humanise } from '../../contract';
+import { type FieldInfo, fieldInfo, fieldsInfo, humanise } from '../../contract';
 import { FormField } from './FormField';
 
 export type FormMode = 'create' | 'edit';
@@ -119,6 +119,9 @@ export function fieldOf(name: string, info: FieldInfo): FieldDef | null {
     ...(info.initial !== undefined ? { initial: info.initial } : {}),
   };
 }
+
+/** One field of an object schema as fieldOf gives it, for a form laid out by hand. */
+export const schemaField = (schema: z.ZodObject, name: string): FieldDef => fieldOf(name, fieldInfo(schema.shape[name] as z.ZodType))!;
 
 /** Per field: what the UI needs that the schema cannot say (options read at run time, help), or false to leave it out. */
 export type FieldOverrides = Record<string, Partial<FieldDef> | false>;

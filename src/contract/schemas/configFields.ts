@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { MAX_RECORD_ID } from '../constants';
 import { decimalInput } from './common';
+import { FIELD_RULES } from '../messages';
 import { withMeta } from './fieldMeta';
 
 /**
@@ -26,6 +27,10 @@ export const boundedInt = (message: string, min: number, max: number = MAX_RECOR
     ),
     { min, max },
   );
+
+/** A labelled integer within [min, max]: its message, its bounds and its label from one statement. */
+export const intBetween = (label: string, min: number, max: number) =>
+  withMeta(boundedInt(FIELD_RULES.between(label, min, max), min, max), { label, min, max });
 
 /** A number within [min, max]; every failure reads `message`. */
 export const boundedNumber = (message: string, min: number, max: number) =>
