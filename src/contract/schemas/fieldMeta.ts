@@ -134,6 +134,7 @@ const plain = (info: FieldInfo): z.ZodType => {
  * stored as (labels kept), with the fields only the API sets (`extra`: id, timestamps, counts).
  */
 export const entityOf = <B extends z.ZodRawShape, E extends z.ZodRawShape>(body: z.ZodObject<B>, extra: E) =>
-  z.object({ ...Object.fromEntries(fieldsInfo(body).map(([name, info]) => [name, plain(info)])), ...extra }) as z.ZodObject<
+  // The id first, as every answer lists it.
+  z.object({ ...('id' in extra ? { id: extra.id } : {}), ...Object.fromEntries(fieldsInfo(body).map(([name, info]) => [name, plain(info)])), ...extra }) as z.ZodObject<
     { [K in keyof B]: z.ZodType<z.output<B[K]>> } & E
   >;

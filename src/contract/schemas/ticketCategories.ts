@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ENTITY_FORM } from '../messages';
 import { looseBoolean, optionalText, requiredText } from './common';
-import { labelled } from './fieldMeta';
+import { entityOf, labelled } from './fieldMeta';
 
 export const ticketCategoryBody = z.object({
   name: labelled(requiredText(ENTITY_FORM.nameRequired, 100), 'Name'),
@@ -10,13 +10,5 @@ export const ticketCategoryBody = z.object({
 });
 export type TicketCategoryBody = z.infer<typeof ticketCategoryBody>;
 
-/** A ticket category as the API sends it. */
-export const ticketCategoryEntity = z.object({
-  id: z.number(),
-  name: z.string(),
-  description: z.string().nullable(),
-  is_active: z.boolean(),
-  tickets_count: z.number(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+/** A ticket category as the API sends it: the body's fields as stored, and the tickets filed under it. */
+export const ticketCategoryEntity = entityOf(ticketCategoryBody, { id: z.number(), tickets_count: z.number(), created_at: z.string(), updated_at: z.string() });
