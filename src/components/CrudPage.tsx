@@ -10,7 +10,7 @@ import { Button, Drawer } from 'antd';
 import { type ReactNode, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { DATA_TABLE, GENERAL, fieldInfo, humanise } from '../contract';
+import { CRUD_PAGE, DATA_TABLE, GENERAL, fieldInfo, humanise } from '../contract';
 import { type DataColumn, DataTable, type RowAction, type SelectFilter } from './DataTable';
 import { titled, useConfirm, useNotify } from './feedback';
 import { type FieldDef, type FieldOverrides, FieldList, ModalForm, fieldsOf, initialValues, useSchemaModalForm } from './form';
@@ -78,9 +78,9 @@ function columnOf<T>(name: string, entity: z.ZodObject | undefined, body: z.ZodT
 export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
   const fields = decl.fields ?? fieldsOf(decl.schema as z.ZodObject, decl.fieldOverrides);
   const messages = {
-    createFailed: `Failed to create ${decl.singular}`,
-    updateFailed: `Failed to update ${decl.singular}`,
-    deleteFailed: `Failed to delete ${decl.singular}`,
+    createFailed: CRUD_PAGE.createFailed(decl.singular),
+    updateFailed: CRUD_PAGE.updateFailed(decl.singular),
+    deleteFailed: CRUD_PAGE.deleteFailed(decl.singular),
     ...decl.messages,
   };
   const columns = decl.columns.map((c) => (typeof c === 'string' ? columnOf<T>(c, decl.entity, decl.schema) : c));
@@ -132,7 +132,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
 
   const rowActions = (record: T): Array<RowAction<T>> => [
     ...(decl.extraRowActions?.(record) ?? []),
-    ...(decl.entity ? [{ key: 'show', label: 'View', icon: <EyeOutlined />, hidden: !canShow?.can, onClick: (r: T) => setShown(r.id!) }] : []),
+    ...(decl.entity ? [{ key: 'show', label: CRUD_PAGE.view, icon: <EyeOutlined />, hidden: !canShow?.can, onClick: (r: T) => setShown(r.id!) }] : []),
     { key: 'edit', label: 'Edit', icon: <EditOutlined />, hidden: !canEdit?.can, onClick: (r) => editForm.modal.show(r.id) },
     { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, hidden: !canDelete?.can, onClick: (r) => confirmDelete(describe(r), () => remove([r.id!])) },
   ];
@@ -180,7 +180,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
       {modal(createForm, 'create')}
       {modal(editForm, 'edit')}
       {decl.entity && (
-        <Drawer open={shown !== null} onClose={() => setShown(null)} title={`${capitalise(decl.singular)} details`} width={480} destroyOnHidden>
+        <Drawer open={shown !== null} onClose={() => setShown(null)} title={CRUD_PAGE.details(capitalise(decl.singular))} width={480} destroyOnHidden>
           {shown !== null && <RecordShow resource={decl.resource} id={shown} entity={decl.entity} />}
         </Drawer>
       )}

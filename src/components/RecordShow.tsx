@@ -6,13 +6,13 @@ import { type BaseRecord, useShow } from '@refinedev/core';
 import { Alert, Descriptions, Skeleton } from 'antd';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
-import { type FieldInfo, fieldsInfo, humanise } from '../contract';
+import { CRUD_PAGE, type FieldInfo, fieldsInfo, humanise } from '../contract';
 import { ActiveTag, dateTime } from './display';
 
 /** A value as a table cell or a show page shows it, by its schema's kind. */
 export function renderValue(name: string, info: FieldInfo, value: unknown): ReactNode {
   if (value === null || value === undefined || value === '') return '—';
-  if (info.kind === 'boolean') return <ActiveTag active={value === true} labels={['Yes', 'No']} />;
+  if (info.kind === 'boolean') return <ActiveTag active={value === true} labels={CRUD_PAGE.yesNo} />;
   if (name.endsWith('_at') && typeof value === 'string') return dateTime(value);
   if (typeof value === 'object') return (value as { name?: string }).name ?? JSON.stringify(value);
   return String(value);

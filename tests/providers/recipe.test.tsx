@@ -10,7 +10,7 @@ import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildMenu, routesOf } from '../../src/components/routing';
 import { fieldsOf } from '../../src/components/form';
-import { MENUS, PERMISSIONS, ROLES, ROUTES, can, menuLabelsOf } from '../../src/contract';
+import { CRUD_PAGE, DATA_TABLE, MENUS, PERMISSIONS, ROLES, ROUTES, can, menuLabelsOf } from '../../src/contract';
 import { declarations } from '../../src/navigation';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
@@ -51,14 +51,13 @@ describe('a resource added by the recipe', { timeout: 30_000 }, () => {
 
   describe('its page', () => {
     let fake: FakeHttp;
+    const row = { id: 1, name: 'Yearly', months: 12, credits: 10, server_id: 1, active: true, created_at: '2030-01-01T00:00:00.000Z', updated_at: '2030-01-01T00:00:00.000Z' };
     beforeEach(() => {
       fake = fakeHttp(http);
-      const row = { id: 1, name: 'Yearly', months: 12, credits: 10, server_id: 1, active: true, created_at: '2030-01-01T00:00:00.000Z', updated_at: '2030-01-01T00:00:00.000Z' };
       fake.on('GET', 'tariffs', { status: 200, body: { data: [row], meta: { total: 1 } } });
     });
-
-    it('lists with titled columns and creates with the derived form', async () => {
-      const view = render(
+    const renderPage = () =>
+      render(
         <MemoryRouter>
           <App>
             <Refine dataProvider={createDataProvider(fake.http)} options={{ disableTelemetry: true }}>
@@ -67,6 +66,9 @@ describe('a resource added by the recipe', { timeout: 30_000 }, () => {
           </App>
         </MemoryRouter>,
       );
+
+    it('lists with titled columns and creates with the derived form', async () => {
+      const view = renderPage();
       const button = (text: string) => [...view.baseElement.querySelectorAll('button')].find((b) => b.textContent?.trim() === text);
       await waitFor(() => expect(view.baseElement.textContent).toContain('Yearly'));
       const headers = [...view.baseElement.querySelectorAll('th')].map((th) => th.textContent);
@@ -79,6 +81,19 @@ describe('a resource added by the recipe', { timeout: 30_000 }, () => {
       expect(input('months')!.getAttribute('aria-valuemin')).toBe('1');
       expect(input('months')!.getAttribute('aria-valuemax')).toBe('120');
       expect(input('active')!.getAttribute('aria-checked')).toBe('true');
+    });
+
+    it('shows a record with the schema labels from the View row action', async () => {
+      fake.on('GET', 'tariffs/1', { status: 200, body: { data: row } });
+      const view = renderPage();
+      await waitFor(() => expect(view.baseElement.textContent).toContain('Yearly'));
+      fireEvent.click(view.baseElement.querySelector(`button[aria-label="${DATA_TABLE.rowActions}"]`)!);
+      await waitFor(() => expect([...view.baseElement.querySelectorAll('[role="menuitem"]')].some((m) => m.textContent === CRUD_PAGE.view)).toBe(true));
+      fireEvent.click([...view.baseElement.querySelectorAll('[role="menuitem"]')].find((m) => m.textContent === CRUD_PAGE.view)!);
+      await waitFor(() => expect(view.baseElement.querySelector('.ant-descriptions')).not.toBeNull());
+      const labels = [...view.baseElement.querySelectorAll('.ant-descriptions-item-label')].map((l) => l.textContent);
+      expect(labels).toEqual(['Id', 'Name', 'Months', 'Credits', 'Server', 'Active', 'Created at', 'Updated at']);
+      expect(view.baseElement.querySelector('.ant-descriptions')!.textContent).toContain('Yearly');
     });
   });
 });
