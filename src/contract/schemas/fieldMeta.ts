@@ -41,10 +41,11 @@ export interface FieldInfo {
   max?: number;
   /** The values of an enum. */
   values?: readonly string[];
-  /** Absent, null or a default is accepted. */
+  /** The schema refuses an absent value (no default, not optional). */
   required: boolean;
   /** The `.default()`, when the schema has one. */
   initial?: unknown;
+  /** The schema accepts null. */
   nullable: boolean;
 }
 
