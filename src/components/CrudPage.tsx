@@ -10,7 +10,7 @@ import { Button, Drawer } from 'antd';
 import { type ReactNode, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { CRUD_PAGE, DATA_TABLE, GENERAL, fieldInfo, humanise } from '../contract';
+import { CRUD_PAGE, DATA_TABLE, GENERAL, RESOURCE_LABELS, fieldInfo, humanise } from '../contract';
 import { type DataColumn, DataTable, type RowAction, type SelectFilter } from './DataTable';
 import { titled, useConfirm, useNotify } from './feedback';
 import { type FieldDef, type FieldOverrides, FieldList, ModalForm, fieldsOf, initialValues, useSchemaModalForm } from './form';
@@ -31,7 +31,8 @@ export interface CrudMessages {
 export interface CrudDeclaration<T extends BaseRecord> {
   /** Resource name: the contract's PERMISSIONS key and the API path. */
   resource: string;
-  title: ReactNode;
+  /** The resource's label (RESOURCE_LABELS) unless given. */
+  title?: ReactNode;
   /** One record in words, for dialogs: 'category', 'server'. */
   singular: string;
   /** How a record is named in dialogs. */
@@ -161,7 +162,7 @@ export function CrudPage<T extends BaseRecord>(decl: CrudDeclaration<T>) {
       {decl.header}
       <DataTable<T>
         resource={decl.resource}
-        title={decl.title}
+        title={decl.title ?? (RESOURCE_LABELS as Record<string, string>)[decl.resource] ?? humanise(decl.resource)}
         columns={columns}
         selectFilters={decl.selectFilters}
         searchPlaceholder={decl.searchPlaceholder}

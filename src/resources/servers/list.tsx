@@ -74,7 +74,6 @@ export function ServersPage() {
     <CrudPage<Server>
       resource="servers"
       schema={serverBody}
-      title="Servers"
       singular="server"
       header={
         <Breadcrumb

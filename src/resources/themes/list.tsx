@@ -104,7 +104,6 @@ export function ThemesPage() {
   return (
     <CrudPage<Theme>
       resource="themes"
-      title="Themes"
       singular="theme"
       searchPlaceholder="Search themes..."
       messages={{ createFailed: THEMES.createFailed, updateFailed: THEMES.updateFailed, deleteFailed: THEMES.deleteFailed }}

@@ -6,7 +6,6 @@ export function TicketCategoriesPage() {
   return (
     <CrudPage<TicketCategory>
       resource="ticket-categories"
-      title="Ticket Categories"
       singular="category"
       searchPlaceholder="Search categories..."
       bulkDelete

@@ -16,7 +16,6 @@ export function TariffsPage() {
   return (
     <CrudPage<Tariff>
       resource="tariffs"
-      title="Tariffs"
       singular="tariff"
       schema={tariffBody}
       entity={tariffEntity}
