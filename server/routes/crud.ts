@@ -10,11 +10,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Kysely, type SelectQueryBuilder, type Transaction, type Updateable, sql } from 'kysely';
 import { z } from 'zod';
-import { apiErrorBody, idParam, noContent } from '../../src/contract';
+import { apiErrorBody, fieldsInfo, idParam, noContent } from '../../src/contract';
 import { type AuditEntry, recordAudit } from '../audit';
 import type { Database } from '../db/schema';
 import { inTransaction } from '../db/transaction';
-import { nowIso } from '../db/values';
+import { bool, flag, nowIso } from '../db/values';
 import { fieldError, notFound } from '../http/errors';
 import { type ListSpec, listQuerystring, pageSchema, paginate, shapePage } from '../http/list';
 
@@ -61,13 +61,17 @@ export interface CrudDeclaration<T extends Table, Row extends { id: number }, Ap
   select: (qb: AnyQuery) => AnyQuery;
   /** The list on its contract entry (the entry gives the page's shape). */
   list: ListSpec;
-  toApi: (row: Row) => Api;
+  /** Row to API; fromRow(entity) unless given (spread it and set the fields it cannot make). */
+  toApi?: (row: Row) => Api;
   /** The resource as the API sends it (the contract's schema). */
   entity: z.ZodType<Api>;
   /** Create and update body (the contract's schema). */
   body: z.ZodType<Body, any>;
-  /** How a valid body maps to columns; `before` is the stored row on update, null on create. May refuse (throw). */
-  columns: (body: Body, before: Row | null, app: App) => Columns<T> | Promise<Columns<T>>;
+  /**
+   * How a valid body maps to columns; `before` is the stored row on update, null on create. May refuse
+   * (throw). toColumns(body) unless given: each body field in the column of its name.
+   */
+  columns?: (body: Body, before: Row | null, app: App) => Columns<T> | Promise<Columns<T>>;
   /** Columns only a create sets (counters starting at 0). */
   createColumns?: Columns<T>;
   unique?: UniqueField<Body>[];
@@ -91,6 +95,37 @@ export interface CrudDeclaration<T extends Table, Row extends { id: number }, Ap
 
 const nameOf = (value: unknown) => (value as { name?: string }).name;
 
+/**
+ * A row as the entity schema sends it: each of the schema's fields from the column of its name, a
+ * boolean from its 0/1 flag and a number from the bigint or text some drivers answer counts with.
+ */
+export function fromRow<Api>(entity: z.ZodType<Api>) {
+  const fields = fieldsInfo(entity as unknown as z.ZodObject);
+  return (row: object): Api => {
+    const source = row as Record<string, unknown>;
+    return Object.fromEntries(
+      fields.map(([name, info]) => {
+        const value = source[name];
+        if (info.kind === 'boolean') return [name, bool(value as number)];
+        if (info.kind === 'number') return [name, value === null || value === undefined ? (info.nullable ? null : 0) : Number(value)];
+        return [name, value];
+      }),
+    ) as Api;
+  };
+}
+
+/** A valid body as columns: each field in the column of its name, a boolean as its 0/1 flag. */
+export function toColumns<Body>(body: z.ZodType<Body, any>) {
+  const fields = fieldsInfo(body as unknown as z.ZodObject);
+  return (values: Body): Record<string, unknown> =>
+    Object.fromEntries(
+      fields.map(([name, info]) => {
+        const value = (values as Record<string, unknown>)[name];
+        return [name, info.kind === 'boolean' && value !== undefined ? flag(value as boolean) : value];
+      }),
+    );
+}
+
 export function crudRoutes<T extends Table, Row extends { id: number }, Api, Body>(
   decl: CrudDeclaration<T, Row, Api, Body>,
 ): FastifyPluginAsyncZod {
@@ -102,6 +137,10 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
   const describe = (verb: string, name: string | undefined) => (decl.audit.noun ? `${verb} ${decl.audit.noun} ${name}` : undefined);
   const auditValues = (body: Body) => (decl.audit.values ? decl.audit.values(body) : body);
 
+  const toApi = decl.toApi ?? fromRow(decl.entity);
+  const bodyColumns = toColumns(decl.body);
+  const columnsOf = decl.columns ?? ((body: Body) => bodyColumns(body) as Columns<T>);
+
   return async (app) => {
     const db = app.db.kysely;
     const anyDb = db as unknown as Kysely<any>;
@@ -112,7 +151,7 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
       if (!row) throw notFound();
       return row as Row;
     };
-    const kit: CrudKit<Row, Api> = { db, query, findOne, toApi: decl.toApi, item, errors: apiErrorBody };
+    const kit: CrudKit<Row, Api> = { db, query, findOne, toApi, item, errors: apiErrorBody };
 
     const checkUnique = async (body: Body, exceptId?: number) => {
       for (const unique of decl.unique ?? []) {
@@ -143,7 +182,7 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
       path,
       { config: access('list'), schema: { querystring: listQuerystring(decl.list), response: { 200: list, '4xx': apiErrorBody }, tags } },
       async (request) => {
-        const page = await paginate<Row, Api>(decl.from(db), request.query as Record<string, unknown>, decl.list, decl.select, decl.toApi);
+        const page = await paginate<Row, Api>(decl.from(db), request.query as Record<string, unknown>, decl.list, decl.select, toApi);
         return shapePage(decl.list.entry, page);
       },
     );
@@ -151,7 +190,7 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
     app.get(
       `${path}/:id`,
       { config: access('show'), schema: { params: idParam, response: { 200: item, '4xx': apiErrorBody }, tags } },
-      async (request) => ({ data: decl.toApi(await findOne(request.params.id)) }),
+      async (request) => ({ data: toApi(await findOne(request.params.id)) }),
     );
 
     app.post(
@@ -161,7 +200,7 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
         const body = request.body as Body;
         await checkUnique(body);
         await decl.check?.(body, kit);
-        const columns = await decl.columns(body, null, app);
+        const columns = await columnsOf(body, null, app);
         const now = nowIso();
         const id = await write(
           async (trx) =>
@@ -176,7 +215,7 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
           now,
         );
         await audit(request, { action: 'create', entityId: id, description: describe('Created', nameOf(body)), newValues: auditValues(body) });
-        return reply.code(201).send({ data: decl.toApi(await findOne(id)) });
+        return reply.code(201).send({ data: toApi(await findOne(id)) });
       },
     );
 
@@ -188,7 +227,7 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
         const body = request.body as Body;
         await checkUnique(body, before.id);
         await decl.check?.(body, kit);
-        const columns = await decl.columns(body, before, app);
+        const columns = await columnsOf(body, before, app);
         const now = nowIso();
         await write(
           async (trx) => {
@@ -206,10 +245,10 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
           action: 'update',
           entityId: before.id,
           description: describe('Updated', nameOf(body)),
-          oldValues: decl.toApi(before),
+          oldValues: toApi(before),
           newValues: auditValues(body),
         });
-        return { data: decl.toApi(await findOne(before.id)) };
+        return { data: toApi(await findOne(before.id)) };
       },
     );
 
@@ -220,7 +259,7 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
         const before = await findOne(request.params.id);
         await decl.beforeDelete?.(before, kit);
         await anyDb.deleteFrom(table).where('id', '=', before.id).execute();
-        await audit(request, { action: 'delete', entityId: before.id, description: describe('Deleted', nameOf(before)), oldValues: decl.toApi(before) });
+        await audit(request, { action: 'delete', entityId: before.id, description: describe('Deleted', nameOf(before)), oldValues: toApi(before) });
         // No content: nothing for a response schema to shape.
         return (reply as FastifyReply).code(204).send();
       },

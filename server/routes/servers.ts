@@ -22,7 +22,7 @@ import { listSpec } from '../http/list';
 import { recordAudit } from '../audit';
 import type { ServersTable } from '../db/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type App, crudRoutes } from './crud';
+import { type App, crudRoutes, fromRow, toColumns } from './crud';
 import type { Provisioners } from '../provisioning';
 import { conflict, fieldError } from '../http/errors';
 import { checkServer } from '../provisioning/check';
@@ -30,24 +30,12 @@ import { encryptWith, secretKey } from '../servers/secret';
 
 type Row = Selectable<ServersTable> & { accounts_count: number };
 
+const columnsToApi = fromRow(serverEntity);
 /** The row as the API sends it, with the breaker this process holds for the server. */
 const toApi = (row: Row, provisioners: Provisioners): Server => ({
-  id: row.id,
-  name: row.name,
-  db_host: row.db_host,
-  db_username: row.db_username,
-  db_port: row.db_port,
-  db_name: row.db_name,
-  driver: row.driver as Server['driver'],
-  timeout_seconds: Number(row.timeout_seconds),
-  status: row.status as Server['status'],
-  connection_status: row.connection_status as Server['connection_status'],
+  ...columnsToApi(row),
   has_password: Boolean(row.db_password_enc),
-  last_checked_at: row.last_checked_at,
   breaker: provisioners.breakerState(row.id),
-  accounts_count: Number(row.accounts_count ?? 0),
-  created_at: row.created_at,
-  updated_at: row.updated_at,
 });
 
 /** What the audit log keeps of a body: everything but the password, which it only notes. */
@@ -67,18 +55,11 @@ const encrypt = async (app: App, password: string) => {
  * The columns the form sets. The password is write-only and stored encrypted; an empty one keeps
  * the stored one on update (the form never receives it to send back) and stores none on create.
  */
-const columns = async (body: ServerBody, before: Row | null, app: App) => ({
-  name: body.name,
-  db_host: body.db_host,
-  db_username: body.db_username,
-  db_port: body.db_port,
-  db_name: body.db_name,
-  driver: body.driver,
-  timeout_seconds: body.timeout_seconds,
-  status: body.status,
-  connection_status: body.connection_status,
-  db_password_enc: body.db_password ? await encrypt(app, body.db_password) : (before?.db_password_enc ?? null),
-});
+const bodyColumns = toColumns(serverBody);
+const columns = async (body: ServerBody, before: Row | null, app: App) => {
+  const { db_password, ...rest } = bodyColumns(body);
+  return { ...rest, db_password_enc: db_password ? await encrypt(app, db_password as string) : (before?.db_password_enc ?? null) };
+};
 
 const serverRoutes = (provisioners: Provisioners) => crudRoutes({
   resource: 'servers',

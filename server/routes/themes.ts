@@ -9,20 +9,13 @@ import { recordAudit } from '../audit';
 import type { Database, ThemesTable } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { bool, flag, nowIso, parseJson } from '../db/values';
-import { crudRoutes } from './crud';
+import { crudRoutes, fromRow } from './crud';
 
 type Row = Selectable<ThemesTable>;
 
-const toApi = (row: Row): Theme => ({
-  id: row.id,
-  name: row.name,
-  slug: row.slug,
-  description: row.description,
-  is_active: bool(row.is_active),
-  tokens: parseJson<Theme['tokens']>(row.tokens, null),
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
+const columnsToApi = fromRow(themeEntity);
+/** The columns as they are, the tokens from their JSON text. */
+const toApi = (row: Row): Theme => ({ ...columnsToApi(row), tokens: parseJson<Theme['tokens']>(row.tokens, null) });
 
 /** Only the tokens that are set are stored; an empty set is none. */
 const tokensText = (tokens: Record<string, unknown> | null | undefined): string | null => {

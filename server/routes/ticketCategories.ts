@@ -1,26 +1,12 @@
 /** Ticket categories: admin CRUD, plus the active list every role picks from when opening a ticket. */
 import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
-import { LISTS, type TicketCategory, type TicketCategoryBody, ticketCategoryBody, ticketCategoryEntity } from '../../src/contract';
+import { LISTS, ticketCategoryBody, ticketCategoryEntity } from '../../src/contract';
 import { listSpec } from '../http/list';
 import type { TicketCategoriesTable } from '../db/schema';
-import { bool, flag } from '../db/values';
 import { crudRoutes } from './crud';
 
 type Row = Selectable<TicketCategoriesTable> & { tickets_count: number };
-
-const toApi = (row: Row): TicketCategory => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  is_active: bool(row.is_active),
-  tickets_count: Number(row.tickets_count ?? 0),
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
-
-/** The columns the form sets. */
-const columns = (body: TicketCategoryBody) => ({ name: body.name, description: body.description, is_active: flag(body.is_active) });
 
 export default crudRoutes({
   resource: 'ticket-categories',
@@ -40,10 +26,8 @@ export default crudRoutes({
     sorts: { name: 'c.name', created_at: 'c.created_at', updated_at: 'c.updated_at', id: 'c.id' },
     idColumn: 'c.id',
   }),
-  toApi,
   entity: ticketCategoryEntity,
   body: ticketCategoryBody,
-  columns,
   unique: [{ field: 'name', message: 'The name has already been taken.', caseInsensitive: true }],
   audit: { module: 'ticket_categories' },
   routes: (app, { query, toApi, errors }) => {

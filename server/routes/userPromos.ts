@@ -3,37 +3,20 @@
  * more. The credit moves to resellers and dealers read them; this module is their admin CRUD.
  */
 import type { Selectable } from 'kysely';
-import { LISTS, type UserPromo, type UserPromoBody, userPromoBody, userPromoEntity } from '../../src/contract';
+import { LISTS, type UserPromo, userPromoBody, userPromoEntity } from '../../src/contract';
 import { listSpec } from '../http/list';
 import type { UserPromosTable } from '../db/schema';
-import { bool, flag } from '../db/values';
-import { crudRoutes } from './crud';
+import { crudRoutes, fromRow } from './crud';
 import { requireServer } from '../servers/require';
 
 type Row = Selectable<UserPromosTable> & { server_name: string | null };
 
+const columnsToApi = fromRow(userPromoEntity);
+/** The columns as they are, with the server named and the total the form shows. */
 const toApi = (row: Row): UserPromo => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  server_id: row.server_id,
+  ...columnsToApi(row),
   server: row.server_id !== null && row.server_name !== null ? { id: row.server_id, name: row.server_name } : null,
-  credits_required: row.credits_required,
-  bonus_credits: row.bonus_credits,
   total_credits: row.credits_required + row.bonus_credits,
-  is_active: bool(row.is_active),
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
-
-/** The columns the form sets. */
-const columns = (body: UserPromoBody) => ({
-  name: body.name,
-  description: body.description,
-  server_id: body.server_id,
-  credits_required: body.credits_required,
-  bonus_credits: body.bonus_credits,
-  is_active: flag(body.is_active),
 });
 
 export default crudRoutes({
@@ -62,7 +45,6 @@ export default crudRoutes({
   toApi,
   entity: userPromoEntity,
   body: userPromoBody,
-  columns,
   check: (body, { db }) => requireServer(db, body.server_id),
   audit: { module: 'user_promos', noun: 'promo' },
 });

@@ -1,4 +1,5 @@
 export * from './roles';
+export * from './routes';
 export * from './messages';
 export * from './constants';
 export * from './mac';

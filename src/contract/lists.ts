@@ -35,8 +35,8 @@ export interface ListEntry<S extends string = string, F extends string = string>
 export type SortKeyOf<L extends ListEntry> = L['sorts'][number];
 export type FilterOf<L extends ListEntry> = L['filters'][number];
 
-/** An entry with the defaults filled in; the literal sort keys and filter names are kept for typing. */
-function list<const S extends string, const F extends string = never>(entry: {
+/** A list entry with the defaults filled in; the literal sort keys and filter names are kept for typing. */
+export function list<const S extends string, const F extends string = never>(entry: {
   path: string;
   search?: 'filter' | 'plain' | null;
   sorts: readonly S[];

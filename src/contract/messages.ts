@@ -140,6 +140,17 @@ export const STATUS = {
 } as const;
 
 /** The shared data table's own words ('No data found' is GENERAL.noData). */
+/** A CRUD page's failures and show drawer when the resource states none of its own ('category', 'server'). */
+export const CRUD_PAGE = {
+  createFailed: (singular: string) => `Failed to create ${singular}`,
+  updateFailed: (singular: string) => `Failed to update ${singular}`,
+  deleteFailed: (singular: string) => `Failed to delete ${singular}`,
+  view: 'View',
+  details: (Singular: string) => `${Singular} details`,
+  /** A switch's value on a show page. */
+  yesNo: ['Yes', 'No'] as [string, string],
+};
+
 export const DATA_TABLE = {
   rowActions: 'Row actions',
   actions: 'Actions',

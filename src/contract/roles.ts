@@ -37,8 +37,9 @@ const UP_TO_MANAGER: readonly Role[] = ['admin', 'manager'];
 const UP_TO_RESELLER: readonly Role[] = ['admin', 'manager', 'reseller'];
 const BELOW_ADMIN: readonly Role[] = ['manager', 'reseller', 'dealer'];
 
-const adminOnly = (...actions: string[]) => Object.fromEntries(actions.map((a) => [a, ADMIN]));
-const CRUD = ['list', 'show', 'create', 'edit', 'delete'];
+/** These actions for admin only: `tariffs: adminOnly(...CRUD)` is a plain admin resource's entry. */
+export const adminOnly = (...actions: string[]) => Object.fromEntries(actions.map((a) => [a, ADMIN]));
+export const CRUD = ['list', 'show', 'create', 'edit', 'delete'];
 
 export const PERMISSIONS = {
   dashboard: { list: ALL },

@@ -6,7 +6,6 @@ const DashboardPage = lazyPage(() => import('./Dashboard'), 'DashboardPage');
 
 export const dashboard: PanelResource = {
   name: 'dashboard',
-  label: 'Dashboard',
   icon: <DashboardOutlined />,
   list: { path: '/', page: DashboardPage },
   routes: [{ path: '/dashboard', page: DashboardPage }],
@@ -14,7 +13,6 @@ export const dashboard: PanelResource = {
 
 export const profile: PanelResource = {
   name: 'profile',
-  label: 'Profile',
   icon: <UserOutlined />,
   list: { path: '/profile', page: lazyPage(() => import('./Profile'), 'ProfilePage') },
 };

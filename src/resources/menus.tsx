@@ -1,24 +1,23 @@
 /**
- * The menu of each role in its order and grouping (docs/domain.md#routes-and-menus). Entries name resources; paths,
- * labels and icons come from their declarations.
+ * The menus of each role are the contract's (src/contract/routes.ts); the panel adds the groups'
+ * icons. Paths, labels and icons of the links come from the resources' declarations.
  */
 import { AppstoreOutlined, CustomerServiceOutlined, SearchOutlined, TeamOutlined } from '@ant-design/icons';
+import type { ReactNode } from 'react';
 import type { MenuLayout } from '../components/routing';
-import type { Role } from '../contract';
+import { MENUS, type MenuSpec, type Role, UNKNOWN_ROLE_MENU as UNKNOWN_ROLE_MENU_SPEC } from '../contract';
 
-export const MENU_LAYOUTS: Record<Role, MenuLayout> = {
-  admin: [
-    'dashboard',
-    { group: 'Accounts', icon: <TeamOutlined />, children: ['managers', 'resellers', 'dealers', 'accounts'] },
-    'transactions',
-    'mac-search',
-    { group: 'Tickets', icon: <CustomerServiceOutlined />, children: ['tickets', 'ticket-categories'] },
-    { group: 'Settings', icon: <AppstoreOutlined />, children: ['global-discounts', 'user-promos', 'themes', 'announcements', 'servers', 'settings'] },
-  ],
-  manager: ['dashboard', 'user-announcements', 'resellers', 'dealers', 'accounts', 'transactions', 'tickets', 'mac-search'],
-  reseller: ['dashboard', 'user-announcements', 'dealers', 'accounts', 'mac-search', { group: 'Search', icon: <SearchOutlined />, children: ['user-search'] }, 'transactions', 'tickets'],
-  dealer: ['dashboard', 'user-announcements', 'accounts', 'transactions', 'tickets', 'mac-search'],
+const GROUP_ICONS: Record<string, ReactNode> = {
+  Accounts: <TeamOutlined />,
+  Tickets: <CustomerServiceOutlined />,
+  Settings: <AppstoreOutlined />,
+  Search: <SearchOutlined />,
 };
 
+const withIcons = (menu: MenuSpec): MenuLayout =>
+  menu.map((entry) => (typeof entry === 'string' ? entry : { ...entry, icon: GROUP_ICONS[entry.group] }));
+
+export const MENU_LAYOUTS = Object.fromEntries(Object.entries(MENUS).map(([role, menu]) => [role, withIcons(menu)])) as Record<Role, MenuLayout>;
+
 /** A signed-in user of an unknown role: only Dashboard and MAC Check (docs/domain.md#roles). */
-export const UNKNOWN_ROLE_MENU: MenuLayout = ['dashboard', 'mac-search'];
+export const UNKNOWN_ROLE_MENU: MenuLayout = withIcons(UNKNOWN_ROLE_MENU_SPEC);

@@ -15,7 +15,7 @@ import { type BaseRecord, type CrudFilter, type CrudSort, type HttpError, useTab
 import { Alert, Button, Card, Input, Select, Space, Spin, Table, type TableProps, Typography } from 'antd';
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, Suspense, lazy, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, type ListName, PAGE_SIZES, SEARCH_DEBOUNCE_MS, type SortKeyFor } from '../../contract';
+import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS, type SortKeyFor } from '../../contract';
 import { errorNotification } from '../feedback/notify';
 import { useDebounced } from '../hooks';
 import { usePageHeading } from '../layout/PageHeading';
@@ -55,7 +55,7 @@ type ColumnSort<K extends string> =
 export type DataColumn<T, K extends string = never> = ColumnBase<T> & ColumnSort<K>;
 
 /** A column of the list of that resource: sortable only by the sort keys its contract entry declares. */
-export type ListColumn<T, R extends ListName> = DataColumn<T, SortKeyFor<R>>;
+export type ListColumn<T, R extends string> = DataColumn<T, SortKeyFor<R>>;
 
 export interface SelectFilter {
   field: string;
@@ -99,7 +99,7 @@ export interface BulkAction<T> {
   onClick: (ids: Array<string | number>, records: T[], clear: () => void) => void;
 }
 
-export interface DataTableProps<T extends BaseRecord, R extends ListName> {
+export interface DataTableProps<T extends BaseRecord, R extends string> {
   /** The list (src/contract/lists.ts): its path, parameters and sort keys. */
   resource: R;
   /** Sortable only by the sort keys of the resource's list. */
@@ -196,7 +196,7 @@ function useSameFit<C>(fit: { shown: C[]; folded: C[] }) {
   return kept.current;
 }
 
-export function DataTable<T extends BaseRecord, R extends ListName>({
+export function DataTable<T extends BaseRecord, R extends string>({
   resource,
   columns,
   title,

@@ -7,6 +7,8 @@ import { DatePicker, Input, InputNumber, Select, Switch } from 'antd';
 import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import type { Control } from 'react-hook-form';
+import type { z } from 'zod';
+import { type FieldInfo, fieldInfo, fieldsInfo, humanise } from '../../contract';
 import { FormField } from './FormField';
 
 export type FormMode = 'create' | 'edit';
@@ -91,6 +93,51 @@ export function FieldList({ fields, mode, control: formControl }: { fields: Fiel
         ))}
     </>
   );
+}
+
+const TYPES: Record<FieldInfo['kind'], FieldDef['type'] | null> = {
+  text: 'text',
+  textarea: 'textarea',
+  number: 'number',
+  boolean: 'switch',
+  enum: 'select',
+  other: null,
+};
+
+/** A field's declaration as its schema gives it: label, input, required mark, bounds, enum options and default. */
+export function fieldOf(name: string, info: FieldInfo): FieldDef | null {
+  const type = TYPES[info.kind];
+  if (!type) return null;
+  return {
+    name,
+    label: info.label ?? humanise(name),
+    type,
+    ...(info.required ? { required: true } : {}),
+    ...(info.min !== undefined ? { min: info.min } : {}),
+    ...(info.max !== undefined ? { max: info.max } : {}),
+    ...(info.values ? { options: info.values.map((v) => ({ label: humanise(v), value: v })) } : {}),
+    ...(info.initial !== undefined ? { initial: info.initial } : {}),
+  };
+}
+
+/** One field of an object schema as fieldOf gives it, for a form laid out by hand. */
+export const schemaField = (schema: z.ZodObject, name: string): FieldDef => fieldOf(name, fieldInfo(schema.shape[name] as z.ZodType))!;
+
+/** Per field: what the UI needs that the schema cannot say (options read at run time, help), or false to leave it out. */
+export type FieldOverrides = Record<string, Partial<FieldDef> | false>;
+
+/**
+ * The form fields of a body schema, in its order: each from its schema (see fieldOf) with its override
+ * on top. Fields the schema cannot render as one input (objects, lists) need an override with a type.
+ */
+export function fieldsOf(schema: z.ZodObject, overrides: FieldOverrides = {}): FieldDef[] {
+  return fieldsInfo(schema).flatMap(([name, info]) => {
+    const override = overrides[name];
+    if (override === false) return [];
+    const derived = fieldOf(name, info);
+    if (!derived && !override?.type) return [];
+    return [{ ...(derived ?? { name, label: info.label ?? humanise(name) }), ...override } as FieldDef];
+  });
 }
 
 /** The initial values of a create form. */

@@ -1,7 +1,7 @@
 /** Page titles from the declarations: the h1 of pages without their own, and the browser tab's title. */
 import { matchPath } from 'react-router';
 import { ACCESS, LAYOUT, PANEL_NAMES, isRole } from '../../contract';
-import type { PanelResource, PanelRoute } from '../routing';
+import { type PanelResource, type PanelRoute, labelOf } from '../routing';
 
 /** The declared route that answers the path, with its resource. */
 export function routeFor(pathname: string, resources: readonly PanelResource[]): { resource: PanelResource; route: PanelRoute } | null {
@@ -18,7 +18,7 @@ export function pageTitleFor(pathname: string, resources: readonly PanelResource
   if (matchPath({ path: '/login', end: true }, pathname)) return LAYOUT.signIn;
   if (matchPath({ path: '/unauthorized', end: true }, pathname)) return ACCESS.denied;
   const found = routeFor(pathname, resources);
-  return found ? (found.route.title ?? found.resource.label) : ACCESS.notFound;
+  return found ? (found.route.title ?? labelOf(found.resource)) : ACCESS.notFound;
 }
 
 /** The browser tab: '<Page> · <panel name>' (the role's, as the header shows it; the brand before sign-in). */

@@ -5,6 +5,7 @@
  */
 import type { ResourceProps } from '@refinedev/core';
 import type { ComponentType, ReactNode } from 'react';
+import { RESOURCE_LABELS } from '../../contract';
 import { type Preloadable, lazyComponent } from '../lazyComponent';
 
 export type LazyPage = Preloadable<ComponentType<any>>;
@@ -41,7 +42,8 @@ export type FirstCall =
 export interface PanelResource {
   /** The role matrix's resource name and the API path. */
   name: string;
-  label: string;
+  /** Its label in the contract (RESOURCE_LABELS) unless given. */
+  label?: string;
   icon?: ReactNode;
   list?: PanelRoute;
   create?: PanelRoute;
@@ -56,6 +58,9 @@ export interface GuardedRoute extends PanelRoute {
 }
 
 const KINDS = ['list', 'create', 'edit', 'show'] as const;
+
+/** What a resource is called in menus and page titles. */
+export const labelOf = (r: PanelResource): string => r.label ?? (RESOURCE_LABELS as Record<string, string>)[r.name] ?? r.name;
 
 /** Every route of the declarations with the permission it needs. */
 export function routesOf(resources: readonly PanelResource[]): GuardedRoute[] {
@@ -73,5 +78,5 @@ export const refineResourcesOf = (resources: readonly PanelResource[]): Resource
     create: r.create?.path,
     edit: r.edit?.path,
     show: r.show?.path,
-    meta: { label: r.label, icon: r.icon },
+    meta: { label: labelOf(r), icon: r.icon },
   }));

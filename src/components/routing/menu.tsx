@@ -3,7 +3,7 @@
  * from its resource's declaration. A resource that is not declared has no link.
  */
 import type { ReactNode } from 'react';
-import type { PanelResource } from './declarations';
+import { type PanelResource, labelOf } from './declarations';
 
 export interface MenuLink {
   path: string;
@@ -24,7 +24,7 @@ export function buildMenu(layout: MenuLayout, resources: readonly PanelResource[
   const byName = new Map(resources.map((r) => [r.name, r]));
   const link = (name: string): MenuLink[] => {
     const r = byName.get(name);
-    return r?.list ? [{ path: r.list.path, label: r.label, icon: r.icon }] : [];
+    return r?.list ? [{ path: r.list.path, label: labelOf(r), icon: r.icon }] : [];
   };
   return layout.flatMap((entry): MenuEntry[] => {
     if (typeof entry === 'string') return link(entry);

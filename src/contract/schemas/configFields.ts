@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { MAX_RECORD_ID } from '../constants';
 import { decimalInput } from './common';
+import { FIELD_RULES } from '../messages';
+import { withMeta } from './fieldMeta';
 
 /**
  * Numbers typed into forms often arrive as text: '12' is 12 and '0.5' is 0.5; '', 'abc', '0x10' and
@@ -14,18 +16,25 @@ const numeric = decimalInput;
  * except above `max` when `maxMessage` is given. The default max fits a 32-bit integer column.
  */
 export const boundedInt = (message: string, min: number, max: number = MAX_RECORD_ID, maxMessage: string = message) =>
-  z.preprocess(
-    numeric,
-    // One check, so one message per field even when several rules fail.
-    z.number({ error: message }).superRefine((n, ctx) => {
-      if (!Number.isInteger(n) || n < min) ctx.addIssue({ code: 'custom', message });
-      else if (n > max) ctx.addIssue({ code: 'custom', message: maxMessage });
-    }),
+  withMeta(
+    z.preprocess(
+      numeric,
+      // One check, so one message per field even when several rules fail.
+      z.number({ error: message }).superRefine((n, ctx) => {
+        if (!Number.isInteger(n) || n < min) ctx.addIssue({ code: 'custom', message });
+        else if (n > max) ctx.addIssue({ code: 'custom', message: maxMessage });
+      }),
+    ),
+    { min, max },
   );
+
+/** A labelled integer within [min, max]: its message, its bounds and its label from one statement. */
+export const intBetween = (label: string, min: number, max: number) =>
+  withMeta(boundedInt(FIELD_RULES.between(label, min, max), min, max), { label, min, max });
 
 /** A number within [min, max]; every failure reads `message`. */
 export const boundedNumber = (message: string, min: number, max: number) =>
-  z.preprocess(numeric, z.number({ error: message }).refine((n) => n >= min && n <= max, message));
+  withMeta(z.preprocess(numeric, z.number({ error: message }).refine((n) => n >= min && n <= max, message)), { min, max });
 
 /** true/false, 1/0 or their text forms; anything else reads `message`. */
 export const switchField = (message: string) =>

@@ -1,3 +1,4 @@
+export * from './fieldMeta';
 export * from './common';
 export * from './auth';
 export * from './ticketCategories';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { SERVER_DEFAULTS, SERVER_TIMEOUT_RANGE } from '../constants';
-import { ENTITY_FORM, SERVER_FORM } from '../messages';
+import { ENTITY_FORM, SERVERS, SERVER_FORM } from '../messages';
 import { integerInput, requiredText } from './common';
+import { labelled, withMeta } from './fieldMeta';
 
 export const SERVER_STATUSES = ['active', 'inactive'] as const;
 export const SERVER_CONNECTION_STATUSES = ['online', 'offline'] as const;
@@ -49,18 +50,19 @@ const hostField = requiredText(SERVER_FORM.hostRequired).regex(/^[A-Za-z0-9._:\-
  * on update (and stores none on create).
  */
 export const serverBody = z.object({
-  name: requiredText(ENTITY_FORM.nameRequired, 100),
-  db_host: hostField,
-  db_username: requiredText(SERVER_FORM.usernameRequired),
-  db_password: z.string().max(1000).nullish(),
-  db_port: portField.optional().default(SERVER_DEFAULTS.db_port),
-  db_name: requiredText(SERVER_FORM.dbNameRequired, 128),
-  driver: z.enum(SERVER_DRIVERS, { error: SERVER_FORM.driverInvalid }).default(SERVER_DEFAULTS.driver),
-  timeout_seconds: timeoutField.optional().default(SERVER_DEFAULTS.timeout_seconds),
-  status: z.enum(SERVER_STATUSES, { error: SERVER_FORM.statusInvalid }).default(SERVER_DEFAULTS.status),
-  connection_status: z
-    .enum(SERVER_CONNECTION_STATUSES, { error: SERVER_FORM.connectionStatusInvalid })
-    .default(SERVER_DEFAULTS.connection_status),
+  name: labelled(requiredText(ENTITY_FORM.nameRequired, 100), 'Name'),
+  driver: labelled(z.enum(SERVER_DRIVERS, { error: SERVER_FORM.driverInvalid }).default(SERVER_DEFAULTS.driver), 'Driver'),
+  db_host: labelled(hostField, 'Database Host'),
+  db_port: withMeta(portField.optional().default(SERVER_DEFAULTS.db_port), { label: 'Database Port', min: 1, max: 65535 }),
+  db_name: labelled(requiredText(SERVER_FORM.dbNameRequired, 128), 'Database Name'),
+  db_username: labelled(requiredText(SERVER_FORM.usernameRequired), 'Database Username'),
+  db_password: labelled(z.string().max(1000).nullish(), 'Database Password'),
+  timeout_seconds: labelled(timeoutField.optional().default(SERVER_DEFAULTS.timeout_seconds), SERVERS.timeoutLabel),
+  status: labelled(z.enum(SERVER_STATUSES, { error: SERVER_FORM.statusInvalid }).default(SERVER_DEFAULTS.status), 'Status'),
+  connection_status: labelled(
+    z.enum(SERVER_CONNECTION_STATUSES, { error: SERVER_FORM.connectionStatusInvalid }).default(SERVER_DEFAULTS.connection_status),
+    'Connection Status',
+  ),
 });
 export type ServerBody = z.infer<typeof serverBody>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CREDIT_OPTIONS_TEST_DEFAULT, SYSTEM_SETTING_DEFAULTS } from '../constants';
 import { FIELD_RULES, SETTINGS } from '../messages';
 import { type SettingDef, type SettingKey, SETTING_KEYS } from '../settings';
-import { boundedInt, boundedNumber, intList, switchField } from './configFields';
+import { boundedInt, boundedNumber, intBetween, intList, switchField } from './configFields';
 import { creditOptionEntity } from './credits';
 
 /** PUT /system-settings/{key}: the key must be one of the settings table's (docs/domain.md#system-settings). */
@@ -55,9 +55,9 @@ export const creditLevelsBody = z.record(z.string(), z.unknown());
 /** The credit options settings (amounts offered to non-admin givers and admin to resellers/dealers). */
 export const creditOptionsSettingsSchema = z
   .object({
-    min_credits: boundedInt(FIELD_RULES.between('Min credits', 1, 100_000), 1, 100_000),
-    max_credits: boundedInt(FIELD_RULES.between('Max credits', 1, 1_000_000), 1, 1_000_000),
-    increment_step: boundedInt(FIELD_RULES.between('Increment step', 1, 10_000), 1, 10_000),
+    min_credits: intBetween('Min credits', 1, 100_000),
+    max_credits: intBetween('Max credits', 1, 1_000_000),
+    increment_step: intBetween('Increment step', 1, 10_000),
     preset_amounts: intList(FIELD_RULES.positiveIntegers('Preset amounts'), 1, 1_000_000),
     enable_percentage_options: switchField(FIELD_RULES.boolean('Percentage options')),
     percentage_options: intList(FIELD_RULES.between('Percentages', 1, 100), 1, 100),

@@ -3,6 +3,7 @@ import { ENTITY_FORM, FIELD_RULES, THEME_FORM, THEMES } from '../messages';
 import { SLUG_PATTERN } from '../slug';
 import { boundedInt, switchField } from './configFields';
 import { optionalText, requiredText } from './common';
+import { labelled } from './fieldMeta';
 
 export const THEME_ALGORITHMS = ['default', 'dark', 'compact'] as const;
 
@@ -22,10 +23,10 @@ export type ThemeTokensBody = z.infer<typeof themeTokens>;
 
 /** Create and update. Absent tokens keep the stored ones on update; null clears them. */
 export const themeBody = z.object({
-  name: requiredText(ENTITY_FORM.nameRequired, 100),
-  slug: requiredText(THEMES.slugRequired, 100).regex(SLUG_PATTERN, THEMES.slugInvalid),
-  description: optionalText(500),
-  is_active: switchField(FIELD_RULES.boolean('Active')).default(false),
+  name: labelled(requiredText(ENTITY_FORM.nameRequired, 100), 'Name'),
+  slug: labelled(requiredText(THEMES.slugRequired, 100).regex(SLUG_PATTERN, THEMES.slugInvalid), 'Slug'),
+  description: labelled(optionalText(500), 'Description'),
+  is_active: labelled(switchField(FIELD_RULES.boolean('Active')).default(false), 'Active'),
   tokens: themeTokens.nullish(),
 });
 export type ThemeBody = z.infer<typeof themeBody>;

@@ -1,6 +1,5 @@
 import { UserOutlined } from '@ant-design/icons';
 import { type FirstCall, type PanelResource, lazyPage } from '../../components/routing';
-import { ACCOUNT_SCREEN } from '../../contract';
 
 const AccountsPage = lazyPage(() => import('./AccountsPage'), 'AccountsPage');
 /** The accounts, and the servers of the Server filter and the caller's branch server (useAccountServers). */
@@ -9,7 +8,6 @@ const firstCalls: FirstCall[] = [{ list: 'accounts' }, { list: 'servers', path: 
 /** End-user accounts: /users and /accounts are the same screen. */
 export const accounts: PanelResource = {
   name: 'accounts',
-  label: ACCOUNT_SCREEN.title,
   icon: <UserOutlined />,
   list: { path: '/users', page: AccountsPage, firstCalls },
   routes: [{ path: '/accounts', page: AccountsPage, firstCalls }],

@@ -4,7 +4,6 @@ import { type PanelResource, lazyPage } from '../../components/routing';
 /** Analytics (admin): its charts load with the page only. */
 export const analytics: PanelResource = {
   name: 'analytics',
-  label: 'Analytics',
   icon: <LineChartOutlined />,
   list: { path: '/analytics', page: lazyPage(() => import('./list'), 'AnalyticsPage') },
 };

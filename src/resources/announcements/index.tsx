@@ -4,7 +4,6 @@ import { type PanelResource, lazyPage } from '../../components/routing';
 /** Announcement management (admin). */
 export const announcements: PanelResource = {
   name: 'announcements',
-  label: 'Announcements',
   icon: <NotificationOutlined />,
   list: { path: '/announcements', page: lazyPage(() => import('./list'), 'AnnouncementsPage') },
 };

@@ -4,7 +4,6 @@ import { type PanelResource, lazyPage } from '../../components/routing';
 /** Audit logs (admin): read only. */
 export const auditLogs: PanelResource = {
   name: 'audit-logs',
-  label: 'Audit Logs',
   icon: <AuditOutlined />,
   list: { path: '/audit-logs', page: lazyPage(() => import('./list'), 'AuditLogsPage') },
 };

@@ -3,7 +3,6 @@ import { type PanelResource, lazyPage } from '../../components/routing';
 
 export const creditLevels: PanelResource = {
   name: 'credit-levels',
-  label: 'Credit Levels',
   icon: <RiseOutlined />,
   list: { path: '/credit-levels', page: lazyPage(() => import('./list'), 'CreditLevelsPage') },
 };

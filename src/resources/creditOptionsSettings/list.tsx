@@ -18,8 +18,11 @@ import {
   creditOptionsTestBody,
 } from '../../contract';
 import { useConfirm, useNotify } from '../../components/feedback';
-import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
+import { FormField, SchemaForm, schemaField, setServerErrors, useSchemaForm } from '../../components/form';
 import { ConfigLoading, useConfigDocument } from '../../features/settings/configDocument';
+
+/** The amounts' labels and bounds are the contract schema's. */
+const AMOUNT_FIELDS = ['min_credits', 'max_credits', 'increment_step'] as const;
 
 /** The form holds the two lists as comma-separated text; the contract schema reads that text as lists. */
 const toForm = (s: CreditOptionsSettings) => ({ ...s, preset_amounts: s.preset_amounts.join(', '), percentage_options: s.percentage_options.join(', ') });
@@ -128,21 +131,16 @@ export function CreditOptionsSettingsPage() {
           </Typography.Paragraph>
           <SchemaForm name="credit-options-settings" handleSubmit={form.handleSubmit} onSubmit={save} disabled={!canEdit}>
             <Row gutter={16}>
-              <Col xs={24} sm={8}>
-                <FormField control={control} name="min_credits" label="Min credits" required>
-                  <InputNumber min={1} max={100_000} precision={0} style={{ width: '100%' }} />
-                </FormField>
-              </Col>
-              <Col xs={24} sm={8}>
-                <FormField control={control} name="max_credits" label="Max credits" required>
-                  <InputNumber min={1} max={1_000_000} precision={0} style={{ width: '100%' }} />
-                </FormField>
-              </Col>
-              <Col xs={24} sm={8}>
-                <FormField control={control} name="increment_step" label="Increment step" required>
-                  <InputNumber min={1} max={10_000} precision={0} style={{ width: '100%' }} />
-                </FormField>
-              </Col>
+              {AMOUNT_FIELDS.map((name) => {
+                const field = schemaField(creditOptionsSettingsSchema, name);
+                return (
+                  <Col xs={24} sm={8} key={name}>
+                    <FormField control={control} name={name} label={field.label} required={field.required === true}>
+                      <InputNumber min={field.min} max={field.max} precision={0} style={{ width: '100%' }} />
+                    </FormField>
+                  </Col>
+                );
+              })}
             </Row>
             <FormField control={control} name="preset_amounts" label="Preset amounts" extra="Comma-separated positive integers, e.g. 10, 25, 50">
               <Input />

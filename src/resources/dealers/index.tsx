@@ -3,7 +3,6 @@ import { type PanelResource, lazyPage } from '../../components/routing';
 
 export const dealers: PanelResource = {
   name: 'dealers',
-  label: 'Dealers',
   icon: <TeamOutlined />,
   list: { path: '/dealers', page: lazyPage(() => import('./list'), 'DealersList') },
   edit: { path: '/dealers/edit/:id', page: lazyPage(() => import('./edit'), 'DealerEditPage'), title: 'Edit Dealer' },

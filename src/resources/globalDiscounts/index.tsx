@@ -4,7 +4,6 @@ import { type PanelResource, lazyPage } from '../../components/routing';
 /** Global discounts, labelled User Promo in the menu. */
 export const globalDiscounts: PanelResource = {
   name: 'global-discounts',
-  label: 'User Promo',
   icon: <PercentageOutlined />,
   list: { path: '/global-discounts', page: lazyPage(() => import('./list'), 'GlobalDiscountsPage') },
 };

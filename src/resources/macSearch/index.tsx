@@ -1,11 +1,9 @@
 import { WifiOutlined } from '@ant-design/icons';
 import { type PanelResource, lazyPage } from '../../components/routing';
-import { ACCOUNT_SCREEN } from '../../contract';
 
 /** MAC Check: every role, and a signed-in user of an unknown role too (docs/domain.md#roles). */
 export const macSearch: PanelResource = {
   name: 'mac-search',
-  label: ACCOUNT_SCREEN.macCheck,
   icon: <WifiOutlined />,
   list: { path: '/mac-search', page: lazyPage(() => import('./list'), 'MacSearchPage') },
 };

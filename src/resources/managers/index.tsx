@@ -5,7 +5,6 @@ const ManagerFormPage = lazyPage(() => import('./form'), 'ManagerFormPage');
 
 export const managers: PanelResource = {
   name: 'managers',
-  label: 'Managers',
   icon: <TeamOutlined />,
   list: { path: '/managers', page: lazyPage(() => import('./list'), 'ManagersList') },
   create: { path: '/managers/create', page: ManagerFormPage, props: { mode: 'create' }, title: 'Create Manager' },

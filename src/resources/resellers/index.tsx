@@ -3,7 +3,6 @@ import { type PanelResource, lazyPage } from '../../components/routing';
 
 export const resellers: PanelResource = {
   name: 'resellers',
-  label: 'Resellers',
   icon: <TeamOutlined />,
   list: { path: '/resellers', page: lazyPage(() => import('./list'), 'ResellersList') },
   routes: [

@@ -3,7 +3,6 @@ import { type PanelResource, lazyPage } from '../../components/routing';
 
 export const servers: PanelResource = {
   name: 'servers',
-  label: 'Servers',
   icon: <CloudServerOutlined />,
   list: { path: '/servers', page: lazyPage(() => import('./list'), 'ServersPage') },
 };

@@ -2,12 +2,12 @@ import { ApiOutlined, HomeOutlined } from '@ant-design/icons';
 import { useCan, useCustomMutation, useInvalidate, useNotification } from '@refinedev/core';
 import { Breadcrumb, Tag, Tooltip } from 'antd';
 import { Link } from 'react-router';
-import { CONFIG_SCREENS, ENTITY_FORM, SERVERS, SERVER_DEFAULTS, SERVER_TIMEOUT_RANGE, type Server, serverBody } from '../../contract';
+import { CONFIG_SCREENS, ENTITY_FORM, SERVERS, SERVER_DEFAULTS, type Server, serverBody } from '../../contract';
 import { PageAccess } from '../../components/routing';
 import { CrudPage } from '../../components/CrudPage';
 import { StatusTag, dateTime } from '../../components/display';
 import { useNotify } from '../../components/feedback';
-import type { FieldDef } from '../../components/form/fields';
+import { type FieldDef, fieldsOf } from '../../components/form';
 
 const statusOptions = [
   { label: 'Active', value: 'active' },
@@ -37,50 +37,20 @@ function BreakerCell({ server }: { server: Server }) {
   );
 }
 
-const passwordField = (mode: 'create' | 'edit'): FieldDef => ({
-  name: 'db_password',
-  label: 'Database Password',
+const passwordField = (mode: 'create' | 'edit'): Partial<FieldDef> => ({
   type: 'password',
   only: mode,
   // Write-only: the API never sends it back, so an empty field on edit keeps the stored one.
   placeholder: mode === 'edit' ? ENTITY_FORM.keepPassword : undefined,
 });
 
-const fields: FieldDef[] = [
-  { name: 'name', label: 'Name', type: 'text', required: true },
-  {
-    name: 'driver',
-    label: 'Driver',
-    type: 'select',
-    options: driverOptions,
-    initial: SERVER_DEFAULTS.driver,
-    help: 'Ministra: accounts are also written to the users table of this database (a Ministra/Stalker middleware).',
-  },
-  { name: 'db_host', label: 'Database Host', type: 'text', required: true, placeholder: 'db.example.com' },
-  {
-    name: 'db_port',
-    label: 'Database Port',
-    type: 'number',
-    min: 1,
-    max: 65535,
-    initial: Number(SERVER_DEFAULTS.db_port),
-  },
-  { name: 'db_name', label: 'Database Name', type: 'text', required: true },
-  { name: 'db_username', label: 'Database Username', type: 'text', required: true },
-  passwordField('create'),
-  passwordField('edit'),
-  {
-    name: 'timeout_seconds',
-    label: SERVERS.timeoutLabel,
-    type: 'number',
-    min: SERVER_TIMEOUT_RANGE.min,
-    max: SERVER_TIMEOUT_RANGE.max,
-    initial: SERVER_DEFAULTS.timeout_seconds,
-    help: SERVERS.timeoutHelp,
-  },
-  { name: 'status', label: 'Status', type: 'select', options: statusOptions, initial: SERVER_DEFAULTS.status },
-  { name: 'connection_status', label: 'Connection Status', type: 'select', options: connectionOptions, initial: SERVER_DEFAULTS.connection_status },
-];
+/** The schema's fields with what it cannot say: the drivers' descriptions, the port as a number, the password per mode. */
+const fields: FieldDef[] = fieldsOf(serverBody, {
+  driver: { options: driverOptions, help: 'Ministra: accounts are also written to the users table of this database (a Ministra/Stalker middleware).' },
+  db_host: { placeholder: 'db.example.com' },
+  db_port: { type: 'number', initial: Number(SERVER_DEFAULTS.db_port) },
+  timeout_seconds: { help: SERVERS.timeoutHelp },
+}).flatMap((field) => (field.name === 'db_password' ? [{ ...field, ...passwordField('create') }, { ...field, ...passwordField('edit') }] : [field]));
 
 export function ServersPage() {
   const notify = useNotify();
@@ -104,7 +74,6 @@ export function ServersPage() {
     <CrudPage<Server, 'servers'>
       resource="servers"
       schema={serverBody}
-      title="Servers"
       singular="server"
       header={
         <Breadcrumb

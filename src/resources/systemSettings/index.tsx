@@ -3,7 +3,6 @@ import { type PanelResource, lazyPage } from '../../components/routing';
 
 export const systemSettings: PanelResource = {
   name: 'settings',
-  label: 'System Settings',
   icon: <SettingOutlined />,
   list: { path: '/settings', page: lazyPage(() => import('./list'), 'SystemSettingsPage') },
 };

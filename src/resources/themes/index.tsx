@@ -3,7 +3,6 @@ import { type PanelResource, lazyPage } from '../../components/routing';
 
 export const themes: PanelResource = {
   name: 'themes',
-  label: 'Themes',
   icon: <BgColorsOutlined />,
   list: { path: '/themes', page: lazyPage(() => import('./list'), 'ThemesPage') },
 };

@@ -15,15 +15,10 @@ import {
 import { CrudPage } from '../../components/CrudPage';
 import { ActiveTag, activeOptions, dateTime } from '../../components/display';
 import { useConfirm, useNotify } from '../../components/feedback';
-import { type FieldDef, FormField } from '../../components/form';
+import { type FieldOverrides, FormField } from '../../components/form';
 import { useAppConfig } from '../../providers/appConfig';
 
-const fields: FieldDef[] = [
-  { name: 'name', label: 'Name', type: 'text', required: true },
-  { name: 'slug', label: 'Slug', type: 'text', required: true, placeholder: 'generated from the name' },
-  { name: 'description', label: 'Description', type: 'textarea' },
-  { name: 'is_active', label: 'Active', type: 'switch', initial: false },
-];
+const fieldOverrides: FieldOverrides = { slug: { placeholder: 'generated from the name' } };
 
 /**
  * Fills the slug from the name while the slug is empty or still the one generated from the
@@ -109,7 +104,6 @@ export function ThemesPage() {
   return (
     <CrudPage<Theme, 'themes'>
       resource="themes"
-      title="Themes"
       singular="theme"
       searchPlaceholder="Search themes..."
       messages={{ createFailed: THEMES.createFailed, updateFailed: THEMES.updateFailed, deleteFailed: THEMES.deleteFailed }}
@@ -134,7 +128,7 @@ export function ThemesPage() {
         { dataIndex: 'is_active', title: 'Status', sortable: true, render: (v: boolean) => <ActiveTag active={v} /> },
         { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
       ]}
-      fields={fields}
+      fieldOverrides={fieldOverrides}
       formExtra={(_mode, form) => <TokenFields form={form} />}
       toPayload={(values) => ({ ...values, tokens: tokensPayload(values.tokens) })}
       onSaved={refetchAppConfig}

@@ -3,7 +3,6 @@ import { type PanelResource, lazyPage } from '../../components/routing';
 
 export const ticketCategories: PanelResource = {
   name: 'ticket-categories',
-  label: 'Ticket Categories',
   icon: <TagsOutlined />,
   list: { path: '/ticket-categories', page: lazyPage(() => import('./list'), 'TicketCategoriesPage') },
 };

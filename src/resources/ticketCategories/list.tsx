@@ -6,10 +6,8 @@ export function TicketCategoriesPage() {
   return (
     <CrudPage<TicketCategory, 'ticket-categories'>
       resource="ticket-categories"
-      title="Ticket Categories"
       singular="category"
       searchPlaceholder="Search categories..."
-      messages={{ createFailed: 'Failed to create category', updateFailed: 'Failed to update category', deleteFailed: 'Failed to delete category' }}
       bulkDelete
       schema={ticketCategoryBody}
       selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }]}
@@ -19,11 +17,6 @@ export function TicketCategoriesPage() {
         { dataIndex: 'tickets_count', title: 'Tickets' },
         { dataIndex: 'is_active', title: 'Status', render: (v: boolean) => <ActiveTag active={v} /> },
         { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
-      ]}
-      fields={[
-        { name: 'name', label: 'Name', type: 'text', required: true },
-        { name: 'description', label: 'Description', type: 'textarea' },
-        { name: 'is_active', label: 'Active', type: 'switch', initial: true },
       ]}
     />
   );

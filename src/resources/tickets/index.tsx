@@ -4,7 +4,6 @@ import { type PanelResource, lazyPage } from '../../components/routing';
 /** Tickets: every role opens and answers them; a ticket's thread opens in a drawer (/tickets?ticket=ID). */
 export const tickets: PanelResource = {
   name: 'tickets',
-  label: 'Tickets',
   icon: <CustomerServiceOutlined />,
   list: { path: '/tickets', page: lazyPage(() => import('./list'), 'TicketsPage') },
 };

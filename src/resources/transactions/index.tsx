@@ -3,7 +3,6 @@ import { type PanelResource, lazyPage } from '../../components/routing';
 
 export const transactions: PanelResource = {
   name: 'transactions',
-  label: 'Transactions',
   icon: <SwapOutlined />,
   list: { path: '/transactions', page: lazyPage(() => import('./list'), 'TransactionsPage') },
   routes: [{ path: '/user/transactions', page: lazyPage(() => import('./list'), 'UserTransactionsPage'), title: 'User Transactions' }],

@@ -3,7 +3,7 @@ import { type Control, useWatch } from 'react-hook-form';
 import { CONFIG_SCREENS, GENERAL, PROMOS, type UserPromo, userPromoBody } from '../../contract';
 import { CrudPage } from '../../components/CrudPage';
 import { ActiveTag, activeOptions, dateTime } from '../../components/display';
-import type { FieldDef } from '../../components/form/fields';
+import type { FieldOverrides } from '../../components/form';
 import { useServerOptions } from '../../features/servers';
 
 /** Live total of the form: credits required plus bonus. */
@@ -15,14 +15,8 @@ function TotalCreditsPreview({ control }: { control: Control }) {
 /** User promos (menu 'Dealer Promo'); /promos is the same screen. */
 export function UserPromosPage() {
   const servers = useServerOptions();
-  const fields: FieldDef[] = [
-    { name: 'name', label: 'Name', type: 'text', required: true },
-    { name: 'description', label: 'Description', type: 'textarea' },
-    { name: 'server_id', label: 'Server', type: 'select', options: servers.options, required: true, placeholder: GENERAL.serverPlaceholder },
-    { name: 'credits_required', label: 'Credits Required', type: 'number', min: 1, step: 1, required: true },
-    { name: 'bonus_credits', label: 'Bonus Credits', type: 'number', min: 1, step: 1, required: true },
-    { name: 'is_active', label: 'Active', type: 'switch', initial: true },
-  ];
+  // The servers are read at run time: the one thing the schema cannot say.
+  const fieldOverrides: FieldOverrides = { server_id: { type: 'select', options: servers.options, placeholder: GENERAL.serverPlaceholder } };
   return (
     <CrudPage<UserPromo, 'user-promos'>
       resource="user-promos"
@@ -45,7 +39,7 @@ export function UserPromosPage() {
         { dataIndex: 'is_active', title: 'Status', sortable: true, render: (v: boolean) => <ActiveTag active={v} /> },
         { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
       ]}
-      fields={fields}
+      fieldOverrides={fieldOverrides}
       formExtra={(_mode, form) => <TotalCreditsPreview control={form.control} />}
     />
   );

@@ -1,0 +1,99 @@
+/**
+ * A throwaway resource added by the README's "Adding a resource" recipe (tests/recipe/tariffs): the
+ * form's fields carry the schema's labels, bounds, required marks and defaults; the columns and the
+ * show page take their labels from it; the route table, the role matrix and the admin menu pick it up.
+ */
+import { Refine } from '@refinedev/core';
+import { fireEvent, render } from '@testing-library/react';
+import { App } from 'antd';
+import { MemoryRouter } from 'react-router';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { buildMenu, routesOf } from '../../src/components/routing';
+import { fieldsOf } from '../../src/components/form';
+import { CRUD_PAGE, DATA_TABLE, MENUS, PERMISSIONS, ROLES, ROUTES, can, menuLabelsOf } from '../../src/contract';
+import { declarations } from '../../src/navigation';
+import { createDataProvider } from '../../src/providers/dataProvider';
+import { http } from '../../src/providers/http';
+import { MENU_LAYOUTS } from '../../src/resources';
+import { tariffAccess, tariffBody, tariffLabel, tariffRoute } from '../recipe/tariffs/contract';
+import { TariffsPage, tariffs } from '../recipe/tariffs/panel';
+import { waitFor } from './dom';
+import { type FakeHttp, fakeHttp } from './fakeHttp';
+
+// The registration lines of the recipe: the role matrix entry, the route row, the menu entry.
+Object.assign(PERMISSIONS, { tariffs: tariffAccess });
+const routeTable = [...ROUTES, tariffRoute];
+const adminMenu = [...MENUS.admin, 'tariffs' as never];
+
+describe('a resource added by the recipe', { timeout: 30_000 }, () => {
+  it('has form fields from its schema: labels, required marks, bounds, defaults', () => {
+    expect(fieldsOf(tariffBody)).toEqual([
+      { name: 'name', label: 'Name', type: 'text', required: true },
+      { name: 'months', label: 'Months', type: 'number', required: true, min: 1, max: 120 },
+      { name: 'credits', label: 'Credits', type: 'number', required: true, min: 1, max: 1_000_000 },
+      { name: 'server_id', label: 'Server', type: 'number', required: true, min: 1, max: expect.any(Number) },
+      { name: 'active', label: 'Active', type: 'switch', initial: true },
+    ]);
+  });
+
+  it('is in the route table, guarded for admin only, and in the admin menu', () => {
+    const routes = routesOf([tariffs]);
+    for (const route of routes) {
+      const row = routeTable.find((r) => r.path === route.path);
+      expect(row, route.path).toBeDefined();
+      expect(route.access).toEqual(row!.access);
+      for (const role of ROLES) expect(can(role, ...route.access), `${role} ${route.path}`).toBe(role === 'admin');
+    }
+    const menu = buildMenu([...MENU_LAYOUTS.admin, 'tariffs'], [...declarations, tariffs]);
+    expect(menu.at(-1)).toMatchObject({ path: '/tariffs', label: tariffLabel });
+    expect(menuLabelsOf(adminMenu, { tariffs: tariffLabel }).at(-1)).toBe(tariffLabel);
+  });
+
+  describe('its page', () => {
+    let fake: FakeHttp;
+    const row = { id: 1, name: 'Yearly', months: 12, credits: 10, server_id: 1, active: true, created_at: '2030-01-01T00:00:00.000Z', updated_at: '2030-01-01T00:00:00.000Z' };
+    beforeEach(() => {
+      fake = fakeHttp(http);
+      fake.on('GET', 'tariffs', { status: 200, body: { data: [row], meta: { total: 1 } } });
+    });
+    const renderPage = () =>
+      render(
+        <MemoryRouter>
+          <App>
+            <Refine dataProvider={createDataProvider(fake.http)} options={{ disableTelemetry: true }}>
+              <TariffsPage />
+            </Refine>
+          </App>
+        </MemoryRouter>,
+      );
+
+    it('lists with titled columns and creates with the derived form', async () => {
+      const view = renderPage();
+      const button = (text: string) => [...view.baseElement.querySelectorAll('button')].find((b) => b.textContent?.trim() === text);
+      await waitFor(() => expect(view.baseElement.textContent).toContain('Yearly'));
+      const headers = [...view.baseElement.querySelectorAll('th')].map((th) => th.textContent);
+      for (const title of ['Name', 'Months', 'Credits', 'Active']) expect(headers).toContain(title);
+
+      await waitFor(() => expect(button('Add Tariff')).toBeDefined());
+      fireEvent.click(button('Add Tariff')!);
+      const input = (field: string) => view.baseElement.querySelector<HTMLElement>(`#tariffs-create_${field}`);
+      await waitFor(() => expect(input('months')).not.toBeNull());
+      expect(input('months')!.getAttribute('aria-valuemin')).toBe('1');
+      expect(input('months')!.getAttribute('aria-valuemax')).toBe('120');
+      expect(input('active')!.getAttribute('aria-checked')).toBe('true');
+    });
+
+    it('shows a record with the schema labels from the View row action', async () => {
+      fake.on('GET', 'tariffs/1', { status: 200, body: { data: row } });
+      const view = renderPage();
+      await waitFor(() => expect(view.baseElement.textContent).toContain('Yearly'));
+      fireEvent.click(view.baseElement.querySelector(`button[aria-label="${DATA_TABLE.rowActions}"]`)!);
+      await waitFor(() => expect([...view.baseElement.querySelectorAll('[role="menuitem"]')].some((m) => m.textContent === CRUD_PAGE.view)).toBe(true));
+      fireEvent.click([...view.baseElement.querySelectorAll('[role="menuitem"]')].find((m) => m.textContent === CRUD_PAGE.view)!);
+      await waitFor(() => expect(view.baseElement.querySelector('.ant-descriptions')).not.toBeNull());
+      const labels = [...view.baseElement.querySelectorAll('.ant-descriptions-item-label')].map((l) => l.textContent);
+      expect(labels).toEqual(['Id', 'Name', 'Months', 'Credits', 'Server', 'Active', 'Created at', 'Updated at']);
+      expect(view.baseElement.querySelector('.ant-descriptions')!.textContent).toContain('Yearly');
+    });
+  });
+});
