@@ -50,7 +50,17 @@ export interface FieldInfo {
 }
 
 type AnySchema = z.ZodType;
-const defOf = (s: AnySchema) => (s as unknown as { _zod: { def: Record<string, any> } })._zod.def;
+/** The parts of zod's internal definition this walk reads. */
+interface SchemaDef {
+  type: string;
+  innerType?: AnySchema;
+  defaultValue?: unknown;
+  in?: AnySchema;
+  out?: AnySchema;
+  entries?: Record<string, string>;
+  options?: AnySchema[];
+}
+const defOf = (s: AnySchema) => (s as unknown as { _zod: { def: SchemaDef } })._zod.def;
 const finite = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? n : undefined);
 
 /** A field of a schema, looked through its wrappers (optional, nullable, default, preprocess, transform). */
@@ -81,7 +91,7 @@ export function fieldInfo(schema: AnySchema): FieldInfo {
         continue;
       case 'pipe':
         // z.preprocess(fn, rule) is transform -> rule; rule.transform(fn) is rule -> transform.
-        s = defOf(def.in).type === 'transform' ? def.out : def.in;
+        s = def.in && defOf(def.in).type === 'transform' ? def.out : def.in;
         continue;
       case 'string': {
         const str = s as z.ZodString;
