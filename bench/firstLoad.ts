@@ -100,7 +100,13 @@ function sizes(panel: Built, minimal: Built) {
   const routes = lazy.filter((l) => /^src[\\/](pages|resources)[\\/]/.test(l.name));
   const largest = routes[0];
   if (largest) {
-    report(`panel: largest of ${routes.length} route chunks (gzip)`, bytes(largest.gzip), `budget ${bytes(BUDGETS.routeChunk)}`, largest.gzip <= BUDGETS.routeChunk, largest.name);
+    report(
+      `panel: largest of ${routes.length} route chunks (gzip)`,
+      bytes(largest.gzip),
+      `budget ${bytes(BUDGETS.routeChunk)}`,
+      largest.gzip <= BUDGETS.routeChunk,
+      largest.name,
+    );
   } else report('panel: largest route chunk (gzip)', 'none', '', undefined, 'no page is loaded lazily');
 
   // @ant-design/plots stays out of the first load and comes only with what draws charts.
@@ -181,11 +187,20 @@ async function paintTimes(panelDir: string, frameDir: string, minimalDir: string
     }
     const what = (name: string) => `${shown[name].rows} rows, ${Math.round(shown[name].styleChars / 1000)}k chars of styles`;
     const note = `median of ${RUNS}; panel ${what('panel')}, minimal page ${what('minimal')}`;
-    for (const [label, times] of [['cold cache', cold], ['warm cache', warm]] as const) {
+    for (const [label, times] of [
+      ['cold cache', cold],
+      ['warm cache', warm],
+    ] as const) {
       const [panel, frame, minimal] = [median(times.panel), median(times.frame), median(times.minimal)];
       const ratio = `goal: no slower (${(panel / minimal).toFixed(2)}x)`;
       report(`/users rows painted, ${label}: panel / minimal`, `${panel.toFixed(0)} / ${minimal.toFixed(0)} ms`, ratio, panel <= minimal, note);
-      report(`  the panel with the minimal page's table`, `${frame.toFixed(0)} ms`, `${(frame / minimal).toFixed(2)}x the minimal page`, undefined, `its frame, providers and sign-in, ${what('frame')}`);
+      report(
+        `  the panel with the minimal page's table`,
+        `${frame.toFixed(0)} ms`,
+        `${(frame / minimal).toFixed(2)}x the minimal page`,
+        undefined,
+        `its frame, providers and sign-in, ${what('frame')}`,
+      );
     }
   } finally {
     await browser.close();

@@ -102,7 +102,9 @@ function clientsInWorker(requests: Request[][]): Promise<{ seconds: number; fail
 function row(f: MovesFigure, unit: string) {
   const ratio = f.baseline ? (f.value / f.baseline).toFixed(2) : '';
   const baseline = f.baseline === null ? '' : f.baseline.toFixed(0);
-  console.log(`  ${f.figure.padEnd(50)} ${`${f.value.toFixed(0)} ${unit}`.padStart(12)} ${baseline.padStart(9)} ${ratio.padStart(6)} ${f.budget.padStart(10)}  ${f.pass ? 'pass' : 'FAIL'}`);
+  console.log(
+    `  ${f.figure.padEnd(50)} ${`${f.value.toFixed(0)} ${unit}`.padStart(12)} ${baseline.padStart(9)} ${ratio.padStart(6)} ${f.budget.padStart(10)}  ${f.pass ? 'pass' : 'FAIL'}`,
+  );
 }
 
 /**
@@ -122,7 +124,14 @@ async function lanes(db: Kysely<Database>, perDealer: number): Promise<Lane[]> {
   const out: Lane[] = [];
   for (let c = 0; c < CLIENTS; c++) {
     const r = resellers[c % resellers.length];
-    const dealers = await db.selectFrom('users').select('id').where('parent_id', '=', r.id).where('role', '=', 'dealer').where('status', '=', 'active').orderBy('id').execute();
+    const dealers = await db
+      .selectFrom('users')
+      .select('id')
+      .where('parent_id', '=', r.id)
+      .where('role', '=', 'dealer')
+      .where('status', '=', 'active')
+      .orderBy('id')
+      .execute();
     if (dealers.length === 0) throw new Error(`reseller ${r.id} has no active dealer`);
     const dealer = dealers[Math.floor(c / resellers.length) % dealers.length];
     const accounts = await db
@@ -158,7 +167,10 @@ function cpuSeconds(): CpuTime | null {
   // The fields after "(comm) ": state first, so utime, stime, cutime and cstime are 11 to 14.
   const fields = (file: string) => {
     const text = fs.readFileSync(file, 'utf8');
-    return text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
+    return text
+      .slice(text.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
   };
   try {
     const self = fields('/proc/self/stat');
@@ -174,7 +186,12 @@ function cpuSeconds(): CpuTime | null {
         // ended meanwhile
       }
     }
-    return { main: (main[11] + main[12]) / CLOCK_TICKS, process: (self[11] + self[12]) / CLOCK_TICKS, postgres: postgres / CLOCK_TICKS, children: (self[13] + self[14]) / CLOCK_TICKS };
+    return {
+      main: (main[11] + main[12]) / CLOCK_TICKS,
+      process: (self[11] + self[12]) / CLOCK_TICKS,
+      postgres: postgres / CLOCK_TICKS,
+      children: (self[13] + self[14]) / CLOCK_TICKS,
+    };
   } catch {
     return null; // no /proc
   }
@@ -191,7 +208,13 @@ function cpuPer(before: CpuTime | null, after: CpuTime | null, operations: numbe
 async function pgbenchTps(url: string, seconds: number): Promise<{ tps: number; cpu: CpuTime | null }> {
   const u = new URL(url);
   const scratch = 'bench_pgbench';
-  const env = { ...process.env, PGHOST: u.hostname, PGPORT: u.port || '5432', PGUSER: decodeURIComponent(u.username || 'postgres'), ...(u.password ? { PGPASSWORD: decodeURIComponent(u.password) } : {}) };
+  const env = {
+    ...process.env,
+    PGHOST: u.hostname,
+    PGPORT: u.port || '5432',
+    PGUSER: decodeURIComponent(u.username || 'postgres'),
+    ...(u.password ? { PGPASSWORD: decodeURIComponent(u.password) } : {}),
+  };
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
@@ -234,9 +257,12 @@ function sqliteBaseline(file: string, lanes: Lane[], actorId: number, ops: numbe
     const answer = db.prepare(`update idempotency_keys set status_code = 200, response_body = ? where actor_id = ? and key = ?`);
     const limit = db.prepare(`insert into rate_limits (key, window_start, hits) values (?, ?, 1) on conflict (key) do update set hits = rate_limits.hits + 1`);
     const lock = db.prepare(`select * from users where id in (?, ?) order by id`);
-    const entry = db.prepare(`insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, counterparty_id, actor_id, operation_id, remarks, created_at)
+    const entry =
+      db.prepare(`insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, counterparty_id, actor_id, operation_id, remarks, created_at)
       select ?, id, ?, ?, 0, credits, credits + ?, ?, ?, ?, 'bench baseline', ? from users where id = ? and credits >= ?`);
-    const audit = db.prepare(`insert into audit_logs (module, action, user_id, username, entity_id, description, old_values, new_values, created_at) values ('credits', 'add', ?, 'bench', ?, 'bench baseline', '{}', '{}', ?)`);
+    const audit = db.prepare(
+      `insert into audit_logs (module, action, user_id, username, entity_id, description, old_values, new_values, created_at) values ('credits', 'add', ?, 'bench', ?, 'bench baseline', '{}', '{}', ?)`,
+    );
     const recordOperation = db.prepare(`insert into ledger_operations (id, kind, actor_id, entries, created_at) values (?, 'credit_move', ?, 2, ?)`);
     const run = `raw-${randomUUID()}`;
     const move = db.transaction((i: number) => {
@@ -333,7 +359,11 @@ export async function benchMoves(url: string, opsTotal = Number(process.env.BENC
       const cached = tokens.get(id);
       if (cached) return cached;
       username ??= names.get(id) ?? (await k.selectFrom('users').select('username').where('id', '=', id).executeTakeFirstOrThrow()).username;
-      const res = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'password123' }) });
+      const res = await fetch(`${base}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password: 'password123' }),
+      });
       const body = (await res.json()) as { token?: string };
       if (!body.token) throw new Error(`sign-in as ${username} failed (${res.status}): is ${url} a seed:scale database?`);
       tokens.set(id, body.token);
@@ -370,18 +400,26 @@ export async function benchMoves(url: string, opsTotal = Number(process.env.BENC
       const renewal = lane.accounts[Math.floor(n / 4) % lane.accounts.length];
       const [as, path, body] = ((): [number, string, unknown] => {
         switch (n % 8) {
-          case 0: return [admin.id, `/managers/${lane.manager}/credits`, { action: 'renew', credits: amount }];
-          case 1: return [lane.manager, `/resellers/${lane.reseller}/credits`, { action: 'renew', credits: amount }];
-          case 2: return [lane.reseller, `/dealers/${lane.dealer}/credits`, { action: 'renew', credits: amount }];
-          case 4: return [lane.reseller, `/dealers/${lane.dealer}/credits`, { action: 'recover', credits: amount }];
-          case 5: return [lane.manager, `/resellers/${lane.reseller}/credits`, { action: 'recover', credits: amount }];
-          case 6: return [admin.id, `/managers/${lane.manager}/credits`, { action: 'recover', credits: amount }];
-          default: return [lane.dealer, `/accounts/${renewal}/credits`, { action: 'renew', months: 1 }];
+          case 0:
+            return [admin.id, `/managers/${lane.manager}/credits`, { action: 'renew', credits: amount }];
+          case 1:
+            return [lane.manager, `/resellers/${lane.reseller}/credits`, { action: 'renew', credits: amount }];
+          case 2:
+            return [lane.reseller, `/dealers/${lane.dealer}/credits`, { action: 'renew', credits: amount }];
+          case 4:
+            return [lane.reseller, `/dealers/${lane.dealer}/credits`, { action: 'recover', credits: amount }];
+          case 5:
+            return [lane.manager, `/resellers/${lane.reseller}/credits`, { action: 'recover', credits: amount }];
+          case 6:
+            return [admin.id, `/managers/${lane.manager}/credits`, { action: 'recover', credits: amount }];
+          default:
+            return [lane.dealer, `/accounts/${renewal}/credits`, { action: 'renew', months: 1 }];
         }
       })();
       return { url: `${base}${path}`, token: tokens.get(as)!, body: JSON.stringify(body), key };
     };
-    const plan = (count: number, label: string) => lanesOf.map((lane, c) => Array.from({ length: count }, (_, n) => step(lane, n, `bench-moves-${run}-${label}-${c}-${n}`)));
+    const plan = (count: number, label: string) =>
+      lanesOf.map((lane, c) => Array.from({ length: count }, (_, n) => step(lane, n, `bench-moves-${run}-${label}-${c}-${n}`)));
     await clientsInWorker(plan(8, 'warm'));
     const before = postgres ? null : await snapshot(k, db.file!);
     recording = postgres ? null : [];
@@ -410,7 +448,9 @@ export async function benchMoves(url: string, opsTotal = Number(process.env.BENC
     row(moves, 'ops/s');
     if (replayed) {
       const writesOnly = sqliteBaseline(db.file!, lanesOf, admin.id, Math.min(ops, 4000));
-      console.log(`    baseline: the server's ${recorded.length} statements of these moves (${(recorded.length / ops).toFixed(1)} a move) replayed in a better-sqlite3 loop (moves/s)${replayed.errors ? `, ${replayed.errors} failed as they did for the server` : ''}`);
+      console.log(
+        `    baseline: the server's ${recorded.length} statements of these moves (${(recorded.length / ops).toFixed(1)} a move) replayed in a better-sqlite3 loop (moves/s)${replayed.errors ? `, ${replayed.errors} failed as they did for the server` : ''}`,
+      );
       console.log(`    for reference: a better-sqlite3 loop of only what a move writes, ${writesOnly.toFixed(0)} moves/s (${(rate / writesOnly).toFixed(2)} x)`);
     } else console.log(`    baseline: pgbench -b tpcb-like -c ${CLIENTS} (tps)`);
     // Where the CPU goes: the budget is a rate, and on a small machine the clients, the API and the database share its cores.
@@ -418,12 +458,19 @@ export async function benchMoves(url: string, opsTotal = Number(process.env.BENC
       const ms = (n: number) => `${n.toFixed(1)} ms`;
       const database = postgres && cpu.postgres > 0 ? `, PostgreSQL ${ms(cpu.postgres)}` : '';
       console.log(`    CPU a move: the API's main thread ${ms(cpu.main)}, its whole process ${ms(cpu.process)} (the clients' thread included)${database}`);
-      if (pgbench?.cpu && pgbench.cpu.postgres > 0) console.log(`    CPU a pgbench transaction: PostgreSQL ${ms(pgbench.cpu.postgres)}, pgbench ${ms(pgbench.cpu.children)}`);
+      if (pgbench?.cpu && pgbench.cpu.postgres > 0)
+        console.log(`    CPU a pgbench transaction: PostgreSQL ${ms(pgbench.cpu.postgres)}, pgbench ${ms(pgbench.cpu.children)}`);
     }
 
     const ledgerStarted = performance.now();
     const ledger = await checkLedger(k, 5);
-    const invariants: MovesFigure = { figure: 'ledger invariants after the moves (problems)', value: ledger.problems.length, baseline: null, budget: '0', pass: ledger.problems.length === 0 };
+    const invariants: MovesFigure = {
+      figure: 'ledger invariants after the moves (problems)',
+      value: ledger.problems.length,
+      baseline: null,
+      budget: '0',
+      pass: ledger.problems.length === 0,
+    };
     figures.push(invariants);
     row(invariants, '');
     for (const problem of ledger.problems) console.log(`    ${problem}`);
@@ -508,12 +555,23 @@ async function bulkRenew(db: Kysely<Database>, call: Call, adminId: number): Pro
   const snapshot = async () => ({
     expiries: await db.selectFrom('accounts').select(['id', 'expiry_date']).where('id', 'in', ids).orderBy('id').execute(),
     credits: (await db.selectFrom('users').select('credits').where('id', '=', who.id).executeTakeFirstOrThrow()).credits,
-    entries: Number((await db.selectFrom('credit_transactions').select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m),
+    entries: Number(
+      (
+        await db
+          .selectFrom('credit_transactions')
+          .select((eb) => eb.fn.max('id').as('m'))
+          .executeTakeFirstOrThrow()
+      ).m,
+    ),
   });
   // One account in its bonus period: the whole call is refused.
   const odd = ids[ids.length - 1];
   const oddBefore = await db.selectFrom('accounts').select(['is_promo', 'expiry_date']).where('id', '=', odd).executeTakeFirstOrThrow();
-  await db.updateTable('accounts').set({ is_promo: 1, expiry_date: new Date(Date.now() + 300 * 86_400_000).toISOString() }).where('id', '=', odd).execute();
+  await db
+    .updateTable('accounts')
+    .set({ is_promo: 1, expiry_date: new Date(Date.now() + 300 * 86_400_000).toISOString() })
+    .where('id', '=', odd)
+    .execute();
   const before = await snapshot();
   const refused = await call(who.id, '/accounts/bulk-renew', { account_ids: ids, months: 1 }, `bench-bulk-${randomUUID()}`);
   const after = await snapshot();
@@ -526,7 +584,13 @@ async function bulkRenew(db: Kysely<Database>, call: Call, adminId: number): Pro
   const renewed = done.status === 200 && done.body.data?.renewals?.length === BULK_MAX;
   if (!renewed) console.log(`    bulk renew answered ${done.status}: ${JSON.stringify(done.body).slice(0, 200)}`);
   return [
-    { figure: `bulk renew of ${BULK_MAX} accounts by a ${payerRow.role}, one call`, value: ms, baseline: null, budget: `< ${BULK_BUDGET_MS} ms`, pass: renewed && ms < BULK_BUDGET_MS },
+    {
+      figure: `bulk renew of ${BULK_MAX} accounts by a ${payerRow.role}, one call`,
+      value: ms,
+      baseline: null,
+      budget: `< ${BULK_BUDGET_MS} ms`,
+      pass: renewed && ms < BULK_BUDGET_MS,
+    },
     { figure: 'bulk renew with one refusal changes nothing (0 = ok)', value: unchanged ? 0 : 1, baseline: null, budget: '0', pass: unchanged },
   ];
 }

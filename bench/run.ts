@@ -57,8 +57,13 @@ async function benchOn(kind: 'sqlite' | 'postgres') {
       db.transaction().execute(async (trx) => {
         // Its operation first, as the database takes no entry without one (migration 0022).
         const operation = `RAW-${i}-${randomBytes(4).toString('hex')}`;
-        await sql`insert into ledger_operations (id, kind, actor_id, entries, created_at) values (${operation}, 'adjustment', null, 2, ${new Date().toISOString()})`.execute(trx);
-        for (const [user, delta] of [[u.manager, -1], [u.reseller, 1]] as const) {
+        await sql`insert into ledger_operations (id, kind, actor_id, entries, created_at) values (${operation}, 'adjustment', null, 2, ${new Date().toISOString()})`.execute(
+          trx,
+        );
+        for (const [user, delta] of [
+          [u.manager, -1],
+          [u.reseller, 1],
+        ] as const) {
           await sql`insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, operation_id, created_at)
             select ${`RAW-${i}-${user}-${randomBytes(3).toString('hex')}`}, id, 'USED', cast(${delta} as integer), 0, credits, credits + cast(${delta} as integer), ${operation}, ${new Date().toISOString()}
             from users where id = cast(${user} as integer) and credits >= cast(${-delta} as integer)`.execute(trx);
@@ -67,30 +72,35 @@ async function benchOn(kind: 'sqlite' | 'postgres') {
     );
     const ledger = await timeIt('ledger: postChanges transfer', N, () =>
       inTransaction(db, (trx) =>
-        postChanges(trx, [
-          { userId: u.manager, type: 'USED', credits: -1, counterpartyId: u.reseller },
-          { userId: u.reseller, type: 'PURCHASED', credits: 1, counterpartyId: u.manager },
-        ], { actorId: u.manager }),
+        postChanges(
+          trx,
+          [
+            { userId: u.manager, type: 'USED', credits: -1, counterpartyId: u.reseller },
+            { userId: u.reseller, type: 'PURCHASED', credits: 1, counterpartyId: u.manager },
+          ],
+          { actorId: u.manager },
+        ),
       ),
     );
     console.log(`  ratio ledger / raw: ${(ledger / raw).toFixed(2)}`);
 
     // 1b. The same move through the whole API: auth, scoping, validation, idempotency, audit.
     const manager = await ctx.as('manager');
-    const apiMove = await timeIt('API: POST /resellers/{id}/credits (4 clients)', N, (i) =>
-      manager.post(`/resellers/${u.reseller}/credits`, { action: 'renew', credits: 1 }, { 'idempotency-key': `bench-${kind}-${i}` }).then((r) => {
-        if (r.status !== 200) throw new Error(`credit move answered ${r.status}: ${JSON.stringify(r.body)}`);
-      }),
-    4);
+    const apiMove = await timeIt(
+      'API: POST /resellers/{id}/credits (4 clients)',
+      N,
+      (i) =>
+        manager.post(`/resellers/${u.reseller}/credits`, { action: 'renew', credits: 1 }, { 'idempotency-key': `bench-${kind}-${i}` }).then((r) => {
+          if (r.status !== 200) throw new Error(`credit move answered ${r.status}: ${JSON.stringify(r.body)}`);
+        }),
+      4,
+    );
     console.log(`  ratio API move / raw: ${(apiMove / raw).toFixed(2)}`);
 
     // 2. A list page through the whole API (HTTP, auth, scoping, paging) vs the same query in SQL.
     const admin = await ctx.as('admin');
     const rawList = await timeIt('baseline: raw SQL page of categories + count', N, () =>
-      Promise.all([
-        sql`select * from ticket_categories order by name limit 10`.execute(db),
-        sql`select count(*) from ticket_categories`.execute(db),
-      ]),
+      Promise.all([sql`select * from ticket_categories order by name limit 10`.execute(db), sql`select count(*) from ticket_categories`.execute(db)]),
     );
     const apiList = await timeIt('API: GET /ticket-categories (4 clients)', N, () => admin.get('/ticket-categories?per_page=10'), 4);
     console.log(`  ratio API / raw: ${(apiList / rawList).toFixed(2)}`);
@@ -102,7 +112,10 @@ async function benchOn(kind: 'sqlite' | 'postgres') {
 await benchOn('sqlite');
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const probe = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 });
-const reachable = await probe.connect().then(() => true, () => false);
+const reachable = await probe.connect().then(
+  () => true,
+  () => false,
+);
 await probe.end().catch(() => {});
 if (reachable) await benchOn('postgres');
 else console.log(`\npostgres: skipped (no server at ${pgUrl})`);

@@ -57,7 +57,11 @@ export async function benchScale(url: string, runs = Number(process.env.BENCH_SC
   const figures: ScaleFigure[] = [];
   try {
     const token = async (username: string) => {
-      const res = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'password123' }) });
+      const res = await fetch(`${base}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password: 'password123' }),
+      });
       const body = (await res.json()) as { token?: string };
       if (!body.token) throw new Error(`sign-in as ${username} failed (${res.status}): is ${url} a seed:scale database?`);
       return body.token;
@@ -112,7 +116,9 @@ export async function benchScale(url: string, runs = Number(process.env.BENCH_SC
         figures.push({ caller: username, call, status, median, p95: value, budget });
         const ok = status === 200 && value <= budget;
         pass &&= ok;
-        console.log(`  ${username.padEnd(10)} ${call.padEnd(48)} ${median.toFixed(0).padStart(8)} ${value.toFixed(0).padStart(8)} ${String(budget).padStart(7)}  ${status !== 200 ? `HTTP ${status}` : ok ? 'pass' : 'FAIL'}`);
+        console.log(
+          `  ${username.padEnd(10)} ${call.padEnd(48)} ${median.toFixed(0).padStart(8)} ${value.toFixed(0).padStart(8)} ${String(budget).padStart(7)}  ${status !== 200 ? `HTTP ${status}` : ok ? 'pass' : 'FAIL'}`,
+        );
       }
     }
     listing = false;
@@ -193,7 +199,9 @@ export async function benchScaleGrowth(url: string): Promise<{ pass: boolean }> 
     const ratio = f.p95 / before.p95;
     const ok = ratio <= GROWTH_BUDGET;
     pass &&= ok;
-    console.log(`  ${f.caller.padEnd(10)} ${f.call.padEnd(48)} ${before.p95.toFixed(0).padStart(8)} ${f.p95.toFixed(0).padStart(8)} ${ratio.toFixed(1).padStart(6)}  ${ok ? 'pass' : 'FAIL'}`);
+    console.log(
+      `  ${f.caller.padEnd(10)} ${f.call.padEnd(48)} ${before.p95.toFixed(0).padStart(8)} ${f.p95.toFixed(0).padStart(8)} ${ratio.toFixed(1).padStart(6)}  ${ok ? 'pass' : 'FAIL'}`,
+    );
   }
   return { pass };
 }

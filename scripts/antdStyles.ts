@@ -26,7 +26,10 @@ function importedComponents(dir: string): Set<string> {
       else if (/\.tsx?$/.test(entry.name)) {
         for (const [, list] of fs.readFileSync(full, 'utf8').matchAll(/import\s*\{([^}]*)\}\s*from\s*'antd'/g)) {
           for (const item of list.split(',')) {
-            const name = item.trim().replace(/^type\s+.*/, '').split(/\s+as\s+/)[0];
+            const name = item
+              .trim()
+              .replace(/^type\s+.*/, '')
+              .split(/\s+as\s+/)[0];
             if (name) names.add(name);
           }
         }
@@ -40,9 +43,18 @@ type H = typeof import('react').createElement;
 
 /** Props that make a component render the parts that carry its styles (rows, items, children). */
 function catalogue(antd: Antd, h: H, wanted: Set<string>): unknown[] {
-  const items = [{ key: 'a', label: 'a' }, { key: 'b', label: 'b', children: [{ key: 'c', label: 'c' }] }];
+  const items = [
+    { key: 'a', label: 'a' },
+    { key: 'b', label: 'b', children: [{ key: 'c', label: 'c' }] },
+  ];
   const special: Record<string, unknown> = {
-    Table: h(antd.Table, { columns: [{ title: 'a', dataIndex: 'a', sorter: true, filters: [] }], dataSource: [{ key: 1, a: 1 }], rowSelection: {}, pagination: { total: 100, showSizeChanger: true }, expandable: { expandedRowRender: () => 'x' } }),
+    Table: h(antd.Table, {
+      columns: [{ title: 'a', dataIndex: 'a', sorter: true, filters: [] }],
+      dataSource: [{ key: 1, a: 1 }],
+      rowSelection: {},
+      pagination: { total: 100, showSizeChanger: true },
+      expandable: { expandedRowRender: () => 'x' },
+    }),
     Menu: h(antd.Menu, { items, mode: 'inline' }),
     Layout: h(antd.Layout, null, h(antd.Layout.Sider, { collapsible: true }), h(antd.Layout.Header), h(antd.Layout.Content), h(antd.Layout.Footer)),
     Form: h(antd.Form, null, h(antd.Form.Item, { label: 'a', help: 'b', validateStatus: 'error' }, h(antd.Input))),

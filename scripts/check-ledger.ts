@@ -17,7 +17,11 @@ function printBonuses(b: BonusReport) {
   const cells = b.promos.map((p) => [`${p.name}${p.promoId !== null ? ` #${p.promoId}` : ''}`, p.allocations, p.granted, p.takenBack, p.backed, p.excess]);
   if (cells.length > 0) {
     const width = Math.max(head[0].length, ...cells.map((c) => String(c[0]).length));
-    const line = (c: Array<string | number>) => `  ${String(c[0]).padEnd(width)} ${c.slice(1).map((v) => (typeof v === 'number' ? v.toLocaleString('en-US') : v).padStart(12)).join('')}`;
+    const line = (c: Array<string | number>) =>
+      `  ${String(c[0]).padEnd(width)} ${c
+        .slice(1)
+        .map((v) => (typeof v === 'number' ? v.toLocaleString('en-US') : v).padStart(12))
+        .join('')}`;
     console.log(line(head));
     for (const c of cells) console.log(`${line(c)}${Number(c[5]) > 0 ? '  MINTED' : ''}`);
   }
@@ -54,7 +58,9 @@ try {
     for (const p of problems) console.log(`  - ${p}`);
     process.exitCode = 1;
   } else {
-    console.log('\nOK: every balance equals its entries, entries chain per user, nothing is negative, moves net to zero, minted - burned = held + spent, every bonus kept is backed by credits still bought.');
+    console.log(
+      '\nOK: every balance equals its entries, entries chain per user, nothing is negative, moves net to zero, minted - burned = held + spent, every bonus kept is backed by credits still bought.',
+    );
   }
 } catch (error) {
   console.error(`Cannot check the ledger: ${(error as Error).message}`);

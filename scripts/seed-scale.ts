@@ -35,7 +35,9 @@ try {
   await migrateToLatest(db.kysely);
   console.log(`${stamp()} seeding ${config.databaseUrl}: ${JSON.stringify(options)}`);
   const report = await seedScale(db.kysely, { ...options, log: (line) => console.log(`${stamp()} ${line}`) });
-  console.log(`${stamp()} built ${report.users} users, ${report.accounts} accounts, ${report.entries} ledger entries in ${report.seconds.toFixed(0)} s; checking the ledger`);
+  console.log(
+    `${stamp()} built ${report.users} users, ${report.accounts} accounts, ${report.entries} ledger entries in ${report.seconds.toFixed(0)} s; checking the ledger`,
+  );
   const { figures, problems } = await checkLedger(db.kysely);
   console.log(`${stamp()} ledger: ${JSON.stringify(figures)}`);
   // The kept figures (migration 0013) follow the batched inserts by trigger; recount them.

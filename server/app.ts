@@ -46,8 +46,7 @@ export const PANEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url
 // Vite gives the files under assets/ content-hashed names: a new build never reuses a name, so they
 // are cached for good; everything else (index.html) is revalidated on every load.
 const HASHED_DIR = 'assets';
-const cacheControl = (root: string, file: string) =>
-  path.relative(root, file).split(path.sep)[0] === HASHED_DIR ? 'public, max-age=31536000, immutable' : 'no-cache';
+const cacheControl = (root: string, file: string) => (path.relative(root, file).split(path.sep)[0] === HASHED_DIR ? 'public, max-age=31536000, immutable' : 'no-cache');
 
 export interface BuildOptions {
   db: Db;

@@ -62,7 +62,20 @@ export function takeDeferredAudits(trx: Kysely<Database>): AuditRow[] {
 }
 
 /** The columns an entry sets (recordAudits sets each of them). */
-const AUDIT_COLUMNS = ['module', 'action', 'user_id', 'username', 'target_username', 'entity_id', 'description', 'ip_address', 'user_agent', 'old_values', 'new_values', 'created_at'] as const;
+const AUDIT_COLUMNS = [
+  'module',
+  'action',
+  'user_id',
+  'username',
+  'target_username',
+  'entity_id',
+  'description',
+  'ip_address',
+  'user_agent',
+  'old_values',
+  'new_values',
+  'created_at',
+] as const;
 
 /** The row of one entry's column values, in AUDIT_COLUMNS order. */
 export const auditRowOf = (values: unknown[]): AuditRow => Object.fromEntries(AUDIT_COLUMNS.map((column, i) => [column, values[i]])) as AuditRow;
@@ -84,7 +97,11 @@ export async function writeAudits(db: Kysely<Database>, rows: AuditRow[]): Promi
     await insertAudit(db, ...single);
     return;
   }
-  for (let i = 0; i < rows.length; i += AUDIT_BATCH) await db.insertInto('audit_logs').values(rows.slice(i, i + AUDIT_BATCH)).execute();
+  for (let i = 0; i < rows.length; i += AUDIT_BATCH)
+    await db
+      .insertInto('audit_logs')
+      .values(rows.slice(i, i + AUDIT_BATCH))
+      .execute();
 }
 
 /** Several entries of one request (a bulk call) in as few statements as the batch size allows. */

@@ -122,7 +122,10 @@ async function reconcile(args: string[]): Promise<void> {
     const orphans = plan.differences.filter((d) => d.kind === 'orphan').length;
     const repairable = plan.differences.filter((d) => d.kind === 'missing' || d.kind === 'differs').length;
     if (!values.apply) {
-      console.log(`${plan.differences.length} difference(s). Run again with --apply to repair ${repairable}` + (orphans ? `, and --remove-orphans to remove the ${orphans} subscriber(s) without an account (import-subscribers adopts them instead).` : '.'));
+      console.log(
+        `${plan.differences.length} difference(s). Run again with --apply to repair ${repairable}` +
+          (orphans ? `, and --remove-orphans to remove the ${orphans} subscriber(s) without an account (import-subscribers adopts them instead).` : '.'),
+      );
       return;
     }
     const repaired = await applyReconcile(db.kysely, provisioners, plan, { removeOrphans: values['remove-orphans'] ?? false });

@@ -108,12 +108,13 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
     if (hops > 32) throw new Error(`TRUST_PROXY=${text}: a hop count above 32 is not a real proxy chain`);
     return hops === 0 ? false : hops;
   }
-  const entries = text.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const invalid = entries.filter((e) => !isAddressOrRange(e));
   if (entries.length === 0 || invalid.length > 0) {
-    throw new Error(
-      `TRUST_PROXY=${text}: expected false, a hop count or a comma-separated list of proxy addresses or CIDR ranges (not: ${invalid.join(', ')})`,
-    );
+    throw new Error(`TRUST_PROXY=${text}: expected false, a hop count or a comma-separated list of proxy addresses or CIDR ranges (not: ${invalid.join(', ')})`);
   }
   return entries;
 }

@@ -61,12 +61,20 @@ export async function updateSystemSettings(db: Kysely<Database>, patch: Partial<
 export async function patchSetting<T extends object>(db: Kysely<Database>, key: string, defaults: T, change: (current: T) => T): Promise<T> {
   return inTransaction(db, async (trx) => {
     const updated_at = nowIso();
-    await trx.insertInto('settings').values({ key, value: '{}', updated_at }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    await trx
+      .insertInto('settings')
+      .values({ key, value: '{}', updated_at })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
     let read = trx.selectFrom('settings').select('value').where('key', '=', key);
     if (isPostgres(trx)) read = read.forUpdate();
     const row = await read.executeTakeFirstOrThrow();
     const next = change({ ...defaults, ...parseJson<Partial<T>>(row.value, {}) });
-    await trx.updateTable('settings').set({ value: JSON.stringify(next), updated_at }).where('key', '=', key).execute();
+    await trx
+      .updateTable('settings')
+      .set({ value: JSON.stringify(next), updated_at })
+      .where('key', '=', key)
+      .execute();
     return next;
   });
 }

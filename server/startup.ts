@@ -95,8 +95,7 @@ export interface Prepared {
 export function prepareDatabase(db: Db, options: PrepareOptions): Promise<Prepared> {
   return withStartupLock(db, async () => {
     await migrateAsOwner(db, options.migrationDatabaseUrl, options.databaseUrl);
-    const admin =
-      options.adminUsername && options.adminPassword ? await ensureAdmin(db.kysely, options.adminUsername, options.adminPassword) : null;
+    const admin = options.adminUsername && options.adminPassword ? await ensureAdmin(db.kysely, options.adminUsername, options.adminPassword) : null;
     const demoSeeded = options.demoMode ? await seedDemo(db.kysely) : false;
     return { adminCreated: admin !== null, demoSeeded };
   });

@@ -22,8 +22,7 @@ export function toCurrentUser(row: UserRow): CurrentUser {
 export async function insertUser(
   db: import('kysely').Kysely<import('./db/schema').Database>,
   parent: Pick<UserRow, 'id' | 'path'> | null,
-  fields: Pick<UserRow, 'role' | 'name' | 'username' | 'password_hash'> &
-    Partial<Pick<UserRow, 'phone' | 'status' | 'server_id'>>,
+  fields: Pick<UserRow, 'role' | 'name' | 'username' | 'password_hash'> & Partial<Pick<UserRow, 'phone' | 'status' | 'server_id'>>,
 ): Promise<UserRow> {
   const now = new Date().toISOString();
   const { id } = await db

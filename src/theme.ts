@@ -29,7 +29,14 @@ function parseColor(color: string): Rgba {
   throw new Error(`Unsupported colour: ${color}`);
 }
 
-const toHex = ([r, g, b]: Rgba) => `#${[r, g, b].map((v) => Math.round(Math.min(255, Math.max(0, v))).toString(16).padStart(2, '0')).join('')}`;
+const toHex = ([r, g, b]: Rgba) =>
+  `#${[r, g, b]
+    .map((v) =>
+      Math.round(Math.min(255, Math.max(0, v)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 
 /** A colour with transparency as it shows over an opaque background. */
 const over = (fg: Rgba, bg: Rgba): Rgba => [0, 1, 2].map((i) => fg[i] * fg[3] + bg[i] * (1 - fg[3])).concat(1) as Rgba;
@@ -104,7 +111,8 @@ function seedFor(base: string, dark: boolean, target: Rgba, ok: (derived: string
 
 const BLACK: Rgba = [0, 0, 0, 1];
 const WHITE: Rgba = [255, 255, 255, 1];
-const designToken = (algorithm: ThemeConfig['algorithm'], seed: Partial<AliasToken>) => theme.getDesignToken({ algorithm, token: seed }) as unknown as Record<string, string>;
+const designToken = (algorithm: ThemeConfig['algorithm'], seed: Partial<AliasToken>) =>
+  theme.getDesignToken({ algorithm, token: seed }) as unknown as Record<string, string>;
 
 /**
  * Tokens that make antd's text colours readable (WCAG AA) on the theme's surfaces: the primary colour
@@ -149,7 +157,9 @@ export function readableTokens(seed: Partial<AliasToken>, algorithm: ThemeConfig
   const components: ThemeConfig['components'] = {
     Tabs: { itemSelectedColor: primaryText, itemActiveColor: primaryText, itemHoverColor: primaryText },
     // In the dark theme the error colour became light text: danger buttons keep a fill dark enough for white.
-    ...(dark ? { Button: { colorError: readable(base.colorError, [base.colorTextLightSolid]), colorErrorHover: readable(base.colorErrorHover, [base.colorTextLightSolid]) } } : {}),
+    ...(dark
+      ? { Button: { colorError: readable(base.colorError, [base.colorTextLightSolid]), colorErrorHover: readable(base.colorErrorHover, [base.colorTextLightSolid]) } }
+      : {}),
   };
   return { token: token as Partial<AliasToken>, components };
 }

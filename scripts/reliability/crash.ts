@@ -22,7 +22,20 @@ const seed = Number(args.seed ?? Date.now() % 2 ** 31);
 const { url, cleanup } = await freshDatabase(args.db);
 let server = await startServer(url);
 const problems: string[] = [];
-const figures = { db: args.db, seed, kills: 0, restarts: 0, sent: 0, acknowledged: 0, refused: 0, unanswered: 0, retried: 0, /** retries that got the first answer again: the move had committed before the kill */ replayed: 0, entriesWritten: 0, entriesFound: 0 };
+const figures = {
+  db: args.db,
+  seed,
+  kills: 0,
+  restarts: 0,
+  sent: 0,
+  acknowledged: 0,
+  refused: 0,
+  unanswered: 0,
+  retried: 0,
+  /** retries that got the first answer again: the move had committed before the kill */ replayed: 0,
+  entriesWritten: 0,
+  entriesFound: 0,
+};
 
 let db: Db | null = null;
 try {
@@ -30,7 +43,14 @@ try {
   db = open;
   const idOf = async (username: string) => (await open.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
   const ids = { manager: await idOf('manager'), reseller: await idOf('reseller'), dealer: await idOf('dealer') };
-  const firstEntry = Number((await open.kysely.selectFrom('credit_transactions').select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m ?? 0);
+  const firstEntry = Number(
+    (
+      await open.kysely
+        .selectFrom('credit_transactions')
+        .select((eb) => eb.fn.max('id').as('m'))
+        .executeTakeFirstOrThrow()
+    ).m ?? 0,
+  );
   const tokens: Record<Move['actor'], string> = {
     admin: await signIn(server.baseUrl, 'admin'),
     manager: await signIn(server.baseUrl, 'manager'),
@@ -43,8 +63,7 @@ try {
   let unanswered: Move[] = [];
   let counter = 0;
 
-  const send = async (move: Move): Promise<Answer> =>
-    call(server.baseUrl, 'POST', move.url, tokens[move.actor], move.body, { 'idempotency-key': move.key });
+  const send = async (move: Move): Promise<Answer> => call(server.baseUrl, 'POST', move.url, tokens[move.actor], move.body, { 'idempotency-key': move.key });
 
   /** Clients send moves until the server dies under them (or `until` passes). */
   const load = async (until: number) => {
@@ -114,7 +133,13 @@ try {
   const missing = expected.filter((n) => !found.has(n));
   const extra = written.filter((row) => !expected.includes(row.transaction_number));
   if (missing.length) problems.push(`${missing.length} acknowledged entr(ies) missing: ${missing.slice(0, 5).join(', ')}`);
-  if (extra.length) problems.push(`${extra.length} entr(ies) no answer acknowledged (a move applied twice or lost its answer): ${extra.slice(0, 5).map((r) => r.transaction_number).join(', ')}`);
+  if (extra.length)
+    problems.push(
+      `${extra.length} entr(ies) no answer acknowledged (a move applied twice or lost its answer): ${extra
+        .slice(0, 5)
+        .map((r) => r.transaction_number)
+        .join(', ')}`,
+    );
   const ledger = await checkLedger(open.kysely);
   problems.push(...ledger.problems);
 } catch (error) {

@@ -39,7 +39,14 @@ try {
 
   const idOf = async (username: string) => (await open.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
   const ids = { manager: await idOf('manager'), reseller: await idOf('reseller'), dealer: await idOf('dealer') };
-  const firstEntry = Number((await open.kysely.selectFrom('credit_transactions').select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m ?? 0);
+  const firstEntry = Number(
+    (
+      await open.kysely
+        .selectFrom('credit_transactions')
+        .select((eb) => eb.fn.max('id').as('m'))
+        .executeTakeFirstOrThrow()
+    ).m ?? 0,
+  );
   // Tokens live in the database: a token from one process works on the other.
   const tokens: Record<Move['actor'], string> = {
     admin: await signIn(servers[0].baseUrl, 'admin'),
@@ -61,7 +68,10 @@ try {
           figures.twins++;
           const [a, b] = await Promise.all([send(servers[0], move), send(servers[1], move)]);
           if (a.status === b.status && JSON.stringify(numbersOf(a)) === JSON.stringify(numbersOf(b))) figures.twinsAgreeing++;
-          else problems.push(`${move.key}: the processes answered differently: ${a.status} ${JSON.stringify(a.body).slice(0, 150)} / ${b.status} ${JSON.stringify(b.body).slice(0, 150)}`);
+          else
+            problems.push(
+              `${move.key}: the processes answered differently: ${a.status} ${JSON.stringify(a.body).slice(0, 150)} / ${b.status} ${JSON.stringify(b.body).slice(0, 150)}`,
+            );
           answers.set(move.key, a);
         } else {
           answers.set(move.key, await send(servers[counter % 2], move));

@@ -10,8 +10,7 @@ import { type AccountJoined, type Actor, scopedAccounts, selectAccount, toAccoun
 
 const TRUE = ['1', 'true', 'yes'];
 const BOOLEAN = [...TRUE, '0', 'false', 'no'];
-const booleanValue = (name: string) => (value: string) =>
-  BOOLEAN.includes(value.toLowerCase()) ? null : `The ${name} filter must be true or false.`;
+const booleanValue = (name: string) => (value: string) => (BOOLEAN.includes(value.toLowerCase()) ? null : `The ${name} filter must be true or false.`);
 
 /** expired: expiry in the past; N: expires within the next N days and has not expired yet. */
 function expiryFilter(qb: any, value: string) {
@@ -31,7 +30,10 @@ export const accountListSpec = listSpec(LISTS.accounts, {
     is_trial: { column: 'a.is_trial', type: 'boolean' },
     is_promo: { column: 'a.is_promo', type: 'boolean' },
     auto_renew: {
-      apply: (qb, v) => (TRUE.includes(v.toLowerCase()) ? qb.where('a.auto_renew_months', '>', 0) : qb.where((eb: ExpressionBuilder<any, any>) => eb.or([eb('a.auto_renew_months', 'is', null), eb('a.auto_renew_months', '<=', 0)]))),
+      apply: (qb, v) =>
+        TRUE.includes(v.toLowerCase())
+          ? qb.where('a.auto_renew_months', '>', 0)
+          : qb.where((eb: ExpressionBuilder<any, any>) => eb.or([eb('a.auto_renew_months', 'is', null), eb('a.auto_renew_months', '<=', 0)])),
       validate: booleanValue('auto_renew'),
     },
     server_id: { column: 'a.server_id', type: 'int' },
@@ -102,7 +104,9 @@ async function searchCandidates(db: Kysely<Database>, term: string) {
   const parts = [...new Set([term, macDigits(term)].filter((part): part is string => part !== null).map((part) => part.toLowerCase()))];
   if (parts.some((part) => [...part].length < 3)) return null;
   const match = parts.map((part) => `"${part.replace(/"/g, '""')}"`).join(' OR ');
-  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from accounts_search where accounts_search match ${match} limit ${EXACT_TOTAL_LIMIT + 1})`.execute(db);
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*) as n from (select 1 from accounts_search where accounts_search match ${match} limit ${EXACT_TOTAL_LIMIT + 1})`.execute(db);
   if (Number(rows[0]?.n ?? 0) > EXACT_TOTAL_LIMIT) return null;
   return (eb: ExpressionBuilder<any, any>) => eb('a.id', 'in', sql<number>`(select rowid from accounts_search where accounts_search match ${match})`);
 }
@@ -133,5 +137,12 @@ export async function listAccounts(
     }
   }
   const counted = term ? { ...spec, exactTotalUpTo: spec.exactTotalUpTo ?? SEARCH_EXACT_TOTAL_LIMIT } : spec;
-  return paginate<AccountJoined, Account>(base, rest, counted, (qb) => selectAccount(qb as typeof base), (row) => toAccount(row, actor.role), lean);
+  return paginate<AccountJoined, Account>(
+    base,
+    rest,
+    counted,
+    (qb) => selectAccount(qb as typeof base),
+    (row) => toAccount(row, actor.role),
+    lean,
+  );
 }

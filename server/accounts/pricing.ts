@@ -30,11 +30,7 @@ export function usableDiscounts(db: Kysely<Database>, serverId: number, now: Dat
 
 export async function findDiscount(db: Kysely<Database>, serverId: number | null, months: number, now: Date): Promise<DiscountRow | undefined> {
   if (serverId === null) return undefined;
-  return usableDiscounts(db, serverId, now)
-    .where('validity_months', '=', months)
-    .orderBy('credits_required', 'asc')
-    .orderBy('id', 'asc')
-    .executeTakeFirst();
+  return usableDiscounts(db, serverId, now).where('validity_months', '=', months).orderBy('credits_required', 'asc').orderBy('id', 'asc').executeTakeFirst();
 }
 
 export function regularQuote(serverId: number | null, months: number, settings: SystemSettings): RenewalQuote {
@@ -70,13 +66,7 @@ export function discountQuote(serverId: number | null, months: number, settings:
   };
 }
 
-export async function quoteRenewal(
-  db: Kysely<Database>,
-  serverId: number | null,
-  months: number,
-  now: Date,
-  settings?: SystemSettings,
-): Promise<RenewalQuote> {
+export async function quoteRenewal(db: Kysely<Database>, serverId: number | null, months: number, now: Date, settings?: SystemSettings): Promise<RenewalQuote> {
   const system = settings ?? (await getSystemSettings(db));
   if (!system.global_discounts_enabled) return regularQuote(serverId, months, system);
   const discount = await findDiscount(db, serverId, months, now);

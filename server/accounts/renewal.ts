@@ -34,8 +34,7 @@ export interface RenewOptions {
  */
 const UPDATE_BATCH = BULK_MAX;
 
-const insufficient = (needed: number, available: number) =>
-  fieldError('credits', CREDITS.insufficientCredits(needed, available));
+const insufficient = (needed: number, available: number) => fieldError('credits', CREDITS.insufficientCredits(needed, available));
 
 /**
  * Locks the payer's row before its balance is read, and answers that balance: a concurrent renewal
@@ -73,13 +72,7 @@ export async function priceFor(
  * Renews a locked account row (see lockAccount) for `months`, charging `payer`. Throws 422 field
  * errors: months (bonus period), credits (insufficient). Returns the updated row.
  */
-export async function renewLocked(
-  trx: Transaction<Database>,
-  account: AccountRow,
-  months: number,
-  payer: Payer,
-  options: RenewOptions,
-): Promise<AccountCreditResult> {
+export async function renewLocked(trx: Transaction<Database>, account: AccountRow, months: number, payer: Payer, options: RenewOptions): Promise<AccountCreditResult> {
   const now = options.now ?? new Date();
   if (!options.auto && inBonusPeriod(account, now)) throw fieldError('months', ACCOUNTS.bonusPeriod);
   const settings = options.settings ?? (await getSystemSettings(trx));
@@ -197,16 +190,22 @@ export async function renewMany(
       quote,
       coverageStart,
       coverageEnd,
-      result: { account_id: account.id, months, credits: quote.credits, discount_id: quote.discount_id, coverage_start: coverageStart, coverage_end: coverageEnd, transaction_number: null },
+      result: {
+        account_id: account.id,
+        months,
+        credits: quote.credits,
+        discount_id: quote.discount_id,
+        coverage_start: coverageStart,
+        coverage_end: coverageEnd,
+        transaction_number: null,
+      },
     });
   }
   // The accounts in a few statements, not one each: a bulk renewal of a thousand made a thousand round trips.
   const updated = new Map<number, AccountRow>();
   for (let i = 0; i < done.length; i += UPDATE_BATCH) {
     const batch = done.slice(i, i + UPDATE_BATCH);
-    const rows = sql.join(
-      batch.map((d) => sql`(${d.account.id}, ${d.account.expiry_date}, ${d.coverageEnd}, ${d.quote.is_promo ? 1 : 0}, ${d.quote.bonus_months})`),
-    );
+    const rows = sql.join(batch.map((d) => sql`(${d.account.id}, ${d.account.expiry_date}, ${d.coverageEnd}, ${d.quote.is_promo ? 1 : 0}, ${d.quote.bonus_months})`));
     // SQLite's RETURNING names no table (only the updated one takes part); PostgreSQL's would add the values' columns.
     const returning = isPostgres(trx) ? sql`returning accounts.*` : sql`returning *`;
     const result = await sql<AccountRow>`
@@ -300,8 +299,7 @@ async function accountLedger(trx: Transaction<Database>, accountId: number) {
       id: row.id,
       start,
       end,
-      paidBy:
-        row.type === 'USED' ? { userId: row.user_id, months: Math.max(1, wholeMonthsBetween(start, end)), cost: -row.credits, paid: -paid } : null,
+      paidBy: row.type === 'USED' ? { userId: row.user_id, months: Math.max(1, wholeMonthsBetween(start, end)), cost: -row.credits, paid: -paid } : null,
     });
   }
   return { events, paidBy, refundedTo };
@@ -317,13 +315,7 @@ async function accountLedger(trx: Transaction<Database>, accountId: number) {
  * trials, expiries set by hand) refund nothing. A reversed paid stretch is recorded even when it
  * refunds 0, so the same months cannot be refunded again after they are covered for free.
  */
-export async function recoverLocked(
-  trx: Transaction<Database>,
-  account: AccountRow,
-  months: number,
-  _actor: Payer,
-  options: RenewOptions,
-): Promise<AccountCreditResult> {
+export async function recoverLocked(trx: Transaction<Database>, account: AccountRow, months: number, _actor: Payer, options: RenewOptions): Promise<AccountCreditResult> {
   const now = options.now ?? new Date();
   const expiry = account.expiry_date ? new Date(account.expiry_date) : null;
   const unused = expiry && !Number.isNaN(expiry.getTime()) ? wholeMonthsBetween(now, expiry) : 0;

@@ -18,7 +18,10 @@ export type AccountJoined = AccountRow & {
 
 export const MASKED_PASSWORD = '********';
 
-type AccountFields = Pick<Insertable<AccountsTable>, 'owner_id' | 'owner_path' | 'server_id' | 'login' | 'full_name' | 'pwd_txt' | 'mac_address' | 'expiry_date' | 'status' | 'created_at'>;
+type AccountFields = Pick<
+  Insertable<AccountsTable>,
+  'owner_id' | 'owner_path' | 'server_id' | 'login' | 'full_name' | 'pwd_txt' | 'mac_address' | 'expiry_date' | 'status' | 'created_at'
+>;
 
 /** A new account row: the given fields, and a fresh account's state for the rest (no renewal yet, offline). */
 export const newAccountRow = (fields: AccountFields & Partial<Insertable<AccountsTable>>): Insertable<AccountsTable> => ({
@@ -41,11 +44,7 @@ export const newAccountRow = (fields: AccountFields & Partial<Insertable<Account
 
 /** Live (not deleted) accounts joined with owner and server; add `.where(within(...))` to scope. */
 export function accountsFrom(db: Kysely<Database>) {
-  return db
-    .selectFrom('accounts as a')
-    .innerJoin('users as o', 'o.id', 'a.owner_id')
-    .leftJoin('servers as s', 's.id', 'a.server_id')
-    .where('a.deleted_at', 'is', null);
+  return db.selectFrom('accounts as a').innerJoin('users as o', 'o.id', 'a.owner_id').leftJoin('servers as s', 's.id', 'a.server_id').where('a.deleted_at', 'is', null);
 }
 
 export const scopedAccounts = (db: Kysely<Database>, actor: Actor) => accountsFrom(db).where(within(actor, 'a.owner_path'));

@@ -41,7 +41,11 @@ export async function announcementsFor(db: Kysely<Database>, reader: Reader, now
   const ids = [...new Set(rows.flatMap(usersOf))];
   const roleOfUser = new Map<number, string>();
   for (let i = 0; i < ids.length; i += 500) {
-    const users = await db.selectFrom('users').select(['id', 'role']).where('id', 'in', ids.slice(i, i + 500)).execute();
+    const users = await db
+      .selectFrom('users')
+      .select(['id', 'role'])
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute();
     for (const u of users) roleOfUser.set(u.id, u.role);
   }
   return rows.filter((row) => isFor(row, reader, roleOfUser));

@@ -7,8 +7,35 @@
 import sanitizeHtml from 'sanitize-html';
 
 export const ALLOWED_TAGS = [
-  'p', 'br', 'hr', 'strong', 'b', 'em', 'i', 'u', 's', 'strike', 'del', 'mark', 'sub', 'sup', 'small',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'code', 'pre', 'a', 'span',
+  'p',
+  'br',
+  'hr',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'strike',
+  'del',
+  'mark',
+  'sub',
+  'sup',
+  'small',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'code',
+  'pre',
+  'a',
+  'span',
 ] as const;
 export const ALLOWED_SCHEMES = ['http', 'https', 'mailto'] as const;
 export const LINK_ATTRIBUTES = ['href', 'title', 'target', 'rel'] as const;
@@ -24,7 +51,25 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
   // Their content is not text either: dropped with the tag.
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'svg', 'math', 'title', 'head', 'xmp', 'noembed', 'noframes', 'select'],
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'noscript',
+    'iframe',
+    'object',
+    'embed',
+    'template',
+    'svg',
+    'math',
+    'title',
+    'head',
+    'xmp',
+    'noembed',
+    'noframes',
+    'select',
+  ],
   transformTags: {
     // Only absolute links to an allowed scheme: a relative or odd href is dropped, the text kept.
     a: (tagName, attribs) => ({

@@ -62,15 +62,12 @@ export async function resolveToken(db: Kysely<Database>, token: string): Promise
   return { user, tokenHash, settings: systemSettingsOf(system_settings), branchBlocked: Boolean(Number(branch_blocked)) };
 }
 
-export const revokeToken = (db: Kysely<Database>, tokenHash: string) =>
-  db.deleteFrom('auth_tokens').where('token_hash', '=', tokenHash).execute();
+export const revokeToken = (db: Kysely<Database>, tokenHash: string) => db.deleteFrom('auth_tokens').where('token_hash', '=', tokenHash).execute();
 
 /** Signs the user out everywhere but the session that asked (after a password change). */
 export const revokeOtherTokens = (db: Kysely<Database>, userId: number, keepHash: string) =>
   db.deleteFrom('auth_tokens').where('user_id', '=', userId).where('token_hash', '!=', keepHash).execute();
 
-export const revokeAllTokens = (db: Kysely<Database>, userId: number) =>
-  db.deleteFrom('auth_tokens').where('user_id', '=', userId).execute();
+export const revokeAllTokens = (db: Kysely<Database>, userId: number) => db.deleteFrom('auth_tokens').where('user_id', '=', userId).execute();
 
-export const pruneExpiredTokens = (db: Kysely<Database>) =>
-  db.deleteFrom('auth_tokens').where('expires_at', '<=', nowIso()).execute();
+export const pruneExpiredTokens = (db: Kysely<Database>) => db.deleteFrom('auth_tokens').where('expires_at', '<=', nowIso()).execute();

@@ -31,25 +31,27 @@ export interface AllocationState {
 export function allocationStates(db: Kysely<Database>, userId: number) {
   const taken = (aggregate: 'sum' | 'max', column: 'credits' | 'created_at') =>
     sql`(select ${sql.raw(aggregate)}(r.${sql.raw(column)}) from allocation_recoveries r where r.allocation_id = t.id)`;
-  return db
-    .selectFrom('credit_transactions as t')
-    .select([
-      't.id',
-      't.transaction_number',
-      't.credits',
-      't.created_at',
-      't.remarks',
-      't.counterparty_id',
-      sql<number>`coalesce(${taken('sum', 'credits')}, 0)`.as('recovered'),
-      sql<string | null>`${taken('max', 'created_at')}`.as('recovered_at'),
-      sql<number>`coalesce((select b.credits from allocation_bonuses b where b.allocation_id = t.id), 0)`.as('bonus'),
-      sql<number>`coalesce((select sum(r.credits) from bonus_recoveries r where r.allocation_id = t.id), 0)`.as('bonus_taken'),
-    ])
-    .where('t.user_id', '=', userId)
-    // Literals, as in the partial index that serves this (migration 0011): a bound value hides from
-    // SQLite's planner that the index applies.
-    .where(sql<boolean>`t.type = 'PURCHASED' and t.counterparty_id is not null and t.bonus_credits = 0 and t.credits > 0`)
-    .orderBy('t.id', 'desc');
+  return (
+    db
+      .selectFrom('credit_transactions as t')
+      .select([
+        't.id',
+        't.transaction_number',
+        't.credits',
+        't.created_at',
+        't.remarks',
+        't.counterparty_id',
+        sql<number>`coalesce(${taken('sum', 'credits')}, 0)`.as('recovered'),
+        sql<string | null>`${taken('max', 'created_at')}`.as('recovered_at'),
+        sql<number>`coalesce((select b.credits from allocation_bonuses b where b.allocation_id = t.id), 0)`.as('bonus'),
+        sql<number>`coalesce((select sum(r.credits) from bonus_recoveries r where r.allocation_id = t.id), 0)`.as('bonus_taken'),
+      ])
+      .where('t.user_id', '=', userId)
+      // Literals, as in the partial index that serves this (migration 0011): a bound value hides from
+      // SQLite's planner that the index applies.
+      .where(sql<boolean>`t.type = 'PURCHASED' and t.counterparty_id is not null and t.bonus_credits = 0 and t.credits > 0`)
+      .orderBy('t.id', 'desc')
+  );
 }
 
 export const remainingOf = (a: Pick<AllocationState, 'credits' | 'recovered'>) => Math.max(0, a.credits - Number(a.recovered));

@@ -40,11 +40,7 @@ export function bonusBack(takes: RecoveryTake[], bonusHeld: number): BonusBack {
  * recovery charges only grows with its amount, so the amounts that can be recovered run from 0 to
  * this limit. Read under the user's row lock to be exact; the dialogs read it without.
  */
-export async function recoveryLimit(
-  db: Kysely<Database>,
-  user: Pick<UserRow, 'id' | 'credits' | 'bonus_credits'>,
-  allocationId?: number,
-): Promise<number> {
+export async function recoveryLimit(db: Kysely<Database>, user: Pick<UserRow, 'id' | 'credits' | 'bonus_credits'>, allocationId?: number): Promise<number> {
   const paid = user.credits - user.bonus_credits;
   const charge = (owed: number) => Math.max(0, owed - user.bonus_credits);
   let reached = 0;
@@ -74,7 +70,8 @@ export async function recordBonusBack(db: Kysely<Database>, back: BonusBack, bon
     const bonusPart = Math.min(credits, fromBonus);
     fromBonus -= bonusPart;
     if (bonusPart > 0 && bonusEntryId !== null) rows.push({ allocation_id: allocationId, entry_id: bonusEntryId, credits: bonusPart, created_at: createdAt });
-    if (credits - bonusPart > 0 && chargeEntryId !== null) rows.push({ allocation_id: allocationId, entry_id: chargeEntryId, credits: credits - bonusPart, created_at: createdAt });
+    if (credits - bonusPart > 0 && chargeEntryId !== null)
+      rows.push({ allocation_id: allocationId, entry_id: chargeEntryId, credits: credits - bonusPart, created_at: createdAt });
   }
   if (rows.length) await db.insertInto('bonus_recoveries').values(rows).execute();
 }

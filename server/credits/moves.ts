@@ -96,7 +96,12 @@ async function post(trx: Trx, changes: BalanceChange[], actor: UserRow, target: 
   const after = (row: UserRow): UserRow => {
     const own = entries.filter((e) => e.user_id === row.id);
     if (own.length === 0) return row;
-    return { ...row, credits: own[own.length - 1].balance_after, bonus_credits: row.bonus_credits + own.reduce((sum, e) => sum + e.bonus_credits, 0), updated_at: createdAt };
+    return {
+      ...row,
+      credits: own[own.length - 1].balance_after,
+      bonus_credits: row.bonus_credits + own.reduce((sum, e) => sum + e.bonus_credits, 0),
+      updated_at: createdAt,
+    };
   };
   return { entries, actor: after(actor), target: after(target) };
 }
@@ -139,9 +144,7 @@ export async function giveCredits(trx: Trx, actorId: number, targetId: number, a
   }
 
   const short = (available: number) =>
-    options.purpose === 'add'
-      ? fieldError('paid_credits', CREDITS.paidCredits)
-      : fieldError('credits', CREDITS.insufficientCredits(amount, available));
+    options.purpose === 'add' ? fieldError('paid_credits', CREDITS.paidCredits) : fieldError('credits', CREDITS.insufficientCredits(amount, available));
 
   const changes: BalanceChange[] = [];
   if (!admin) {

@@ -61,7 +61,10 @@ export async function allocationOptions(
   if (admin && recipientRole === 'manager') {
     const levels = await getCreditLevels(db);
     return {
-      options: priced(creditLevels(levels).map((l) => ({ value: l.value })), calc),
+      options: priced(
+        creditLevels(levels).map((l) => ({ value: l.value })),
+        calc,
+      ),
       user_credits: null,
       min_credits: levels.minimum,
       max_credits: Math.min(levels.maximum, MANAGER_ALLOCATION_MAX),
@@ -134,7 +137,12 @@ export async function recoveryOptions(db: Kysely<Database>, target: UserRow): Pr
   if (available > 0 && !choices.some((c) => c.value === available)) choices.push({ value: available, share: RECOVERY_SHARES.all });
   const options = choices.map(({ value: v, share }) => {
     const { fromBonus, charged } = backOf(v);
-    const text = charged > 0 ? `${v} credits (also removes ${fromBonus} bonus and ${charged} credits for spent bonus)` : fromBonus > 0 ? `${v} credits (also removes ${fromBonus} bonus)` : `${v} credits`;
+    const text =
+      charged > 0
+        ? `${v} credits (also removes ${fromBonus} bonus and ${charged} credits for spent bonus)`
+        : fromBonus > 0
+          ? `${v} credits (also removes ${fromBonus} bonus)`
+          : `${v} credits`;
     return {
       value: v,
       display_text: text,

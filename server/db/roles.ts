@@ -62,9 +62,7 @@ export async function grantRuntime(db: Kysely<any>, role: string): Promise<void>
   if (!schema) throw new Error('No current schema');
   const r = ident(role);
   const s = ident(schema);
-  const present = new Set(
-    (await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = ${schema}`.execute(db)).rows.map((row) => row.name),
-  );
+  const present = new Set((await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = ${schema}`.execute(db)).rows.map((row) => row.name));
   const tables = (names: string[]) => sql.join(names.filter((n) => present.has(n)).map((n) => ident(n)));
   const has = (names: string[]) => names.some((n) => present.has(n));
   await sql`grant usage on schema ${s} to ${r}`.execute(db);

@@ -473,5 +473,4 @@ function settle(job: Job, reply: Reply): void {
 }
 
 // A Buffer comes back from the thread as a plain Uint8Array.
-const asBuffer = (value: unknown) =>
-  value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
+const asBuffer = (value: unknown) => (value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value);

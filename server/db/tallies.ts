@@ -93,11 +93,7 @@ export function rowsIn(column: string, spans: Spans) {
   return (eb: ExpressionBuilder<any, any>) =>
     spans.rows.length === 0
       ? never
-      : eb.or(
-          spans.rows.map((r) =>
-            eb.and([eb(column, r.from.inclusive ? '>=' : '>', r.from.at), eb(column, r.to.inclusive ? '<=' : '<', r.to.at)]),
-          ),
-        );
+      : eb.or(spans.rows.map((r) => eb.and([eb(column, r.from.inclusive ? '>=' : '>', r.from.at), eb(column, r.to.inclusive ? '<=' : '<', r.to.at)])));
 }
 
 /** One index range of tally rows, and whether its figures add (1) or are taken back (-1). */
@@ -111,18 +107,18 @@ export interface Part {
  * the kinds: '' for 'day'/'month', 'created_' for 'created_day'/'created_month' and so on.
  */
 export function bucketParts(spans: Spans, prefix = ''): Part[] {
-  const days = (sign: 1 | -1) => ([a, b]: [string, string]): Part => ({
-    where: (eb) => eb.and([eb('t.kind', '=', `${prefix}day`), eb('t.bucket', '>=', a), eb('t.bucket', '<=', b)]),
-    sign,
-  });
+  const days =
+    (sign: 1 | -1) =>
+    ([a, b]: [string, string]): Part => ({
+      where: (eb) => eb.and([eb('t.kind', '=', `${prefix}day`), eb('t.bucket', '>=', a), eb('t.bucket', '<=', b)]),
+      sign,
+    });
   return [
     ...spans.days.map(days(1)),
-    ...spans.months.map(
-      ([a, b]): Part => ({
-        where: (eb) => eb.and([eb('t.kind', '=', `${prefix}month`), eb('t.bucket', '>=', a), ...(b === null ? [] : [eb('t.bucket', '<=', b)])]),
-        sign: 1,
-      }),
-    ),
+    ...spans.months.map(([a, b]): Part => ({
+      where: (eb) => eb.and([eb('t.kind', '=', `${prefix}month`), eb('t.bucket', '>=', a), ...(b === null ? [] : [eb('t.bucket', '<=', b)])]),
+      sign: 1,
+    })),
     ...spans.minusDays.map(days(-1)),
   ];
 }
@@ -168,19 +164,54 @@ export async function tallyProblems(db: Kysely<Database>): Promise<string[]> {
   const live = () => accounts().where('deleted_at', 'is', null);
   const activeSum = sql<number>`sum(case when status = 'active' then 1 else 0 end)`;
   const accountKinds: Array<[string, () => Promise<Counted[]>]> = [
-    ['all', () => live().select(['owner_id as key', sql<string>`''`.as('bucket'), sql<number>`count(*)`.as('n'), activeSum.as('active')]).groupBy('owner_id').execute()],
-    ['none', () => live().where('expiry_date', 'is', null).select(['owner_id as key', sql<string>`''`.as('bucket'), sql<number>`count(*)`.as('n'), activeSum.as('active')]).groupBy('owner_id').execute()],
+    [
+      'all',
+      () =>
+        live()
+          .select(['owner_id as key', sql<string>`''`.as('bucket'), sql<number>`count(*)`.as('n'), activeSum.as('active')])
+          .groupBy('owner_id')
+          .execute(),
+    ],
+    [
+      'none',
+      () =>
+        live()
+          .where('expiry_date', 'is', null)
+          .select(['owner_id as key', sql<string>`''`.as('bucket'), sql<number>`count(*)`.as('n'), activeSum.as('active')])
+          .groupBy('owner_id')
+          .execute(),
+    ],
     ...(['month', 'day'] as const).map((kind): [string, () => Promise<Counted[]>] => {
       const bucket = sql<string>`substr(expiry_date, 1, ${sql.lit(kind === 'month' ? 7 : 10)})`;
-      return [kind, () => live().where('expiry_date', 'is not', null).select(['owner_id as key', bucket.as('bucket'), sql<number>`count(*)`.as('n'), activeSum.as('active')]).groupBy(['owner_id', bucket]).execute()];
+      return [
+        kind,
+        () =>
+          live()
+            .where('expiry_date', 'is not', null)
+            .select(['owner_id as key', bucket.as('bucket'), sql<number>`count(*)`.as('n'), activeSum.as('active')])
+            .groupBy(['owner_id', bucket])
+            .execute(),
+      ];
     }),
     ...(['created_month', 'created_day'] as const).map((kind): [string, () => Promise<Counted[]>] => {
       const bucket = sql<string>`substr(created_at, 1, ${sql.lit(kind === 'created_month' ? 7 : 10)})`;
-      return [kind, () => accounts().select(['owner_id as key', bucket.as('bucket'), sql<number>`count(*)`.as('n'), sql<number>`0`.as('active')]).groupBy(['owner_id', bucket]).execute()];
+      return [
+        kind,
+        () =>
+          accounts()
+            .select(['owner_id as key', bucket.as('bucket'), sql<number>`count(*)`.as('n'), sql<number>`0`.as('active')])
+            .groupBy(['owner_id', bucket])
+            .execute(),
+      ];
     }),
   ];
   for (const [kind, recount] of accountKinds) {
-    const kept = await db.selectFrom('account_tallies').select(['owner_id as key', 'bucket', 'n', 'active']).where('kind', '=', kind).where((eb) => eb.or([eb('n', '!=', 0), eb('active', '!=', 0)])).execute();
+    const kept = await db
+      .selectFrom('account_tallies')
+      .select(['owner_id as key', 'bucket', 'n', 'active'])
+      .where('kind', '=', kind)
+      .where((eb) => eb.or([eb('n', '!=', 0), eb('active', '!=', 0)]))
+      .execute();
     compare('account_tallies', kind, ['n', 'active'], kept, await recount());
   }
 

@@ -28,32 +28,30 @@ export type MemberRow = UserRow & { total_children: number; total_accounts: numb
 export const memberBase = (db: Kysely<Database>) => db.selectFrom('users as u').where('u.status', '!=', DELETED);
 
 export function withCounts<QB extends SelectQueryBuilder<any, any, any>>(qb: QB) {
-  return qb
-    .selectAll('u')
-    .select((eb: ExpressionBuilder<any, any>) => [
-      eb
-        .selectFrom('users as c')
-        .select(sql<number>`count(*)`.as('n'))
-        .whereRef('c.parent_id', '=', 'u.id')
-        .where('c.status', '!=', DELETED)
-        .as('total_children'),
-      // The live accounts of the user's subtree: the kept count of each of its users (migration
-      // 0013), its users found by the path range, each count by its key (a join let PostgreSQL read
-      // every owner's count for each listed user).
-      eb
-        .selectFrom('users as s')
-        .select((sub: ExpressionBuilder<any, any>) =>
-          sql<number>`coalesce(sum(${sub
-            .selectFrom('account_tallies as t')
-            .select('t.n')
-            .where('t.kind', '=', 'all')
-            .where('t.bucket', '=', '')
-            .whereRef('t.owner_id', '=', 's.id')}), 0)`.as('n'),
-        )
-        .whereRef('s.path', '>=', 'u.path')
-        .where('s.path', '<', pathEndSql('u.path'))
-        .as('total_accounts'),
-    ]);
+  return qb.selectAll('u').select((eb: ExpressionBuilder<any, any>) => [
+    eb
+      .selectFrom('users as c')
+      .select(sql<number>`count(*)`.as('n'))
+      .whereRef('c.parent_id', '=', 'u.id')
+      .where('c.status', '!=', DELETED)
+      .as('total_children'),
+    // The live accounts of the user's subtree: the kept count of each of its users (migration
+    // 0013), its users found by the path range, each count by its key (a join let PostgreSQL read
+    // every owner's count for each listed user).
+    eb
+      .selectFrom('users as s')
+      .select((sub: ExpressionBuilder<any, any>) =>
+        sql<number>`coalesce(sum(${sub
+          .selectFrom('account_tallies as t')
+          .select('t.n')
+          .where('t.kind', '=', 'all')
+          .where('t.bucket', '=', '')
+          .whereRef('t.owner_id', '=', 's.id')}), 0)`.as('n'),
+      )
+      .whereRef('s.path', '>=', 'u.path')
+      .where('s.path', '<', pathEndSql('u.path'))
+      .as('total_accounts'),
+  ]);
 }
 
 export async function loadMember(db: Kysely<Database>, id: number): Promise<MemberRow> {
@@ -98,13 +96,17 @@ export async function presenter(db: Kysely<Database>, rows: Pick<MemberRow, 'pat
         .execute()
     : [];
   const byId = new Map(ancestors.map((a) => [a.id, a]));
-  const serverById = new Map(ancestors.filter((a) => a.server_id !== null && a.server_name !== null).map((a) => [a.server_id!, { id: a.server_id!, name: a.server_name! }]));
+  const serverById = new Map(
+    ancestors.filter((a) => a.server_id !== null && a.server_name !== null).map((a) => [a.server_id!, { id: a.server_id!, name: a.server_name! }]),
+  );
   const unseen = [...new Set(rows.map((r) => r.server_id).filter((id): id is number => id !== null && !serverById.has(id)))];
   if (unseen.length) {
     for (const server of await db.selectFrom('servers').select(['id', 'name']).where('id', 'in', unseen).execute()) serverById.set(server.id, server);
   }
   return (row) => {
-    const chain = pathIds(row.path).map((id) => byId.get(id)).filter((u) => u !== undefined);
+    const chain = pathIds(row.path)
+      .map((id) => byId.get(id))
+      .filter((u) => u !== undefined);
     const manager = row.role === 'manager' ? undefined : chain.find((u) => u.role === 'manager');
     const reseller = row.role === 'dealer' ? chain.find((u) => u.role === 'reseller') : undefined;
     const serverId = row.role === 'manager' ? row.server_id : (manager?.server_id ?? null);
@@ -150,15 +152,15 @@ export async function presentOne(db: Kysely<Database>, id: number): Promise<Hier
 
 /** A user of `role` that is not deleted, by id, or null. */
 export async function liveUser(db: Kysely<Database>, id: number, role: Role): Promise<UserRow | null> {
-  return (
-    (await db.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', role).where('status', '!=', DELETED).executeTakeFirst()) ??
-    null
-  );
+  return (await db.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', role).where('status', '!=', DELETED).executeTakeFirst()) ?? null;
 }
 
 /** Whether a user (deleted ones included, whose names stay taken) has this username, in any case. */
 export async function usernameTaken(db: Kysely<Database>, username: string, exceptId?: number): Promise<boolean> {
-  let q = db.selectFrom('users').select('id').where(sql`lower(username)`, '=', username.toLowerCase());
+  let q = db
+    .selectFrom('users')
+    .select('id')
+    .where(sql`lower(username)`, '=', username.toLowerCase());
   if (exceptId) q = q.where('id', '!=', exceptId);
   return Boolean(await q.executeTakeFirst());
 }

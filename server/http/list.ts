@@ -78,8 +78,7 @@ const single = (v: unknown): string | undefined => {
 };
 
 /** Only the spec's own keys: a name such as 'constructor' or '__proto__' is no filter or sort. */
-const own = <T>(record: Record<string, T> | undefined, name: string): T | undefined =>
-  record && Object.hasOwn(record, name) ? record[name] : undefined;
+const own = <T>(record: Record<string, T> | undefined, name: string): T | undefined => (record && Object.hasOwn(record, name) ? record[name] : undefined);
 
 const TRUE = ['1', 'true', 'yes'];
 const BOOLEAN_VALUES = [...TRUE, '0', 'false', 'no'];
@@ -144,9 +143,7 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
   }
   if (unknown.length) {
     const allowed = [...(spec.search ? ['search'] : []), ...entry.filters];
-    throw badRequest(
-      `Requested filter(s) \`${unknown.join(', ')}\` are not allowed. Allowed filter(s) are \`${allowed.join(', ')}\`.`,
-    );
+    throw badRequest(`Requested filter(s) \`${unknown.join(', ')}\` are not allowed. Allowed filter(s) are \`${allowed.join(', ')}\`.`);
   }
 
   const style = SORT_KEYS[entry.sortStyle];
@@ -167,9 +164,7 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
   if (order === 'desc' || order === 'asc') direction = order;
   else if (order) errors[style.direction!] = `The ${style.direction!.replace('_', ' ')} must be asc or desc.`;
   if (own(spec.sorts, sortRaw) === undefined) {
-    throw badRequest(
-      `Requested sort(s) \`${sortRaw}\` is not allowed. Allowed sort(s) are \`${entry.sorts.join(', ')}\`.`,
-    );
+    throw badRequest(`Requested sort(s) \`${sortRaw}\` is not allowed. Allowed sort(s) are \`${entry.sorts.join(', ')}\`.`);
   }
   if (Object.keys(errors).length) throw validationError(errors);
   return { page, perPage, search, filters, sortKey: sortRaw, direction };
@@ -240,12 +235,28 @@ export function listMeta(counted: number | Counted, params: Pick<ListParams, 'pa
   if (!exact) {
     const lastPage = Math.max(Math.ceil(total / params.perPage), params.page + (rowsOnPage === params.perPage ? 1 : 0));
     const shown = rowsOnPage > 0;
-    return { total, current_page: params.page, per_page: params.perPage, last_page: lastPage, from: shown ? firstOfPage : null, to: shown ? firstOfPage + rowsOnPage - 1 : null, total_exact: false };
+    return {
+      total,
+      current_page: params.page,
+      per_page: params.perPage,
+      last_page: lastPage,
+      from: shown ? firstOfPage : null,
+      to: shown ? firstOfPage + rowsOnPage - 1 : null,
+      total_exact: false,
+    };
   }
   const lastPage = Math.max(1, Math.ceil(total / params.perPage));
   const from = total === 0 ? null : firstOfPage;
   const to = from === null ? null : Math.min(total, from + params.perPage - 1);
-  return { total, current_page: params.page, per_page: params.perPage, last_page: lastPage, from: from && from <= total ? from : null, to: from && from <= total ? to : null, total_exact: true };
+  return {
+    total,
+    current_page: params.page,
+    per_page: params.perPage,
+    last_page: lastPage,
+    from: from && from <= total ? from : null,
+    to: from && from <= total ? to : null,
+    total_exact: true,
+  };
 }
 
 /**
@@ -257,7 +268,12 @@ async function countUpTo(q: AnyQuery, limit: number): Promise<Counted> {
   const capped = unordered.select(sql<number>`1`.as('one')).limit(limit + 1);
   // The outer query only carries the subquery (it stops at its first row; no row: nothing to count).
   const row = (await unordered
-    .select((eb) => eb.selectFrom(capped.as('capped')).select(sql<number>`count(*)`.as('n')).as('total'))
+    .select((eb) =>
+      eb
+        .selectFrom(capped.as('capped'))
+        .select(sql<number>`count(*)`.as('n'))
+        .as('total'),
+    )
     .limit(1)
     .executeTakeFirst()) as { total?: number | string | null } | undefined;
   const n = Number(row?.total ?? 0);

@@ -52,9 +52,13 @@ export async function hit(db: Kysely<Database>, key: string, limit: Limit): Prom
   return { ...s, exceeded: row.hits > limit.max };
 }
 
-export const clearLimit = (db: Kysely<Database>, key: string) =>
-  db.deleteFrom('rate_limits').where('key', '=', key).execute();
+export const clearLimit = (db: Kysely<Database>, key: string) => db.deleteFrom('rate_limits').where('key', '=', key).execute();
 
 /** Takes back one hit (an attempt that turned out not to count, such as a successful sign-in). */
 export const releaseHit = (db: Kysely<Database>, key: string) =>
-  db.updateTable('rate_limits').set({ hits: sql`hits - 1` }).where('key', '=', key).where('hits', '>', 0).execute();
+  db
+    .updateTable('rate_limits')
+    .set({ hits: sql`hits - 1` })
+    .where('key', '=', key)
+    .where('hits', '>', 0)
+    .execute();

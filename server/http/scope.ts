@@ -21,8 +21,7 @@ export const pathEnd = (prefix: string) => `${prefix.slice(0, -1)}0`;
 export const pathEndSql = (pathColumn: string) => sql<string>`substr(${sql.ref(pathColumn)}, 1, length(${sql.ref(pathColumn)}) - 1) || '0'`;
 
 /** The rows whose path column starts with `prefix`: an index range, not a LIKE scan. */
-const inSubtree = (eb: ExpressionBuilder<any, any>, pathColumn: string, prefix: string) =>
-  eb.and([eb(pathColumn, '>=', prefix), eb(pathColumn, '<', pathEnd(prefix))]);
+const inSubtree = (eb: ExpressionBuilder<any, any>, pathColumn: string, prefix: string) => eb.and([eb(pathColumn, '>=', prefix), eb(pathColumn, '<', pathEnd(prefix))]);
 
 /** Rows whose path column lies strictly below the actor (not the actor itself). */
 export function below(actor: Actor, pathColumn: string) {
@@ -43,7 +42,14 @@ export function ownedWithin(actor: Actor, userIdColumn: string) {
   return (eb: ExpressionBuilder<any, any>) =>
     actor.role === 'admin'
       ? sql<SqlBool>`1 = 1`
-      : eb(userIdColumn, 'in', eb.selectFrom('users as scope_u').select('scope_u.id').where((e) => inSubtree(e, 'scope_u.path', actor.path)));
+      : eb(
+          userIdColumn,
+          'in',
+          eb
+            .selectFrom('users as scope_u')
+            .select('scope_u.id')
+            .where((e) => inSubtree(e, 'scope_u.path', actor.path)),
+        );
 }
 
 /**
@@ -55,25 +61,21 @@ export function ownedWithinByDate(actor: Actor, userIdColumn: string) {
   return (eb: ExpressionBuilder<any, any>) =>
     actor.role === 'admin'
       ? sql<SqlBool>`1 = 1`
-      : eb(sql`${sql.ref(userIdColumn)} + 0`, 'in', eb.selectFrom('users as scope_u').select('scope_u.id').where((e) => inSubtree(e, 'scope_u.path', actor.path)));
+      : eb(
+          sql`${sql.ref(userIdColumn)} + 0`,
+          'in',
+          eb
+            .selectFrom('users as scope_u')
+            .select('scope_u.id')
+            .where((e) => inSubtree(e, 'scope_u.path', actor.path)),
+        );
 }
 
 export const childPath = (parent: Pick<UserRow, 'path'>, childId: number) => `${parent.path}${childId}/`;
 
 /** A user of the given role inside the actor's subtree, or 404. */
-export async function findUserBelow(
-  db: Kysely<Database>,
-  actor: Actor,
-  id: number,
-  role: Role,
-): Promise<UserRow> {
-  const user = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', id)
-    .where('role', '=', role)
-    .where(below(actor, 'path'))
-    .executeTakeFirst();
+export async function findUserBelow(db: Kysely<Database>, actor: Actor, id: number, role: Role): Promise<UserRow> {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', role).where(below(actor, 'path')).executeTakeFirst();
   if (!user) throw notFound();
   return user;
 }

@@ -46,14 +46,7 @@ const dueConditions = (db: Kysely<Database>, now: Date) => (eb: ExpressionBuilde
 
 export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date()): Promise<AutoRenewReport> {
   const report: AutoRenewReport = { renewed: [], failed: [] };
-  const due = await db
-    .selectFrom('accounts')
-    .select(['id', 'expiry_date'])
-    .where(dueConditions(db, now))
-    .orderBy('expiry_date')
-    .orderBy('id')
-    .limit(BATCH)
-    .execute();
+  const due = await db.selectFrom('accounts').select(['id', 'expiry_date']).where(dueConditions(db, now)).orderBy('expiry_date').orderBy('id').limit(BATCH).execute();
   const settings = await getSystemSettings(db);
   const provisioners = Provisioners.of(db);
   let unexpected: unknown = null;

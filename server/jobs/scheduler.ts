@@ -47,11 +47,7 @@ export async function runExclusive(db: Kysely<Database>, job: Job, owner = proce
 }
 
 /** Starts every job on its interval; returns a function that stops them. */
-export function startJobs(
-  db: Kysely<Database>,
-  jobs: Job[],
-  onError: (job: Job, error: unknown) => void,
-): () => void {
+export function startJobs(db: Kysely<Database>, jobs: Job[], onError: (job: Job, error: unknown) => void): () => void {
   const timers = jobs.map((job) =>
     setInterval(() => {
       runExclusive(db, job).catch((error) => onError(job, error));

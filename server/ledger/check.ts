@@ -41,7 +41,15 @@ export async function checkLedger(db: Kysely<Database>, limit = 20): Promise<Led
   const problems: string[] = [];
   const report = (lines: string[]) => problems.push(...lines);
 
-  const balances = await sql<{ id: number; credits: number; bonus: number; sum_credits: number | null; sum_bonus: number | null; last_id: number | null; applied: number | null }>`
+  const balances = await sql<{
+    id: number;
+    credits: number;
+    bonus: number;
+    sum_credits: number | null;
+    sum_bonus: number | null;
+    last_id: number | null;
+    applied: number | null;
+  }>`
     select u.id, u.credits, u.bonus_credits as bonus, e.sum_credits, e.sum_bonus, e.last_id, u.ledger_entry_id as applied
     from users u
     left join (
@@ -178,7 +186,16 @@ export async function checkBonuses(db: Kysely<Database>): Promise<{ report: Bonu
     () => false,
   );
   if (!linked) return { report: none, problems: ['bonus per promotion: not recorded in this database yet (migration 0019 not applied)'] };
-  const rows = await sql<{ source: string; promo_id: number | null; name: string | null; allocations: number; granted: number; taken: number; backed: number; excess: number }>`
+  const rows = await sql<{
+    source: string;
+    promo_id: number | null;
+    name: string | null;
+    allocations: number;
+    granted: number;
+    taken: number;
+    backed: number;
+    excess: number;
+  }>`
     select b.source, b.promo_id, max(p.name) as name, count(*) as allocations, sum(b.credits) as granted,
       sum(coalesce(r.taken, 0)) as taken,
       sum(case when a.allocation_id is null then b.credits - coalesce(r.taken, 0) else 0 end) as backed,

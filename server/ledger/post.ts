@@ -70,25 +70,13 @@ export class BalanceCapExceeded extends DomainError {
   }
 }
 
-export const newTransactionNumber = (): string =>
-  `TXN-${Date.now().toString(36).toUpperCase()}-${randomBytes(3).toString('hex').toUpperCase()}`;
+export const newTransactionNumber = (): string => `TXN-${Date.now().toString(36).toUpperCase()}-${randomBytes(3).toString('hex').toUpperCase()}`;
 
 /**
  * What wrote an operation's entries (ledger_operations.kind, migration 0022). 'adjustment' is a
  * posting by the operator's own code (tests, scripts) that names no other kind.
  */
-export const OPERATION_KINDS = [
-  'credit_move',
-  'renewal',
-  'auto_renew',
-  'bulk_renew',
-  'recovery',
-  'trial',
-  'user_delete',
-  'seed',
-  'seed_scale',
-  'adjustment',
-] as const;
+export const OPERATION_KINDS = ['credit_move', 'renewal', 'auto_renew', 'bulk_renew', 'recovery', 'trial', 'user_delete', 'seed', 'seed_scale', 'adjustment'] as const;
 export type OperationKind = (typeof OPERATION_KINDS)[number];
 
 export async function postChanges(

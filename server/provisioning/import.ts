@@ -55,7 +55,12 @@ export async function planImport(db: Kysely<Database>, provisioners: Provisioner
   const logins = new Set(accounts.map((a) => a.login.toLowerCase()));
   const macs = new Set(accounts.map((a) => a.mac_address));
 
-  const plan: ImportPlan = { server: { id: server.id, name: server.name }, dealer: { id: dealer.id, username: dealer.username, path: dealer.path }, adopt: [], skipped: [] };
+  const plan: ImportPlan = {
+    server: { id: server.id, name: server.name },
+    dealer: { id: dealer.id, username: dealer.username, path: dealer.path },
+    adopt: [],
+    skipped: [],
+  };
   for (const subscriber of subscribers) {
     const skip = (reason: string) => plan.skipped.push({ subscriber, reason });
     if (known.has(subscriber.id)) continue; // already an account of the panel

@@ -96,11 +96,7 @@ export class Provisioners {
   /** The driver of a server by id; an account without a server has only the panel's tables. */
   async forServer(serverId: number | null, q: Kysely<Database> = this.db): Promise<Provisioner> {
     if (serverId === null) return localProvisioner;
-    const server = await q
-      .selectFrom('servers')
-      .select(SERVER_FIELDS)
-      .where('id', '=', serverId)
-      .executeTakeFirst();
+    const server = await q.selectFrom('servers').select(SERVER_FIELDS).where('id', '=', serverId).executeTakeFirst();
     return server ? this.forRow(server, q) : localProvisioner;
   }
 

@@ -287,7 +287,10 @@ export class MiddlewareJournal {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await trx.insertInto('middleware_claims').values(claims.map((claim) => ({ claim, journal_id: id }))).execute();
+        await trx
+          .insertInto('middleware_claims')
+          .values(claims.map((claim) => ({ claim, journal_id: id })))
+          .execute();
         return id;
       });
       hold(this.db, id);

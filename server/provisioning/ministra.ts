@@ -96,10 +96,13 @@ const deadlineError = () => Object.assign(new Error('the middleware call ran out
 function beforeDeadline<T>(promise: Promise<T>, deadline: number, late: (value: T) => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let expired = false;
-    const timer = setTimeout(() => {
-      expired = true;
-      reject(deadlineError());
-    }, Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        expired = true;
+        reject(deadlineError());
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     promise.then(
       (value) => {
         clearTimeout(timer);
@@ -369,9 +372,7 @@ export class MinistraProvisioner implements Provisioner {
 
   async subscribers(): Promise<MiddlewareSubscriber[]> {
     return this.call(async (conn) => {
-      const [rows] = await conn.query<Row[]>(
-        'SELECT id, login, fname, mac, status, UNIX_TIMESTAMP(expire_billing_date) AS expiry FROM users ORDER BY id',
-      );
+      const [rows] = await conn.query<Row[]>('SELECT id, login, fname, mac, status, UNIX_TIMESTAMP(expire_billing_date) AS expiry FROM users ORDER BY id');
       return rows.map((r) => ({
         id: Number(r.id),
         login: String(r.login ?? ''),

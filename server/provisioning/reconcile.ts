@@ -118,12 +118,28 @@ export async function applyReconcile(db: Kysely<Database>, provisioners: Provisi
             ? `Reconciliation of ${plan.server.name}: subscriber of account ${d.account.login} created`
             : `Reconciliation of ${plan.server.name}: subscriber of account ${d.account.login} set as the panel has it (${d.fields.join(', ')})`,
         oldValues: d.kind === 'differs' ? d.subscriber : null,
-        newValues: { account_id: d.account.id, login: d.account.login, mac_address: d.account.mac_address, status: d.account.status, expiry_date: d.account.expiry_date, subscriber_id: subscriberId ?? null },
+        newValues: {
+          account_id: d.account.id,
+          login: d.account.login,
+          mac_address: d.account.mac_address,
+          status: d.account.status,
+          expiry_date: d.account.expiry_date,
+          subscriber_id: subscriberId ?? null,
+        },
       });
       repaired += 1;
     } else if (d.kind === 'orphan' && options.removeOrphans) {
       const { subscriber } = d;
-      await provisioner.remove({ id: 0, middleware_id: subscriber.id, login: subscriber.login, full_name: subscriber.full_name, pwd_txt: '', mac_address: subscriber.mac_address ?? '', status: 'inactive', expiry_date: subscriber.expiry_date });
+      await provisioner.remove({
+        id: 0,
+        middleware_id: subscriber.id,
+        login: subscriber.login,
+        full_name: subscriber.full_name,
+        pwd_txt: '',
+        mac_address: subscriber.mac_address ?? '',
+        status: 'inactive',
+        expiry_date: subscriber.expiry_date,
+      });
       await recordSystemAudit(db, {
         module: 'servers',
         action: 'reconcile',

@@ -6,10 +6,7 @@
 import type { AccountRow } from '../db/schema';
 
 /** The account fields a driver mirrors. */
-export type MirroredAccount = Pick<
-  AccountRow,
-  'id' | 'middleware_id' | 'login' | 'full_name' | 'pwd_txt' | 'mac_address' | 'status' | 'expiry_date'
->;
+export type MirroredAccount = Pick<AccountRow, 'id' | 'middleware_id' | 'login' | 'full_name' | 'pwd_txt' | 'mac_address' | 'status' | 'expiry_date'>;
 
 /** What the middleware knows about the box an account is bound to. */
 export interface DeviceState {

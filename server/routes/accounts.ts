@@ -113,10 +113,9 @@ async function checkUnique(
   };
   if (fields.login && (await taken('login', fields.login))) errors.login = ACCOUNTS.loginTaken;
   if (fields.mac && (await taken('mac_address', fields.mac))) errors.mac_address = ACCOUNTS.macTaken;
-  const middleware = await (await provisioners.forServer(serverId)).taken(
-    { mac: errors.mac_address ? undefined : fresh.mac, login: errors.login ? undefined : fresh.login },
-    except?.middleware_id ?? null,
-  );
+  const middleware = await (
+    await provisioners.forServer(serverId)
+  ).taken({ mac: errors.mac_address ? undefined : fresh.mac, login: errors.login ? undefined : fresh.login }, except?.middleware_id ?? null);
   if (middleware.login) errors.login = ACCOUNTS.loginTaken;
   if (middleware.mac) errors.mac_address = ACCOUNTS.macTaken;
   if (Object.keys(errors).length) throw validationError(errors);
@@ -149,8 +148,7 @@ async function currentCredits(db: Kysely<Database>, actor: UserRow, posted: Post
 }
 
 type Named = { id: number; name: string; username: string; role: string };
-const ref = (user: Named | undefined): UserRef | null =>
-  user ? { id: user.id, name: user.name, username: user.username, role: user.role as Role } : null;
+const ref = (user: Named | undefined): UserRef | null => (user ? { id: user.id, name: user.name, username: user.username, role: user.role as Role } : null);
 
 const messageSpec = listSpec(LISTS['account-messages'], { filters: {}, sorts: { created_at: 'm.created_at', id: 'm.id' }, idColumn: 'm.id' });
 
@@ -159,8 +157,10 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { provisioners } = app;
   const show = async (trx: Kysely<Database>, id: number, viewer: UserRow): Promise<Account> => toAccount(await loadAccount(trx, id), viewer.role);
 
-  app.get('/accounts', { config: { access: ['accounts', 'list'] }, schema: { querystring: accountsQuerystring, response: { 200: paginatedOf(accountEntity), '4xx': apiErrorBody }, tags } }, async (request) =>
-    listAccounts(db, actorOf(request), request.query as Record<string, unknown>, accountListSpec),
+  app.get(
+    '/accounts',
+    { config: { access: ['accounts', 'list'] }, schema: { querystring: accountsQuerystring, response: { 200: paginatedOf(accountEntity), '4xx': apiErrorBody }, tags } },
+    async (request) => listAccounts(db, actorOf(request), request.query as Record<string, unknown>, accountListSpec),
   );
 
   app.post(
@@ -216,7 +216,16 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           await claimTrialDevice(trx, body.mac_address, id, settings, now);
           await postChanges(
             trx,
-            [{ userId: actor.id, type: 'TRIAL', credits: 0, accountId: id, coverageStart: now.toISOString(), remarks: `Trial account ${body.login} for ${settings.trial_days} day(s)` }],
+            [
+              {
+                userId: actor.id,
+                type: 'TRIAL',
+                credits: 0,
+                accountId: id,
+                coverageStart: now.toISOString(),
+                remarks: `Trial account ${body.login} for ${settings.trial_days} day(s)`,
+              },
+            ],
             { actorId: actor.id, kind: 'trial' },
           );
         } else if (body.months) {
@@ -242,7 +251,8 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       try {
         // Buying months or starting a trial is a credit operation (Idempotency-Key, rate limit); an empty account is not.
-        if (body.months || body.is_trial) return await runCreditOperation(app, request, reply, actor, { prepare: precheck, run: create, transact: (work) => outcome.transact(work) });
+        if (body.months || body.is_trial)
+          return await runCreditOperation(app, request, reply, actor, { prepare: precheck, run: create, transact: (work) => outcome.transact(work) });
         const prepared = await precheck();
         await rateLimitMiddlewareWrites(app, actor);
         const answer = await outcome.transact((trx) => create(trx, prepared));
@@ -256,14 +266,21 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/accounts/:id', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, response: { 200: dataOf(accountEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
-    const actor = actorOf(request);
-    return { data: toAccount(await findAccount(db, actor, request.params.id), actor.role) };
-  });
+  app.get(
+    '/accounts/:id',
+    { config: { access: ['accounts', 'show'] }, schema: { params: idParam, response: { 200: dataOf(accountEntity), '4xx': apiErrorBody }, tags } },
+    async (request) => {
+      const actor = actorOf(request);
+      return { data: toAccount(await findAccount(db, actor, request.params.id), actor.role) };
+    },
+  );
 
   app.put(
     '/accounts/:id',
-    { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, body: accountUpdateBody, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags } },
+    {
+      config: { access: ['accounts', 'edit'] },
+      schema: { params: idParam, body: accountUpdateBody, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags },
+    },
     async (request) => {
       const actor = actorOf(request);
       const before = await findAccount(db, actor, request.params.id);
@@ -282,7 +299,9 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           serverId,
           { mac: body.mac_address ?? before.mac_address, login: body.login ?? before.login },
           before,
-          moved ? { mac: body.mac_address ?? before.mac_address, login: body.login ?? before.login } : { mac: changed(body.mac_address, before.mac_address), login: changed(body.login, before.login) },
+          moved
+            ? { mac: body.mac_address ?? before.mac_address, login: body.login ?? before.login }
+            : { mac: changed(body.mac_address, before.mac_address), login: changed(body.login, before.login) },
         );
       }
       const status = statusFrom(body);
@@ -333,7 +352,10 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/accounts/:id',
-    { config: { access: ['accounts', 'status'] }, schema: { params: idParam, body: userStatusBody, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags } },
+    {
+      config: { access: ['accounts', 'status'] },
+      schema: { params: idParam, body: userStatusBody, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags },
+    },
     async (request) => {
       const actor = actorOf(request);
       const before = await findAccount(db, actor, request.params.id);
@@ -356,69 +378,84 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/accounts/:id', { config: { access: ['accounts', 'delete'] }, schema: { params: idParam, response: { 204: noContent, '4xx': apiErrorBody }, tags } }, async (request, reply) => {
-    const actor = actorOf(request);
-    const before = await findAccount(db, actor, request.params.id);
-    await rateLimitMiddlewareWrites(app, actor);
-    await deleteAccountEverywhere(provisioners, db, before, actor.id);
-    await recordAudit(db, request, { module: 'accounts', action: 'delete', entityId: before.id, targetUsername: before.login, oldValues: auditView(before) });
-    // No content: nothing for a response schema to shape.
-    return (reply as FastifyReply).code(204).send();
-  });
+  app.delete(
+    '/accounts/:id',
+    { config: { access: ['accounts', 'delete'] }, schema: { params: idParam, response: { 204: noContent, '4xx': apiErrorBody }, tags } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const before = await findAccount(db, actor, request.params.id);
+      await rateLimitMiddlewareWrites(app, actor);
+      await deleteAccountEverywhere(provisioners, db, before, actor.id);
+      await recordAudit(db, request, { module: 'accounts', action: 'delete', entityId: before.id, targetUsername: before.login, oldValues: auditView(before) });
+      // No content: nothing for a response schema to shape.
+      return (reply as FastifyReply).code(204).send();
+    },
+  );
 
-  app.post('/accounts/:id/reset-device', { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
-    const actor = actorOf(request);
-    const before = await findAccount(db, actor, request.params.id);
-    await rateLimitMiddlewareWrites(app, actor);
-    // What binds the account to one box (middleware notes): address, device identity, session. The
-    // middleware first, outside any panel transaction; the panel's columns only echo the box, so a
-    // panel write that fails after it leaves nothing that costs money or service.
-    await (await provisioners.forServer(before.server_id)).resetDevice(before);
-    await db
-      .updateTable('accounts')
-      .set({ ip_address: null, device_info: null, state: 'offline', connection_status: 'offline', updated_at: nowIso() })
-      .where('id', '=', before.id)
-      .execute();
-    await recordAudit(db, request, {
-      module: 'accounts',
-      action: 'reset_device',
-      entityId: before.id,
-      targetUsername: before.login,
-      oldValues: { ip_address: before.ip_address, device_info: parseJson(before.device_info, null), state: before.state },
-    });
-    return { message: ACCOUNTS.deviceReset, data: await show(db, before.id, actor) };
-  });
+  app.post(
+    '/accounts/:id/reset-device',
+    { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags } },
+    async (request) => {
+      const actor = actorOf(request);
+      const before = await findAccount(db, actor, request.params.id);
+      await rateLimitMiddlewareWrites(app, actor);
+      // What binds the account to one box (middleware notes): address, device identity, session. The
+      // middleware first, outside any panel transaction; the panel's columns only echo the box, so a
+      // panel write that fails after it leaves nothing that costs money or service.
+      await (await provisioners.forServer(before.server_id)).resetDevice(before);
+      await db
+        .updateTable('accounts')
+        .set({ ip_address: null, device_info: null, state: 'offline', connection_status: 'offline', updated_at: nowIso() })
+        .where('id', '=', before.id)
+        .execute();
+      await recordAudit(db, request, {
+        module: 'accounts',
+        action: 'reset_device',
+        entityId: before.id,
+        targetUsername: before.login,
+        oldValues: { ip_address: before.ip_address, device_info: parseJson(before.device_info, null), state: before.state },
+      });
+      return { message: ACCOUNTS.deviceReset, data: await show(db, before.id, actor) };
+    },
+  );
 
-  app.get('/accounts/:id/stb-info', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, response: { 200: dataOf(stbInfoEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
-    const row = await findAccount(db, actorOf(request), request.params.id);
-    const device = parseJson<Record<string, unknown>>(row.device_info, {});
-    const text = (key: string) => (typeof device[key] === 'string' || typeof device[key] === 'number' ? String(device[key]) : null);
-    // A server with a middleware knows the box; the panel's columns are what the local driver has.
-    const box = await (await provisioners.forServer(row.server_id)).device(row);
-    const online = box ? box.online : row.state === 'online';
-    return {
-      data: {
-        account_id: row.id,
-        login: row.login,
-        mac_address: toAccount(row, 'admin').mac_address,
-        state: online ? ('online' as const) : ('offline' as const),
-        connection_status: box ? (online ? 'online' : 'offline') : row.connection_status,
-        last_active: box ? box.last_active : row.last_active,
-        ip_address: box ? box.ip_address : row.ip_address,
-        stb_type: box ? box.stb_type : text('stb_type'),
-        serial_number: box ? box.serial_number : text('serial_number'),
-        version: box ? box.version : text('version'),
-        image_version: box ? box.image_version : text('image_version'),
-        hw_version: box ? box.hw_version : text('hw_version'),
-        device_id: box ? box.device_id : text('device_id'),
-        server: row.server_id !== null ? { id: row.server_id, name: row.server_name ?? '' } : null,
-      },
-    };
-  });
+  app.get(
+    '/accounts/:id/stb-info',
+    { config: { access: ['accounts', 'show'] }, schema: { params: idParam, response: { 200: dataOf(stbInfoEntity), '4xx': apiErrorBody }, tags } },
+    async (request) => {
+      const row = await findAccount(db, actorOf(request), request.params.id);
+      const device = parseJson<Record<string, unknown>>(row.device_info, {});
+      const text = (key: string) => (typeof device[key] === 'string' || typeof device[key] === 'number' ? String(device[key]) : null);
+      // A server with a middleware knows the box; the panel's columns are what the local driver has.
+      const box = await (await provisioners.forServer(row.server_id)).device(row);
+      const online = box ? box.online : row.state === 'online';
+      return {
+        data: {
+          account_id: row.id,
+          login: row.login,
+          mac_address: toAccount(row, 'admin').mac_address,
+          state: online ? ('online' as const) : ('offline' as const),
+          connection_status: box ? (online ? 'online' : 'offline') : row.connection_status,
+          last_active: box ? box.last_active : row.last_active,
+          ip_address: box ? box.ip_address : row.ip_address,
+          stb_type: box ? box.stb_type : text('stb_type'),
+          serial_number: box ? box.serial_number : text('serial_number'),
+          version: box ? box.version : text('version'),
+          image_version: box ? box.image_version : text('image_version'),
+          hw_version: box ? box.hw_version : text('hw_version'),
+          device_id: box ? box.device_id : text('device_id'),
+          server: row.server_id !== null ? { id: row.server_id, name: row.server_name ?? '' } : null,
+        },
+      };
+    },
+  );
 
   app.post(
     '/accounts/:id/credits',
-    { config: { access: ['accounts', 'credits'] }, schema: { params: idParam, body: accountCreditsBody, response: { 200: accountCreditAnswer, '4xx': apiErrorBody }, tags } },
+    {
+      config: { access: ['accounts', 'credits'] },
+      schema: { params: idParam, body: accountCreditsBody, response: { 200: accountCreditAnswer, '4xx': apiErrorBody }, tags },
+    },
     async (request, reply) => {
       const actor = actorOf(request);
       const { action, months } = request.body;
@@ -442,7 +479,11 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
                 ? `Renewed ${locked.login} for ${months} month(s): ${result.credits} credit(s)`
                 : `Recovered ${months} month(s) from ${locked.login}: ${result.credits} credit(s) refunded`,
             oldValues: { expiry_date: locked.expiry_date },
-            newValues: { expiry_date: action === 'renew' ? result.coverage_end : result.coverage_start, credits: result.credits, transaction_number: result.transaction_number },
+            newValues: {
+              expiry_date: action === 'renew' ? result.coverage_end : result.coverage_start,
+              credits: result.credits,
+              transaction_number: result.transaction_number,
+            },
           });
           return {
             status: 200,
@@ -464,7 +505,10 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/accounts/:id/auto-renew',
-    { config: { access: ['accounts', 'edit'] }, schema: { params: idParam, body: autoRenewBody, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags } },
+    {
+      config: { access: ['accounts', 'edit'] },
+      schema: { params: idParam, body: autoRenewBody, response: { 200: messageDataOf(accountEntity), '4xx': apiErrorBody }, tags },
+    },
     async (request) => {
       const actor = actorOf(request);
       const before = await findAccount(db, actor, request.params.id);
@@ -490,7 +534,11 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /** Every id must be one of the caller's live accounts, or the whole call is a 404. */
   async function scopedIds(q: Kysely<Database>, actor: Actor, ids: number[]): Promise<AccountJoined[]> {
-    const rows = (await scopedAccounts(q, actor).selectAll('a').select(['o.name as owner_name', 'o.username as owner_username', 'o.role as owner_role', 's.name as server_name']).where('a.id', 'in', ids).execute()) as AccountJoined[];
+    const rows = (await scopedAccounts(q, actor)
+      .selectAll('a')
+      .select(['o.name as owner_name', 'o.username as owner_username', 'o.role as owner_role', 's.name as server_name'])
+      .where('a.id', 'in', ids)
+      .execute()) as AccountJoined[];
     if (rows.length !== ids.length) throw notFound();
     return rows;
   }
@@ -517,8 +565,22 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     return { message: ACCOUNTS.bulkDone(rows.length, verb), data: { updated: rows.length, account_ids } };
   };
-  app.post('/accounts/bulk-suspend', { config: { access: ['accounts', 'status'] }, schema: { body: bulkAccountsBody, response: { 200: messageDataOf(bulkStatusResultEntity), '4xx': apiErrorBody }, tags } }, bulkStatus('suspended', 'suspended'));
-  app.post('/accounts/bulk-activate', { config: { access: ['accounts', 'status'] }, schema: { body: bulkAccountsBody, response: { 200: messageDataOf(bulkStatusResultEntity), '4xx': apiErrorBody }, tags } }, bulkStatus('active', 'activated'));
+  app.post(
+    '/accounts/bulk-suspend',
+    {
+      config: { access: ['accounts', 'status'] },
+      schema: { body: bulkAccountsBody, response: { 200: messageDataOf(bulkStatusResultEntity), '4xx': apiErrorBody }, tags },
+    },
+    bulkStatus('suspended', 'suspended'),
+  );
+  app.post(
+    '/accounts/bulk-activate',
+    {
+      config: { access: ['accounts', 'status'] },
+      schema: { body: bulkAccountsBody, response: { 200: messageDataOf(bulkStatusResultEntity), '4xx': apiErrorBody }, tags },
+    },
+    bulkStatus('active', 'activated'),
+  );
 
   app.post(
     '/accounts/bulk-renew',
@@ -571,7 +633,10 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/accounts/bulk-message',
-    { config: { access: ['accounts', 'message'] }, schema: { body: bulkMessageBody, response: { 200: messageDataOf(bulkMessageResultEntity), '4xx': apiErrorBody }, tags } },
+    {
+      config: { access: ['accounts', 'message'] },
+      schema: { body: bulkMessageBody, response: { 200: messageDataOf(bulkMessageResultEntity), '4xx': apiErrorBody }, tags },
+    },
     async (request) => {
       const actor = actorOf(request);
       const { account_ids, message } = request.body;
@@ -585,7 +650,10 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         await recordAudit(trx, request, {
           module: 'accounts',
           action: 'bulk_message',
-          description: `Message sent to ${rows.length} account(s): ${rows.map((r) => r.login).join(', ').slice(0, 500)}`,
+          description: `Message sent to ${rows.length} account(s): ${rows
+            .map((r) => r.login)
+            .join(', ')
+            .slice(0, 500)}`,
           newValues: { account_ids, message },
         });
       });
@@ -593,24 +661,40 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/accounts/:id/messages', { config: { access: ['accounts', 'show'] }, schema: { params: idParam, querystring: listQuerystring(messageSpec), response: { 200: paginatedOf(accountMessageEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
-    const account = await findAccount(db, actorOf(request), request.params.id);
-    type Row = { id: number; account_id: number; message: string; created_at: string; s_id: number | null; s_name: string | null; s_username: string | null; s_role: string | null };
-    const base = db.selectFrom('account_messages as m').leftJoin('users as s', 's.id', 'm.sender_id').where('m.account_id', '=', account.id);
-    return paginate<Row, AccountMessage>(
-      base,
-      request.query as Record<string, unknown>,
-      messageSpec,
-      (qb) => qb.select(['m.id', 'm.account_id', 'm.message', 'm.created_at', 's.id as s_id', 's.name as s_name', 's.username as s_username', 's.role as s_role']),
-      (r) => ({
-        id: r.id,
-        account_id: r.account_id,
-        message: r.message,
-        created_at: r.created_at,
-        sender: r.s_id !== null ? ref({ id: r.s_id, name: r.s_name!, username: r.s_username!, role: r.s_role! }) : null,
-      }),
-    );
-  });
+  app.get(
+    '/accounts/:id/messages',
+    {
+      config: { access: ['accounts', 'show'] },
+      schema: { params: idParam, querystring: listQuerystring(messageSpec), response: { 200: paginatedOf(accountMessageEntity), '4xx': apiErrorBody }, tags },
+    },
+    async (request) => {
+      const account = await findAccount(db, actorOf(request), request.params.id);
+      type Row = {
+        id: number;
+        account_id: number;
+        message: string;
+        created_at: string;
+        s_id: number | null;
+        s_name: string | null;
+        s_username: string | null;
+        s_role: string | null;
+      };
+      const base = db.selectFrom('account_messages as m').leftJoin('users as s', 's.id', 'm.sender_id').where('m.account_id', '=', account.id);
+      return paginate<Row, AccountMessage>(
+        base,
+        request.query as Record<string, unknown>,
+        messageSpec,
+        (qb) => qb.select(['m.id', 'm.account_id', 'm.message', 'm.created_at', 's.id as s_id', 's.name as s_name', 's.username as s_username', 's.role as s_role']),
+        (r) => ({
+          id: r.id,
+          account_id: r.account_id,
+          message: r.message,
+          created_at: r.created_at,
+          sender: r.s_id !== null ? ref({ id: r.s_id, name: r.s_name!, username: r.s_username!, role: r.s_role! }) : null,
+        }),
+      );
+    },
+  );
 };
 
 export default accountRoutes;

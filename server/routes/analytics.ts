@@ -64,7 +64,12 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
                 .where(part.where)
                 .where('t.purchased_entries', '>', 0)
                 .where('u.role', 'in', [...ANALYTICS_ROLES])
-                .select([monthOf('t.bucket').as('period'), 'u.role', signed(part, 't.purchased').as('purchased'), signed(part, 't.purchased_entries').as('purchased_entries')]),
+                .select([
+                  monthOf('t.bucket').as('period'),
+                  'u.role',
+                  signed(part, 't.purchased').as('purchased'),
+                  signed(part, 't.purchased_entries').as('purchased_entries'),
+                ]),
             ).as('p'),
           )
           .select(['p.period', 'p.role', sql<number>`sum(p.purchased)`.as('credits'), sql<number>`sum(p.purchased_entries)`.as('entries')])
@@ -102,11 +107,14 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
       const [keptRenewals, edgeRenewals, keptCreated, edgeCreated] = await Promise.all([
         db
-          .selectFrom(eachPart(bucketParts(spans, 'used_'), (part) =>
+          .selectFrom(
+            eachPart(bucketParts(spans, 'used_'), (part) =>
               db
                 .selectFrom('ledger_tallies as t')
                 .where(part.where)
-                .select([monthOf('t.bucket').as('period'), signed(part, 't.renewals').as('renewals'), signed(part, 't.renewal_credits').as('renewal_credits')])).as('p'))
+                .select([monthOf('t.bucket').as('period'), signed(part, 't.renewals').as('renewals'), signed(part, 't.renewal_credits').as('renewal_credits')]),
+            ).as('p'),
+          )
           .select(['p.period', sql<number>`sum(p.renewals)`.as('renewals'), sql<number>`sum(p.renewal_credits)`.as('credits')])
           .groupBy('p.period')
           .execute(),
@@ -119,7 +127,14 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
           .groupBy(month('t.created_at'))
           .execute(),
         db
-          .selectFrom(eachPart(bucketParts(spans, 'created_'), (part) => db.selectFrom('account_tallies as t').where(part.where).select([monthOf('t.bucket').as('period'), signed(part, 't.n').as('n')])).as('p'))
+          .selectFrom(
+            eachPart(bucketParts(spans, 'created_'), (part) =>
+              db
+                .selectFrom('account_tallies as t')
+                .where(part.where)
+                .select([monthOf('t.bucket').as('period'), signed(part, 't.n').as('n')]),
+            ).as('p'),
+          )
           .select(['p.period', sql<number>`sum(p.n)`.as('n')])
           .groupBy('p.period')
           .execute(),
@@ -142,7 +157,12 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         data: periods.map((period) => {
           const renewals = [...keptRenewals, ...edgeRenewals];
-          return { period, renewals: sum(renewals, period, 'renewals'), credits: sum(renewals, period, 'credits'), new_accounts: sum([...keptCreated, ...edgeCreated], period, 'n') };
+          return {
+            period,
+            renewals: sum(renewals, period, 'renewals'),
+            credits: sum(renewals, period, 'credits'),
+            new_accounts: sum([...keptCreated, ...edgeCreated], period, 'n'),
+          };
         }),
       };
     },
@@ -154,7 +174,11 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: access,
       schema: {
         querystring: z.object({
-          days: z.coerce.number().int().refine((d) => (EXPIRY_WINDOWS as readonly number[]).includes(d), `days must be one of ${EXPIRY_WINDOWS.join(', ')}`).default(30),
+          days: z.coerce
+            .number()
+            .int()
+            .refine((d) => (EXPIRY_WINDOWS as readonly number[]).includes(d), `days must be one of ${EXPIRY_WINDOWS.join(', ')}`)
+            .default(30),
           limit: z.coerce.number().int().min(1).max(1000).default(200),
         }),
         response: { 200: z.object({ data: expiringSchema }), '4xx': apiErrorBody },
@@ -174,7 +198,12 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
             .selectFrom(eachPart(bucketParts(spans), (part) => db.selectFrom('account_tallies as t').where(part.where).select(signed(part, 't.n').as('n'))).as('p'))
             .select(sql<number>`coalesce(sum(p.n), 0)`.as('n'))
             .executeTakeFirstOrThrow(),
-          db.selectFrom('accounts as a').where('a.deleted_at', 'is', null).where(rowsIn('a.expiry_date', spans)).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+          db
+            .selectFrom('accounts as a')
+            .where('a.deleted_at', 'is', null)
+            .where(rowsIn('a.expiry_date', spans))
+            .select(sql<number>`count(*)`.as('n'))
+            .executeTakeFirstOrThrow(),
         ]);
         return n(kept.n) + n(edges.n);
       };
@@ -226,7 +255,12 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
                 .selectFrom('ledger_tallies as t')
                 .where(part.where)
                 .where('t.spent_entries', '>', 0)
-                .select(['t.user_id', signed(part, 't.spent').as('spent'), signed(part, 't.renewals').as('renewals'), signed(part, 't.spent_entries').as('spent_entries')]),
+                .select([
+                  't.user_id',
+                  signed(part, 't.spent').as('spent'),
+                  signed(part, 't.renewals').as('renewals'),
+                  signed(part, 't.spent_entries').as('spent_entries'),
+                ]),
             ).as('p'),
           )
           // The role's users as a set (a join looked up each of the tens of thousands of tally rows' users).
@@ -262,7 +296,17 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
         .filter(([, sum]) => sum.entries > 0)
         .sort(([idA, a], [idB, b]) => b.spent - a.spent || idA - idB)
         .slice(0, request.query.limit);
-      const users = top.length ? await db.selectFrom('users').select(['id', 'name', 'username', 'role']).where('id', 'in', top.map(([id]) => id)).execute() : [];
+      const users = top.length
+        ? await db
+            .selectFrom('users')
+            .select(['id', 'name', 'username', 'role'])
+            .where(
+              'id',
+              'in',
+              top.map(([id]) => id),
+            )
+            .execute()
+        : [];
       const rows = top.map(([id, sum]) => ({ ...users.find((u) => u.id === id)!, credits_spent: sum.spent, renewals: sum.renewals }));
       return { data: rows.map((r) => ({ id: r.id, name: r.name, username: r.username, role: r.role, credits_spent: n(r.credits_spent), renewals: n(r.renewals) })) };
     },

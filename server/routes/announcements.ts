@@ -42,7 +42,6 @@ import { listMeta, listQuerystring, listSpec, paginate, parseListQuery } from '.
 type Creator = { creator_id: number | null; creator_name: string | null; creator_username: string | null };
 type Row = AnnouncementRow & Creator;
 
-
 function toApi(row: Row, now = Date.now()): Announcement {
   const base = {
     is_active: bool(row.is_active),
@@ -84,24 +83,33 @@ function stateCondition(state: string, now: string) {
 
 const roleFilter = (role: string) => sql<SqlBool>`a.target_roles like ${`%"${role}"%`}`;
 
-const adminListSpec = (now: string) => listSpec(LISTS.announcements, {
-  search: ['a.title', 'a.content'],
-  filters: {
-    type: { column: 'a.type', type: 'enum', values: ANNOUNCEMENT_TYPES },
-    priority: { column: 'a.priority', type: 'enum', values: ANNOUNCEMENT_PRIORITIES },
-    is_active: { column: 'a.is_active', type: 'boolean' },
-    target_role: {
-      validate: (v) => ((ANNOUNCEMENT_ROLES as readonly string[]).includes(v) ? null : `The target_role filter must be one of: ${ANNOUNCEMENT_ROLES.join(', ')}.`),
-      apply: (qb, v) => qb.where(roleFilter(v)),
+const adminListSpec = (now: string) =>
+  listSpec(LISTS.announcements, {
+    search: ['a.title', 'a.content'],
+    filters: {
+      type: { column: 'a.type', type: 'enum', values: ANNOUNCEMENT_TYPES },
+      priority: { column: 'a.priority', type: 'enum', values: ANNOUNCEMENT_PRIORITIES },
+      is_active: { column: 'a.is_active', type: 'boolean' },
+      target_role: {
+        validate: (v) => ((ANNOUNCEMENT_ROLES as readonly string[]).includes(v) ? null : `The target_role filter must be one of: ${ANNOUNCEMENT_ROLES.join(', ')}.`),
+        apply: (qb, v) => qb.where(roleFilter(v)),
+      },
+      status: {
+        validate: (v) => ((ANNOUNCEMENT_STATES as readonly string[]).includes(v) ? null : `The status filter must be one of: ${ANNOUNCEMENT_STATES.join(', ')}.`),
+        apply: (qb, v) => qb.where(stateCondition(v, now)),
+      },
     },
-    status: {
-      validate: (v) => ((ANNOUNCEMENT_STATES as readonly string[]).includes(v) ? null : `The status filter must be one of: ${ANNOUNCEMENT_STATES.join(', ')}.`),
-      apply: (qb, v) => qb.where(stateCondition(v, now)),
+    sorts: {
+      created_at: 'a.created_at',
+      updated_at: 'a.updated_at',
+      title: 'a.title',
+      priority: 'a.priority',
+      starts_at: 'a.starts_at',
+      expires_at: 'a.expires_at',
+      id: 'a.id',
     },
-  },
-  sorts: { created_at: 'a.created_at', updated_at: 'a.updated_at', title: 'a.title', priority: 'a.priority', starts_at: 'a.starts_at', expires_at: 'a.expires_at', id: 'a.id' },
-  idColumn: 'a.id',
-});
+    idColumn: 'a.id',
+  });
 
 const PRIORITY_RANK: Record<string, number> = { urgent: 0, high: 1, medium: 2, low: 3 };
 
@@ -134,9 +142,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const detail = async (row: Row) => {
     const ids = usersOf(row);
-    const users = ids.length
-      ? await db.selectFrom('users').select(['id', 'name', 'username', 'role']).where('id', 'in', ids).orderBy('username').execute()
-      : [];
+    const users = ids.length ? await db.selectFrom('users').select(['id', 'name', 'username', 'role']).where('id', 'in', ids).orderBy('username').execute() : [];
     return { ...toApi(row), target_user_details: users };
   };
 
@@ -156,12 +162,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     const content = sanitizeAnnouncementHtml(body.content);
     if (htmlText(content) === '') throw fieldError('content', ANNOUNCEMENT_FORM.contentRequired);
     if (body.target_users.length) {
-      const found = await db
-        .selectFrom('users')
-        .select(['id', 'role'])
-        .where('id', 'in', body.target_users)
-        .where('status', '!=', 'deleted')
-        .execute();
+      const found = await db.selectFrom('users').select(['id', 'role']).where('id', 'in', body.target_users).where('status', '!=', 'deleted').execute();
       const valid = found.filter((u) => (body.target_roles as string[]).includes(u.role));
       if (valid.length !== body.target_users.length) throw validationError({ target_users: ANNOUNCEMENT_FORM.usersInvalid });
     }
@@ -182,22 +183,40 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/announcements',
-    { config: { access: ['announcements', 'list'] }, schema: { querystring: listQuerystring(adminListSpec(new Date(0).toISOString())), response: { 200: z.object({ data: z.array(announcementSchema), meta: listMetaSchema }), '4xx': apiErrorBody }, tags: ['announcements'] } },
+    {
+      config: { access: ['announcements', 'list'] },
+      schema: {
+        querystring: listQuerystring(adminListSpec(new Date(0).toISOString())),
+        response: { 200: z.object({ data: z.array(announcementSchema), meta: listMetaSchema }), '4xx': apiErrorBody },
+        tags: ['announcements'],
+      },
+    },
     async (request) => {
       const now = Date.now();
-      return paginate<Row, Announcement>(db.selectFrom('announcements as a'), request.query, adminListSpec(new Date(now).toISOString()), withCreator, (row) => toApi(row, now));
+      return paginate<Row, Announcement>(db.selectFrom('announcements as a'), request.query, adminListSpec(new Date(now).toISOString()), withCreator, (row) =>
+        toApi(row, now),
+      );
     },
   );
 
   app.get(
     '/announcements/stats',
-    { config: { access: ['announcements', 'list'] }, schema: { response: { 200: z.object({ data: announcementStatsSchema }), '4xx': apiErrorBody }, tags: ['announcements'] } },
+    {
+      config: { access: ['announcements', 'list'] },
+      schema: { response: { 200: z.object({ data: announcementStatsSchema }), '4xx': apiErrorBody }, tags: ['announcements'] },
+    },
     async () => {
       const now = nowIso();
       const sum = (state: string) => sql<number>`coalesce(sum(case when ${stateCondition(state, now)} then 1 else 0 end), 0)`;
       const row = await db
         .selectFrom('announcements as a')
-        .select([sql<number>`count(*)`.as('total'), sum('active').as('active'), sum('scheduled').as('scheduled'), sum('expired').as('expired'), sum('inactive').as('inactive')])
+        .select([
+          sql<number>`count(*)`.as('total'),
+          sum('active').as('active'),
+          sum('scheduled').as('scheduled'),
+          sum('expired').as('expired'),
+          sum('inactive').as('inactive'),
+        ])
         .executeTakeFirstOrThrow();
       const n = (v: unknown) => Number(v ?? 0);
       return { data: { total: n(row.total), active: n(row.active), scheduled: n(row.scheduled), expired: n(row.expired), inactive: n(row.inactive) } };
@@ -209,7 +228,11 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     '/announcements/visible',
     {
       config: { access: ['announcements', 'list'] },
-      schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }), response: { 200: z.object({ data: z.array(announcementSchema) }), '4xx': apiErrorBody }, tags: ['announcements'] },
+      schema: {
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }),
+        response: { 200: z.object({ data: z.array(announcementSchema) }), '4xx': apiErrorBody },
+        tags: ['announcements'],
+      },
     },
     async (request) => {
       const rows = await withCreators(await liveAnnouncements(db, nowIso()).orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(request.query.limit).execute());
@@ -240,7 +263,10 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/announcements/:id',
-    { config: { access: ['announcements', 'show'] }, schema: { params: idParam, response: { 200: z.object({ data: announcementDetailSchema }), '4xx': apiErrorBody }, tags: ['announcements'] } },
+    {
+      config: { access: ['announcements', 'show'] },
+      schema: { params: idParam, response: { 200: z.object({ data: announcementDetailSchema }), '4xx': apiErrorBody }, tags: ['announcements'] },
+    },
     async (request) => ({ data: await detail(await findOne(request.params.id)) }),
   );
 
@@ -248,7 +274,11 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     '/announcements',
     {
       config: { access: ['announcements', 'create'] },
-      schema: { body: announcementBody, response: { 201: z.object({ message: z.string(), data: announcementDetailSchema }), '4xx': apiErrorBody }, tags: ['announcements'] },
+      schema: {
+        body: announcementBody,
+        response: { 201: z.object({ message: z.string(), data: announcementDetailSchema }), '4xx': apiErrorBody },
+        tags: ['announcements'],
+      },
     },
     async (request, reply) => {
       const actor = actorOf(request);
@@ -259,7 +289,13 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
         .values({ ...values, created_by: actor.id, created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await recordAudit(db, request, { module: 'announcements', action: 'create', entityId: id, description: `Created announcement "${values.title}"`, newValues: { ...request.body, content: values.content } });
+      await recordAudit(db, request, {
+        module: 'announcements',
+        action: 'create',
+        entityId: id,
+        description: `Created announcement "${values.title}"`,
+        newValues: { ...request.body, content: values.content },
+      });
       return reply.code(201).send({ message: ANNOUNCEMENT_FORM.created, data: await detail(await findOne(id)) });
     },
   );
@@ -268,12 +304,21 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     '/announcements/:id',
     {
       config: { access: ['announcements', 'edit'] },
-      schema: { params: idParam, body: announcementBody, response: { 200: z.object({ message: z.string(), data: announcementDetailSchema }), '4xx': apiErrorBody }, tags: ['announcements'] },
+      schema: {
+        params: idParam,
+        body: announcementBody,
+        response: { 200: z.object({ message: z.string(), data: announcementDetailSchema }), '4xx': apiErrorBody },
+        tags: ['announcements'],
+      },
     },
     async (request) => {
       const before = await findOne(request.params.id);
       const values = await prepare(request.body);
-      await db.updateTable('announcements').set({ ...values, updated_at: nowIso() }).where('id', '=', before.id).execute();
+      await db
+        .updateTable('announcements')
+        .set({ ...values, updated_at: nowIso() })
+        .where('id', '=', before.id)
+        .execute();
       await recordAudit(db, request, {
         module: 'announcements',
         action: 'update',
@@ -295,7 +340,11 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const before = await findOne(request.params.id);
       const active = !bool(before.is_active);
-      await db.updateTable('announcements').set({ is_active: flag(active), updated_at: nowIso() }).where('id', '=', before.id).execute();
+      await db
+        .updateTable('announcements')
+        .set({ is_active: flag(active), updated_at: nowIso() })
+        .where('id', '=', before.id)
+        .execute();
       await recordAudit(db, request, {
         module: 'announcements',
         action: 'status',
@@ -314,7 +363,13 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const before = await findOne(request.params.id);
       await db.deleteFrom('announcements').where('id', '=', before.id).execute();
-      await recordAudit(db, request, { module: 'announcements', action: 'delete', entityId: before.id, description: `Deleted announcement "${before.title}"`, oldValues: toApi(before) });
+      await recordAudit(db, request, {
+        module: 'announcements',
+        action: 'delete',
+        entityId: before.id,
+        description: `Deleted announcement "${before.title}"`,
+        oldValues: toApi(before),
+      });
       // No content: nothing for a response schema to shape.
       return (reply as FastifyReply).code(204).send();
     },
@@ -334,7 +389,11 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
               .selectFrom('announcement_reads')
               .select('announcement_id')
               .where('user_id', '=', actor.id)
-              .where('announcement_id', 'in', rows.map((r) => r.id))
+              .where(
+                'announcement_id',
+                'in',
+                rows.map((r) => r.id),
+              )
               .execute()
           ).map((r) => r.announcement_id),
         )
@@ -351,7 +410,11 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     '/user/announcements',
     {
       config: { access: ['user-announcements', 'list'] },
-      schema: { querystring: listQuerystring(userListSpec), response: { 200: z.object({ data: z.array(userAnnouncementSchema), meta: listMetaSchema, unread_count: z.number() }), '4xx': apiErrorBody }, tags: ['announcements'] },
+      schema: {
+        querystring: listQuerystring(userListSpec),
+        response: { 200: z.object({ data: z.array(userAnnouncementSchema), meta: listMetaSchema, unread_count: z.number() }), '4xx': apiErrorBody },
+        tags: ['announcements'],
+      },
     },
     async (request) => {
       const params = parseListQuery(request.query, userListSpec);
@@ -383,7 +446,10 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/user/announcements/unread-count',
-    { config: { access: ['user-announcements', 'list'] }, schema: { response: { 200: z.object({ unread_count: z.number() }), '4xx': apiErrorBody }, tags: ['announcements'] } },
+    {
+      config: { access: ['user-announcements', 'list'] },
+      schema: { response: { 200: z.object({ unread_count: z.number() }), '4xx': apiErrorBody }, tags: ['announcements'] },
+    },
     async (request) => {
       const { rows, reads } = await readerView(request);
       return { unread_count: rows.filter((r) => !reads.has(r.id)).length };
@@ -409,7 +475,10 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
   // Opening one reads it.
   app.get(
     '/user/announcements/:id',
-    { config: { access: ['user-announcements', 'show'] }, schema: { params: idParam, response: { 200: z.object({ data: userAnnouncementSchema }), '4xx': apiErrorBody }, tags: ['announcements'] } },
+    {
+      config: { access: ['user-announcements', 'show'] },
+      schema: { params: idParam, response: { 200: z.object({ data: userAnnouncementSchema }), '4xx': apiErrorBody }, tags: ['announcements'] },
+    },
     async (request) => {
       const { actor, rows, view } = await readerView(request);
       const row = rows.find((r) => r.id === request.params.id);

@@ -84,7 +84,11 @@ const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
     '/audit-logs',
     {
       config: { access: ['audit-logs', 'list'] },
-      schema: { querystring: listQuerystring(auditList), response: { 200: z.object({ data: z.array(auditLogSchema), pagination: auditPaginationSchema }), '4xx': apiErrorBody }, tags: ['audit-logs'] },
+      schema: {
+        querystring: listQuerystring(auditList),
+        response: { 200: z.object({ data: z.array(auditLogSchema), pagination: auditPaginationSchema }), '4xx': apiErrorBody },
+        tags: ['audit-logs'],
+      },
     },
     async (request) => {
       const page = await paginate<Row, AuditLog>(base(), request.query, auditList, (qb) => qb.selectAll('l'), toApi);
@@ -124,8 +128,18 @@ const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
         scoped()
           .select([sql<number>`count(*)`.as('total'), sql<number>`coalesce(sum(case when l.created_at >= ${`${today}T00:00:00.000Z`} then 1 else 0 end), 0)`.as('today')])
           .executeTakeFirstOrThrow(),
-        scoped().select(['l.module', sql<number>`count(*)`.as('count')]).groupBy('l.module').orderBy(sql`count(*)`, 'desc').orderBy('l.module').execute(),
-        scoped().select(['l.action', sql<number>`count(*)`.as('count')]).groupBy('l.action').orderBy(sql`count(*)`, 'desc').orderBy('l.action').execute(),
+        scoped()
+          .select(['l.module', sql<number>`count(*)`.as('count')])
+          .groupBy('l.module')
+          .orderBy(sql`count(*)`, 'desc')
+          .orderBy('l.module')
+          .execute(),
+        scoped()
+          .select(['l.action', sql<number>`count(*)`.as('count')])
+          .groupBy('l.action')
+          .orderBy(sql`count(*)`, 'desc')
+          .orderBy('l.action')
+          .execute(),
         // The last 30 days of the range (or up to now).
         scoped()
           .where(sql<SqlBool>`l.created_at >= ${new Date((to ? Date.parse(to) : Date.now()) - 30 * 86_400_000).toISOString()}`)
@@ -148,7 +162,10 @@ const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/audit-logs/:id',
-    { config: { access: ['audit-logs', 'show'] }, schema: { params: idParam, response: { 200: z.object({ data: auditLogSchema }), '4xx': apiErrorBody }, tags: ['audit-logs'] } },
+    {
+      config: { access: ['audit-logs', 'show'] },
+      schema: { params: idParam, response: { 200: z.object({ data: auditLogSchema }), '4xx': apiErrorBody }, tags: ['audit-logs'] },
+    },
     async (request) => {
       const row = await base().selectAll('l').where('l.id', '=', request.params.id).executeTakeFirst();
       if (!row) throw notFound();

@@ -50,8 +50,7 @@ const managerServerAnswer = dataOf(z.object({ id: z.number(), name: z.string(), 
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
-  const isDemoUser = (username: string) =>
-    app.config.demoMode && (DEMO_USERNAMES as readonly string[]).includes(username);
+  const isDemoUser = (username: string) => app.config.demoMode && (DEMO_USERNAMES as readonly string[]).includes(username);
   // The hash is checked even for a demo user or no user at all (a dummy), so every sign-in costs one
   // password check and its timing tells nothing about which usernames exist.
   void dummyHash();
@@ -115,18 +114,22 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => toCurrentUser(actorOf(request)),
   );
 
-  app.get('/user/manager-server', { config: { access: ['profile', 'list'] }, schema: { response: { 200: managerServerAnswer, '4xx': apiErrorBody }, tags: ['auth'] } }, async (request) => {
-    const actor = actorOf(request);
-    // The server of the manager the caller belongs to (its own, for a manager).
-    const managerId = actor.role === 'manager' ? actor.id : pathIds(actor.path)[1];
-    const manager = managerId
-      ? await db.selectFrom('users').select(['server_id']).where('id', '=', managerId).where('role', '=', 'manager').executeTakeFirst()
-      : undefined;
-    const server = manager?.server_id
-      ? await db.selectFrom('servers').select(['id', 'name', 'status']).where('id', '=', manager.server_id).executeTakeFirst()
-      : undefined;
-    return { data: server ?? null };
-  });
+  app.get(
+    '/user/manager-server',
+    { config: { access: ['profile', 'list'] }, schema: { response: { 200: managerServerAnswer, '4xx': apiErrorBody }, tags: ['auth'] } },
+    async (request) => {
+      const actor = actorOf(request);
+      // The server of the manager the caller belongs to (its own, for a manager).
+      const managerId = actor.role === 'manager' ? actor.id : pathIds(actor.path)[1];
+      const manager = managerId
+        ? await db.selectFrom('users').select(['server_id']).where('id', '=', managerId).where('role', '=', 'manager').executeTakeFirst()
+        : undefined;
+      const server = manager?.server_id
+        ? await db.selectFrom('servers').select(['id', 'name', 'status']).where('id', '=', manager.server_id).executeTakeFirst()
+        : undefined;
+      return { data: server ?? null };
+    },
+  );
 
   app.post(
     '/change-password',
@@ -155,12 +158,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       const { name, username, phone } = request.body;
       if (username !== undefined && username !== actor.username) throw validationError({ username: PROFILE.usernameLocked });
-      const updated = await db
-        .updateTable('users')
-        .set({ name, phone, updated_at: nowIso() })
-        .where('id', '=', actor.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const updated = await db.updateTable('users').set({ name, phone, updated_at: nowIso() }).where('id', '=', actor.id).returningAll().executeTakeFirstOrThrow();
       await recordAudit(db, request, {
         module: 'profile',
         action: 'update',

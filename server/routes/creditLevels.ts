@@ -22,13 +22,18 @@ const answer = (config: CreditLevelsConfig) => ({ data: config, preview: creditL
 const creditLevelRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
 
-  app.get('/credit-levels', { config: { access: ['credit-levels', 'list'] }, schema: { response: { 200: creditLevelsAnswer, '4xx': apiErrorBody }, tags: ['credit-levels'] } }, async () =>
-    answer(await getCreditLevels(db)),
+  app.get(
+    '/credit-levels',
+    { config: { access: ['credit-levels', 'list'] }, schema: { response: { 200: creditLevelsAnswer, '4xx': apiErrorBody }, tags: ['credit-levels'] } },
+    async () => answer(await getCreditLevels(db)),
   );
 
   app.put(
     '/credit-levels',
-    { config: { access: ['credit-levels', 'edit'] }, schema: { body: creditLevelsBody, response: { 200: creditLevelsAnswer, '4xx': apiErrorBody }, tags: ['credit-levels'] } },
+    {
+      config: { access: ['credit-levels', 'edit'] },
+      schema: { body: creditLevelsBody, response: { 200: creditLevelsAnswer, '4xx': apiErrorBody }, tags: ['credit-levels'] },
+    },
     async (request) => {
       let before: CreditLevelsConfig | undefined;
       // Fields left out keep their stored value; the whole result must satisfy the rules.
@@ -36,7 +41,13 @@ const creditLevelRoutes: FastifyPluginAsyncZod = async (app) => {
         before = current;
         return parseOrThrow(creditLevelsConfigSchema, { ...current, ...request.body });
       });
-      await recordAudit(db, request, { module: 'credit_levels', action: 'update', description: 'Updated credit levels configuration', oldValues: before, newValues: next });
+      await recordAudit(db, request, {
+        module: 'credit_levels',
+        action: 'update',
+        description: 'Updated credit levels configuration',
+        oldValues: before,
+        newValues: next,
+      });
       return answer(next);
     },
   );

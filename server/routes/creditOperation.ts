@@ -29,21 +29,20 @@ export interface OperationResult {
 const RATE_WINDOW_MS = 60_000;
 
 const insertKey = prepared((db, actorId: number, key: string, requestHash: string, statusCode: number, responseBody: string, createdAt: string) =>
-  db.insertInto('idempotency_keys').values({ actor_id: actorId, key, request_hash: requestHash, status_code: statusCode, response_body: responseBody, created_at: createdAt }),
+  db
+    .insertInto('idempotency_keys')
+    .values({ actor_id: actorId, key, request_hash: requestHash, status_code: statusCode, response_body: responseBody, created_at: createdAt }),
 );
 
 // PostgreSQL: a move's audit entry and its answer, one statement compiled once.
-const auditAndKey = prepared(
-  (db, actorId: number, key: string, requestHash: string, statusCode: number, responseBody: string, createdAt: string, ...audit: unknown[]) =>
-    db
-      .with('audit', (d) => d.insertInto('audit_logs').values(auditRowOf(audit)))
-      .insertInto('idempotency_keys')
-      .values({ actor_id: actorId, key, request_hash: requestHash, status_code: statusCode, response_body: responseBody, created_at: createdAt }),
+const auditAndKey = prepared((db, actorId: number, key: string, requestHash: string, statusCode: number, responseBody: string, createdAt: string, ...audit: unknown[]) =>
+  db
+    .with('audit', (d) => d.insertInto('audit_logs').values(auditRowOf(audit)))
+    .insertInto('idempotency_keys')
+    .values({ actor_id: actorId, key, request_hash: requestHash, status_code: statusCode, response_body: responseBody, created_at: createdAt }),
 );
 
-const storedKey = prepared((db, actorId: number, key: string) =>
-  db.selectFrom('idempotency_keys').selectAll().where('actor_id', '=', actorId).where('key', '=', key),
-);
+const storedKey = prepared((db, actorId: number, key: string) => db.selectFrom('idempotency_keys').selectAll().where('actor_id', '=', actorId).where('key', '=', key));
 
 /** JSON with object keys sorted, so the same body always hashes the same. */
 function canonical(value: unknown): string {
@@ -142,7 +141,9 @@ export async function runCreditOperation<P = void>(
   const { prepare, run, transact } = typeof operation === 'function' ? { prepare: undefined, run: operation, transact: undefined } : operation;
   const db = app.db.kysely;
   const key = idempotencyKey(request);
-  const requestHash = createHash('sha256').update(`${request.method} ${request.url}\n${canonical(request.body)}`).digest('hex');
+  const requestHash = createHash('sha256')
+    .update(`${request.method} ${request.url}\n${canonical(request.body)}`)
+    .digest('hex');
 
   /** The stored answer of this key, or null; the same key with another request is refused. */
   const storedAnswer = async (): Promise<OperationResult | null> => {
@@ -158,7 +159,10 @@ export async function runCreditOperation<P = void>(
   };
 
   const checked: Promise<{ prepared: P } | { refused: unknown }> = prepare
-    ? prepare().then((prepared) => ({ prepared }), (refused: unknown) => ({ refused }))
+    ? prepare().then(
+        (prepared) => ({ prepared }),
+        (refused: unknown) => ({ refused }),
+      )
     : Promise.resolve({ prepared: undefined as P });
   const [seen, check] = await Promise.all([storedAnswer(), checked]);
   if (seen) return send(seen, true);
@@ -177,7 +181,11 @@ export async function runCreditOperation<P = void>(
       // actor's row locked, so a suspension above either waits for this move or is seen by it.
       await assertBranchActive(trx, actor);
       const out = await run(trx, prepared);
-      await storeAnswer(trx, takeDeferredAudits(trx), key ? { actor_id: actor.id, key, request_hash: requestHash, status_code: out.status, response_body: JSON.stringify(out.body), created_at: nowIso() } : null);
+      await storeAnswer(
+        trx,
+        takeDeferredAudits(trx),
+        key ? { actor_id: actor.id, key, request_hash: requestHash, status_code: out.status, response_body: JSON.stringify(out.body), created_at: nowIso() } : null,
+      );
       return out;
     });
   } catch (error) {

@@ -12,7 +12,10 @@ const creditOptionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/credit-options/allocation',
-    { config: { access: ['credit-options', 'list'] }, schema: { querystring: allocationQuery, response: { 200: dataOf(creditOptionsResponseEntity), '4xx': apiErrorBody }, tags } },
+    {
+      config: { access: ['credit-options', 'list'] },
+      schema: { querystring: allocationQuery, response: { 200: dataOf(creditOptionsResponseEntity), '4xx': apiErrorBody }, tags },
+    },
     async (request) => {
       const actor = actorOf(request);
       const { user_id, server_id, role } = request.query;

@@ -41,7 +41,13 @@ const creditOptionsSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         before = current;
         return parseOrThrow(creditOptionsSettingsSchema, { ...current, ...request.body });
       });
-      await recordAudit(db, request, { module: 'credit_options_settings', action: 'update', description: 'Updated credit options settings', oldValues: before, newValues: next });
+      await recordAudit(db, request, {
+        module: 'credit_options_settings',
+        action: 'update',
+        description: 'Updated credit options settings',
+        oldValues: before,
+        newValues: next,
+      });
       return { data: next };
     },
   );
@@ -52,13 +58,22 @@ const creditOptionsSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
       before = current;
       return defaultCreditOptionsSettings();
     });
-    await recordAudit(db, request, { module: 'credit_options_settings', action: 'reset', description: 'Reset credit options settings to the defaults', oldValues: before, newValues: next });
+    await recordAudit(db, request, {
+      module: 'credit_options_settings',
+      action: 'reset',
+      description: 'Reset credit options settings to the defaults',
+      oldValues: before,
+      newValues: next,
+    });
     return { data: next };
   });
 
   app.post(
     '/credit-options-settings/test',
-    { config: { access: ['credit-options-settings', 'list'] }, schema: { body: creditOptionsTestBody, response: { 200: dataOf(creditOptionsTestResultEntity), '4xx': apiErrorBody }, tags } },
+    {
+      config: { access: ['credit-options-settings', 'list'] },
+      schema: { body: creditOptionsTestBody, response: { 200: dataOf(creditOptionsTestResultEntity), '4xx': apiErrorBody }, tags },
+    },
     async (request): Promise<{ data: CreditOptionsTestResult }> => {
       const { user_credits } = request.body;
       const options = generateCreditOptions(await getCreditOptionsSettings(db), user_credits);

@@ -126,9 +126,7 @@ export function toColumns<Body>(body: z.ZodType<Body, any>) {
     );
 }
 
-export function crudRoutes<T extends Table, Row extends { id: number }, Api, Body>(
-  decl: CrudDeclaration<T, Row, Api, Body>,
-): FastifyPluginAsyncZod {
+export function crudRoutes<T extends Table, Row extends { id: number }, Api, Body>(decl: CrudDeclaration<T, Row, Api, Body>): FastifyPluginAsyncZod {
   const path = `/${decl.resource}`;
   const tags = decl.tags ?? [decl.resource];
   const item = z.object({ data: decl.entity }) as z.ZodType<{ data: Api }>;
@@ -157,9 +155,7 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
       for (const unique of decl.unique ?? []) {
         const value = String(body[unique.field]);
         let q = anyDb.selectFrom(table).select('id');
-        q = unique.caseInsensitive
-          ? q.where(sql`lower(${sql.ref(unique.field)})`, '=', value.toLowerCase())
-          : q.where(unique.field as string, '=', value);
+        q = unique.caseInsensitive ? q.where(sql`lower(${sql.ref(unique.field)})`, '=', value.toLowerCase()) : q.where(unique.field as string, '=', value);
         if (exceptId) q = q.where('id', '!=', exceptId);
         if (await q.executeTakeFirst()) throw fieldError(unique.field, unique.message);
       }
@@ -173,8 +169,7 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
         return id;
       });
     };
-    const audit = (request: FastifyRequest, entry: Omit<AuditEntry, 'module'>) =>
-      recordAudit(db, request, { ...entry, module: decl.audit.module });
+    const audit = (request: FastifyRequest, entry: Omit<AuditEntry, 'module'>) => recordAudit(db, request, { ...entry, module: decl.audit.module });
 
     if (decl.routes) await decl.routes(app, kit);
 
@@ -187,37 +182,31 @@ export function crudRoutes<T extends Table, Row extends { id: number }, Api, Bod
       },
     );
 
-    app.get(
-      `${path}/:id`,
-      { config: access('show'), schema: { params: idParam, response: { 200: item, '4xx': apiErrorBody }, tags } },
-      async (request) => ({ data: toApi(await findOne(request.params.id)) }),
-    );
+    app.get(`${path}/:id`, { config: access('show'), schema: { params: idParam, response: { 200: item, '4xx': apiErrorBody }, tags } }, async (request) => ({
+      data: toApi(await findOne(request.params.id)),
+    }));
 
-    app.post(
-      path,
-      { config: access('create'), schema: { body: decl.body, response: { 201: item, '4xx': apiErrorBody }, tags } },
-      async (request, reply) => {
-        const body = request.body as Body;
-        await checkUnique(body);
-        await decl.check?.(body, kit);
-        const columns = await columnsOf(body, null, app);
-        const now = nowIso();
-        const id = await write(
-          async (trx) =>
-            (
-              await (trx as unknown as Kysely<any>)
-                .insertInto(table)
-                .values({ ...columns, ...decl.createColumns, created_at: now, updated_at: now })
-                .returning('id')
-                .executeTakeFirstOrThrow()
-            ).id as number,
-          body,
-          now,
-        );
-        await audit(request, { action: 'create', entityId: id, description: describe('Created', nameOf(body)), newValues: auditValues(body) });
-        return reply.code(201).send({ data: toApi(await findOne(id)) });
-      },
-    );
+    app.post(path, { config: access('create'), schema: { body: decl.body, response: { 201: item, '4xx': apiErrorBody }, tags } }, async (request, reply) => {
+      const body = request.body as Body;
+      await checkUnique(body);
+      await decl.check?.(body, kit);
+      const columns = await columnsOf(body, null, app);
+      const now = nowIso();
+      const id = await write(
+        async (trx) =>
+          (
+            await (trx as unknown as Kysely<any>)
+              .insertInto(table)
+              .values({ ...columns, ...decl.createColumns, created_at: now, updated_at: now })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id as number,
+        body,
+        now,
+      );
+      await audit(request, { action: 'create', entityId: id, description: describe('Created', nameOf(body)), newValues: auditValues(body) });
+      return reply.code(201).send({ data: toApi(await findOne(id)) });
+    });
 
     app.put(
       `${path}/:id`,

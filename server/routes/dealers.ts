@@ -63,7 +63,10 @@ export default userRoutes({
     // The dealer becomes a reseller under a manager; its accounts stay with it.
     app.post(
       '/dealers/:id/promote',
-      { config: { access: ['dealers', 'promote'] }, schema: { params: idParam, body: promoteDealerBody, response: { 200: messageDataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } },
+      {
+        config: { access: ['dealers', 'promote'] },
+        schema: { params: idParam, body: promoteDealerBody, response: { 200: messageDataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags },
+      },
       async (request) => {
         const actor = actorOf(request);
         const dealer = await findMember(db, actor, request.params.id, 'dealer');
@@ -74,7 +77,14 @@ export default userRoutes({
         await inTransaction(db, async (trx) => {
           await trx.updateTable('users').set({ role: 'reseller', updated_at: nowIso() }).where('id', '=', dealer.id).execute();
           const path = await moveSubtree(trx, dealer, manager);
-          await audit(trx, request, 'promote', dealer, { role: 'dealer', parent_id: dealer.parent_id, path: dealer.path }, { role: 'reseller', parent_id: manager.id, path });
+          await audit(
+            trx,
+            request,
+            'promote',
+            dealer,
+            { role: 'dealer', parent_id: dealer.parent_id, path: dealer.path },
+            { role: 'reseller', parent_id: manager.id, path },
+          );
         });
         return { message: HIERARCHY.promoted, data: await presentOne(db, dealer.id) };
       },
@@ -82,7 +92,10 @@ export default userRoutes({
 
     app.get(
       '/dealers/:id/credits/recovery-history',
-      { config: { access: ['dealers', 'credits'] }, schema: { params: idParam, response: { 200: dataOf(z.array(recoveryHistoryItemEntity)), '4xx': apiErrorBody }, tags } },
+      {
+        config: { access: ['dealers', 'credits'] },
+        schema: { params: idParam, response: { 200: dataOf(z.array(recoveryHistoryItemEntity)), '4xx': apiErrorBody }, tags },
+      },
       async (request) => {
         const dealer = await findMember(db, actorOf(request), request.params.id, 'dealer');
         return { data: await recoveryHistory(db, dealer) };
@@ -91,7 +104,10 @@ export default userRoutes({
 
     app.post(
       '/dealers/:id/credits/recover-from-history',
-      { config: { access: ['dealers', 'credits'] }, schema: { params: idParam, body: recoverFromHistoryBody, response: { 200: messageDataOf(creditMoveResultEntity), '4xx': apiErrorBody }, tags } },
+      {
+        config: { access: ['dealers', 'credits'] },
+        schema: { params: idParam, body: recoverFromHistoryBody, response: { 200: messageDataOf(creditMoveResultEntity), '4xx': apiErrorBody }, tags },
+      },
       async (request, reply) => {
         const actor = actorOf(request);
         return runCreditOperation(app, request, reply, actor, {

@@ -38,7 +38,12 @@ const discountsAnswer = z.object({
 
 /** Admin names the server; other keys pass, and a server_id that is no record id means none. */
 const currentServerQuery = z
-  .object({ server_id: z.union([z.string(), z.array(z.string())]).optional().describe('Admin only: the server whose discounts to list (others get their branch\'s).') })
+  .object({
+    server_id: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .describe("Admin only: the server whose discounts to list (others get their branch's)."),
+  })
   .loose();
 
 async function discountsOf(db: Kysely<Database>, serverId: number | null) {
@@ -55,23 +60,34 @@ async function discountsOf(db: Kysely<Database>, serverId: number | null) {
 const globalDiscountLookupRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
 
-  app.get('/global-discounts/current-server', { config: { access: ['global-discounts', 'pick'] }, schema: { querystring: currentServerQuery, response: { 200: discountsAnswer, '4xx': apiErrorBody }, tags } }, async (request) => {
-    const actor = actorOf(request);
-    // Admin belongs to no branch: it may name the server (?server_id=).
-    const asked = Number((request.query as Record<string, unknown>).server_id);
-    const serverId = actor.role === 'admin' ? (Number.isInteger(asked) && asked > 0 && asked <= MAX_RECORD_ID ? asked : null) : await branchServerId(db, actor);
-    return discountsOf(db, serverId);
-  });
+  app.get(
+    '/global-discounts/current-server',
+    { config: { access: ['global-discounts', 'pick'] }, schema: { querystring: currentServerQuery, response: { 200: discountsAnswer, '4xx': apiErrorBody }, tags } },
+    async (request) => {
+      const actor = actorOf(request);
+      // Admin belongs to no branch: it may name the server (?server_id=).
+      const asked = Number((request.query as Record<string, unknown>).server_id);
+      const serverId = actor.role === 'admin' ? (Number.isInteger(asked) && asked > 0 && asked <= MAX_RECORD_ID ? asked : null) : await branchServerId(db, actor);
+      return discountsOf(db, serverId);
+    },
+  );
 
-  app.get('/global-discounts/server/:id', { config: { access: ['global-discounts', 'pick'] }, schema: { params: idParam, response: { 200: discountsAnswer, '4xx': apiErrorBody }, tags } }, async (request) => {
-    const result = await discountsOf(db, request.params.id);
-    if (!result.server) throw notFound();
-    return result;
-  });
+  app.get(
+    '/global-discounts/server/:id',
+    { config: { access: ['global-discounts', 'pick'] }, schema: { params: idParam, response: { 200: discountsAnswer, '4xx': apiErrorBody }, tags } },
+    async (request) => {
+      const result = await discountsOf(db, request.params.id);
+      if (!result.server) throw notFound();
+      return result;
+    },
+  );
 
   app.post(
     '/global-discounts/calculate-credits',
-    { config: { access: ['global-discounts', 'pick'] }, schema: { body: calculateCreditsBody, response: { 200: dataOf(renewalQuoteAnswerEntity), '4xx': apiErrorBody }, tags } },
+    {
+      config: { access: ['global-discounts', 'pick'] },
+      schema: { body: calculateCreditsBody, response: { 200: dataOf(renewalQuoteAnswerEntity), '4xx': apiErrorBody }, tags },
+    },
     async (request) => {
       const actor = actorOf(request);
       const serverId = request.body.server_id ?? (await branchServerId(db, actor));

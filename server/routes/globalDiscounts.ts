@@ -15,8 +15,7 @@ import { requireServer } from '../servers/require';
 export type GlobalDiscountRow = Selectable<GlobalDiscountsTable> & { server_name: string | null };
 
 /** Discounts joined with their server's name; add where clauses, then map rows with toGlobalDiscount. */
-export const globalDiscountRows = (db: Kysely<Database>) =>
-  db.selectFrom('global_discounts as d').leftJoin('servers as s', 's.id', 'd.server_id');
+export const globalDiscountRows = (db: Kysely<Database>) => db.selectFrom('global_discounts as d').leftJoin('servers as s', 's.id', 'd.server_id');
 
 export const selectGlobalDiscount = (qb: ReturnType<typeof globalDiscountRows>) => qb.selectAll('d').select('s.name as server_name');
 

@@ -12,23 +12,27 @@ const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     return { status: 'ok', database: app.db.dialect };
   });
 
-  app.get('/config', { config: { public: true }, schema: { response: { 200: publicConfigEntity, '4xx': apiErrorBody }, tags: ['system'] } }, async (): Promise<PublicConfig> => {
-    const settings = await getSystemSettings(app.db.kysely);
-    const theme = await app.db.kysely
-      .selectFrom('themes')
-      .select(['name', 'slug', 'tokens'])
-      .where('is_active', '=', 1)
-      .orderBy('updated_at', 'desc')
-      .executeTakeFirst();
-    return {
-      demo_mode: app.config.demoMode,
-      demo_users: app.config.demoMode ? [...DEMO_USERNAMES] : [],
-      maintenance_mode: settings.maintenance_mode,
-      enable_trials: settings.enable_trials,
-      trial_days: settings.trial_days,
-      theme: theme ? { name: theme.name, slug: theme.slug, ...parseJson<Partial<ThemeTokens>>(theme.tokens, {}) } : null,
-    };
-  });
+  app.get(
+    '/config',
+    { config: { public: true }, schema: { response: { 200: publicConfigEntity, '4xx': apiErrorBody }, tags: ['system'] } },
+    async (): Promise<PublicConfig> => {
+      const settings = await getSystemSettings(app.db.kysely);
+      const theme = await app.db.kysely
+        .selectFrom('themes')
+        .select(['name', 'slug', 'tokens'])
+        .where('is_active', '=', 1)
+        .orderBy('updated_at', 'desc')
+        .executeTakeFirst();
+      return {
+        demo_mode: app.config.demoMode,
+        demo_users: app.config.demoMode ? [...DEMO_USERNAMES] : [],
+        maintenance_mode: settings.maintenance_mode,
+        enable_trials: settings.enable_trials,
+        trial_days: settings.trial_days,
+        theme: theme ? { name: theme.name, slug: theme.slug, ...parseJson<Partial<ThemeTokens>>(theme.tokens, {}) } : null,
+      };
+    },
+  );
 };
 
 export default systemRoutes;

@@ -11,7 +11,11 @@ import { SYSTEM_SETTINGS_KEY, type SystemSettings, getSystemSettings, patchSetti
 const systemSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
 
-  app.get('/system-settings', { config: { access: ['settings', 'list'] }, schema: { response: { 200: systemSettingsEntity, '4xx': apiErrorBody }, tags: ['settings'] } }, async () => getSystemSettings(db));
+  app.get(
+    '/system-settings',
+    { config: { access: ['settings', 'list'] }, schema: { response: { 200: systemSettingsEntity, '4xx': apiErrorBody }, tags: ['settings'] } },
+    async () => getSystemSettings(db),
+  );
 
   app.put(
     '/system-settings/:key',

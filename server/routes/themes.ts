@@ -67,7 +67,11 @@ export default crudRoutes({
         const active = !bool(before.is_active);
         const now = nowIso();
         await inTransaction(db, async (trx) => {
-          await trx.updateTable('themes').set({ is_active: flag(active), updated_at: now }).where('id', '=', before.id).execute();
+          await trx
+            .updateTable('themes')
+            .set({ is_active: flag(active), updated_at: now })
+            .where('id', '=', before.id)
+            .execute();
           if (active) await deactivateOthers(trx, before.id, now);
         });
         await recordAudit(db, request, {

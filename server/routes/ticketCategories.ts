@@ -15,11 +15,13 @@ export default crudRoutes({
   alias: 'c',
   from: (db) => db.selectFrom('ticket_categories as c'),
   select: (qb) =>
-    qb
-      .selectAll('c')
-      .select((eb) =>
-        eb.selectFrom('tickets').select(sql<number>`count(*)`.as('n')).whereRef('tickets.category_id', '=', 'c.id').as('tickets_count'),
-      ),
+    qb.selectAll('c').select((eb) =>
+      eb
+        .selectFrom('tickets')
+        .select(sql<number>`count(*)`.as('n'))
+        .whereRef('tickets.category_id', '=', 'c.id')
+        .as('tickets_count'),
+    ),
   list: listSpec(LISTS['ticket-categories'], {
     search: ['c.name', 'c.description'],
     filters: { is_active: { column: 'c.is_active', type: 'boolean' } },

@@ -49,31 +49,31 @@ const unreadExpr = (actorId: number) => sql<number>`case when (
     (t.user_id = ${actorId} and t.last_activity_side = 'staff') or (t.user_id <> ${actorId} and t.last_activity_side = 'owner')
   ) and (r.read_at is null or r.read_at < coalesce(t.last_activity_at, t.created_at)) then 1 else 0 end`;
 
-
 const TRUE = ['1', 'true', 'yes'];
 
-export const ticketListSpec = (actorId: number) => listSpec(LISTS.tickets, {
-  search: ['t.subject', 't.message'],
-  filters: {
-    status: { column: 't.status', type: 'enum', values: TICKET_STATUSES },
-    priority: { column: 't.priority', type: 'enum', values: TICKET_PRIORITIES },
-    category_id: { column: 't.category_id', type: 'int' },
-    user_id: { column: 't.user_id', type: 'int' },
-    unread: {
-      validate: (v) => (['1', 'true', 'yes', '0', 'false', 'no'].includes(v.toLowerCase()) ? null : 'The unread filter must be true or false.'),
-      apply: (qb, v) => qb.where(sql<SqlBool>`${unreadExpr(actorId)} = ${TRUE.includes(v.toLowerCase()) ? 1 : 0}`),
+export const ticketListSpec = (actorId: number) =>
+  listSpec(LISTS.tickets, {
+    search: ['t.subject', 't.message'],
+    filters: {
+      status: { column: 't.status', type: 'enum', values: TICKET_STATUSES },
+      priority: { column: 't.priority', type: 'enum', values: TICKET_PRIORITIES },
+      category_id: { column: 't.category_id', type: 'int' },
+      user_id: { column: 't.user_id', type: 'int' },
+      unread: {
+        validate: (v) => (['1', 'true', 'yes', '0', 'false', 'no'].includes(v.toLowerCase()) ? null : 'The unread filter must be true or false.'),
+        apply: (qb, v) => qb.where(sql<SqlBool>`${unreadExpr(actorId)} = ${TRUE.includes(v.toLowerCase()) ? 1 : 0}`),
+      },
     },
-  },
-  sorts: {
-    id: 't.id',
-    subject: 't.subject',
-    priority: 't.priority',
-    status: 't.status',
-    created_at: 't.created_at',
-    updated_at: 't.updated_at',
-  },
-  idColumn: 't.id',
-});
+    sorts: {
+      id: 't.id',
+      subject: 't.subject',
+      priority: 't.priority',
+      status: 't.status',
+      created_at: 't.created_at',
+      updated_at: 't.updated_at',
+    },
+    idColumn: 't.id',
+  });
 
 interface Row {
   id: number;
@@ -138,7 +138,11 @@ const selectRow = (qb: SelectQueryBuilder<any, any, any>, actorId: number): Sele
     'u.name as user_name',
     'u.username as user_username',
     'u.role as user_role',
-    eb.selectFrom('ticket_replies as rp').select(sql<number>`count(*)`.as('n')).whereRef('rp.ticket_id', '=', 't.id').as('replies_count'),
+    eb
+      .selectFrom('ticket_replies as rp')
+      .select(sql<number>`count(*)`.as('n'))
+      .whereRef('rp.ticket_id', '=', 't.id')
+      .as('replies_count'),
     unreadExpr(actorId).as('is_unread'),
     't.last_activity_side',
     't.last_activity_at',
@@ -194,13 +198,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = actorOf(request);
-      const page = await paginate<Row, Ticket>(
-        visibleTickets(db, actor),
-        request.query,
-        ticketListSpec(actor.id),
-        (qb) => selectRow(qb, actor.id),
-        toApi,
-      );
+      const page = await paginate<Row, Ticket>(visibleTickets(db, actor), request.query, ticketListSpec(actor.id), (qb) => selectRow(qb, actor.id), toApi);
       return shapePage(LISTS.tickets, page);
     },
   );
@@ -289,7 +287,14 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
         await markRead(trx, row.id, actor.id, now);
         return row.id;
       });
-      await recordAudit(db, request, { module: 'tickets', action: 'create', entityId: id, targetUsername: actor.username, description: `Opened ticket "${body.subject}"`, newValues: body });
+      await recordAudit(db, request, {
+        module: 'tickets',
+        action: 'create',
+        entityId: id,
+        targetUsername: actor.username,
+        description: `Opened ticket "${body.subject}"`,
+        newValues: body,
+      });
       return reply.code(201).send({ message: TICKETS.created, data: await findVisible(actor, id) });
     },
   );
@@ -298,7 +303,12 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     '/tickets/:id',
     {
       config: { access: ['tickets', 'edit'] },
-      schema: { params: idParam, body: ticketUpdateBody, response: { 200: z.object({ message: z.string(), data: ticketSchema }), '4xx': apiErrorBody }, tags: ['tickets'] },
+      schema: {
+        params: idParam,
+        body: ticketUpdateBody,
+        response: { 200: z.object({ message: z.string(), data: ticketSchema }), '4xx': apiErrorBody },
+        tags: ['tickets'],
+      },
     },
     async (request) => {
       const actor = actorOf(request);
@@ -342,7 +352,12 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
     '/tickets/:id/replies',
     {
       config: { access: ['tickets', 'reply'] },
-      schema: { params: idParam, body: ticketReplyBody, response: { 201: z.object({ message: z.string(), data: ticketReplySchema }), '4xx': apiErrorBody }, tags: ['tickets'] },
+      schema: {
+        params: idParam,
+        body: ticketReplyBody,
+        response: { 201: z.object({ message: z.string(), data: ticketReplySchema }), '4xx': apiErrorBody },
+        tags: ['tickets'],
+      },
     },
     async (request, reply) => {
       const actor = actorOf(request);

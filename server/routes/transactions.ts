@@ -134,9 +134,7 @@ async function present(db: Db, rows: Row[]): Promise<TransactionEntry[]> {
       balance_after: r.balance_after,
       user: { id: r.user_id, name: r.user_name, username: r.user_username, role: r.user_role as Role },
       counterparty:
-        r.counterparty_id !== null && r.cp_username !== null
-          ? { id: r.counterparty_id, name: r.cp_name!, username: r.cp_username, role: r.cp_role as Role }
-          : null,
+        r.counterparty_id !== null && r.cp_username !== null ? { id: r.counterparty_id, name: r.cp_name!, username: r.cp_username, role: r.cp_role as Role } : null,
       manager: at('manager'),
       reseller: at('reseller'),
       dealer: at('dealer'),
@@ -182,31 +180,18 @@ const transactionRoutes: FastifyPluginAsyncZod = async (app) => {
     ['resellers', 'reseller'],
     ['dealers', 'dealer'],
   ] as const) {
-    app.get(
-      `/${resource}/:id/transactions`,
-      { config: { access: [resource, 'transactions'] }, schema: { params: idParam, ...listSchema, tags } },
-      async (request) => {
-        const target = await findMember(db, actorOf(request), request.params.id, role);
-        return list(db, request, (qb) => qb.where('t.user_id', '=', target.id));
-      },
-    );
+    app.get(`/${resource}/:id/transactions`, { config: { access: [resource, 'transactions'] }, schema: { params: idParam, ...listSchema, tags } }, async (request) => {
+      const target = await findMember(db, actorOf(request), request.params.id, role);
+      return list(db, request, (qb) => qb.where('t.user_id', '=', target.id));
+    });
   }
 
-  app.get(
-    '/accounts/:id/transactions',
-    { config: { access: ['accounts', 'transactions'] }, schema: { params: idParam, ...listSchema, tags } },
-    async (request) => {
-      const actor = actorOf(request);
-      const account = await db
-        .selectFrom('accounts')
-        .select('id')
-        .where('id', '=', request.params.id)
-        .where(within(actor, 'owner_path'))
-        .executeTakeFirst();
-      if (!account) throw notFound();
-      return list(db, request, (qb) => qb.where('t.account_id', '=', account.id));
-    },
-  );
+  app.get('/accounts/:id/transactions', { config: { access: ['accounts', 'transactions'] }, schema: { params: idParam, ...listSchema, tags } }, async (request) => {
+    const actor = actorOf(request);
+    const account = await db.selectFrom('accounts').select('id').where('id', '=', request.params.id).where(within(actor, 'owner_path')).executeTakeFirst();
+    if (!account) throw notFound();
+    return list(db, request, (qb) => qb.where('t.account_id', '=', account.id));
+  });
 };
 
 /** The legacy path /api/transactions (outside /api/v1): the same list. */

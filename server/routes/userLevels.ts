@@ -148,7 +148,8 @@ export const underManagerFilter: FilterDef = {
   validate: (v) => (/^\d+$/.test(v) ? null : 'The manager filter must be an integer.'),
   apply: (qb, v) =>
     qb.where((eb) => {
-      const manager = (value: AliasableExpression<string>) => eb.selectFrom('users as m').select(value.as('p')).where('m.id', '=', Number(v)).where('m.role', '=', 'manager');
+      const manager = (value: AliasableExpression<string>) =>
+        eb.selectFrom('users as m').select(value.as('p')).where('m.id', '=', Number(v)).where('m.role', '=', 'manager');
       return eb.and([eb('u.path', '>=', manager(sql<string>`m.path`)), eb('u.path', '<', manager(pathEndSql('m.path')))]);
     }),
 };
@@ -189,7 +190,11 @@ const isUniqueViolation = (error: unknown) => {
 const isForeignKeyViolation = (error: unknown) => {
   const code = (error as { code?: string })?.code;
   // SQLite's trigger of migration 0022 refuses the delete of a user with entries in the same words.
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (code === 'SQLITE_CONSTRAINT_TRIGGER' && /^FOREIGN KEY constraint failed/.test((error as Error).message));
+  return (
+    code === '23503' ||
+    code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
+    (code === 'SQLITE_CONSTRAINT_TRIGGER' && /^FOREIGN KEY constraint failed/.test((error as Error).message))
+  );
 };
 
 /** The status an update asks for: an explicit status wins; is_active=false keeps a non-active one. */
@@ -244,7 +249,10 @@ export function userRoutes<R extends LevelResource>(level: LevelDef<R>): Fastify
 
     app.get(
       `/${resource}`,
-      { config: { access: [resource, 'list'] }, schema: { querystring: listQuerystring(spec), response: { 200: paginatedOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } },
+      {
+        config: { access: [resource, 'list'] },
+        schema: { querystring: listQuerystring(spec), response: { 200: paginatedOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags },
+      },
       async (request) => {
         const actor = actorOf(request);
         const base = memberBase(db).where('u.role', '=', role).where(below(actor, 'u.path'));
@@ -253,64 +261,72 @@ export function userRoutes<R extends LevelResource>(level: LevelDef<R>): Fastify
       },
     );
 
-    app.get(`/${resource}/:id`, { config: { access: [resource, 'show'] }, schema: { params: idParam, response: { 200: dataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } }, async (request) => {
-      const target = await findMember(db, actorOf(request), request.params.id, role);
-      return { data: await presentOne(db, target.id) };
-    });
+    app.get(
+      `/${resource}/:id`,
+      { config: { access: [resource, 'show'] }, schema: { params: idParam, response: { 200: dataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } },
+      async (request) => {
+        const target = await findMember(db, actorOf(request), request.params.id, role);
+        return { data: await presentOne(db, target.id) };
+      },
+    );
 
-    app.post(`/${resource}`, { config: { access: [resource, 'create'] }, schema: { body: level.createBody, response: { 201: messageDataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } }, async (request, reply) => {
-      const actor = actorOf(request);
-      const body = request.body as CreateInput;
-      const precheck = async () => {
-        const parent = await level.parentForCreate(db, actor, body);
-        await checkServer(db, body.server_id);
-        if (await usernameTaken(db, body.username)) throw fieldError('username', ENTITY_FORM.usernameTaken);
-        if (actor.role !== 'admin' && level.creationMinimum) {
-          const minimum = Number((await getSystemSettings(db))[level.creationMinimum]);
-          if (minimum > 0 && actor.credits < minimum) throw fieldError('credits', HIERARCHY.minimumToCreate(minimum, role));
+    app.post(
+      `/${resource}`,
+      { config: { access: [resource, 'create'] }, schema: { body: level.createBody, response: { 201: messageDataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const body = request.body as CreateInput;
+        const precheck = async () => {
+          const parent = await level.parentForCreate(db, actor, body);
+          await checkServer(db, body.server_id);
+          if (await usernameTaken(db, body.username)) throw fieldError('username', ENTITY_FORM.usernameTaken);
+          if (actor.role !== 'admin' && level.creationMinimum) {
+            const minimum = Number((await getSystemSettings(db))[level.creationMinimum]);
+            if (minimum > 0 && actor.credits < minimum) throw fieldError('credits', HIERARCHY.minimumToCreate(minimum, role));
+          }
+          return { parent, password_hash: await hashPassword(body.password) };
+        };
+        const status: UserStatus = body.status ?? (body.is_active ? 'active' : 'inactive');
+
+        const create = async (trx: Transaction<Database>, { parent, password_hash }: Awaited<ReturnType<typeof precheck>>) => {
+          // The parent's row is locked (a delete locks it too, so the two serialise) and the choice is
+          // checked again on it: a parent deleted or moved away meanwhile gets no child.
+          const giver = body.credits > 0 && actor.role !== 'admin' ? [actor.id] : [];
+          const current = (await lockUsers(trx, [parent.id, ...giver])).get(parent.id);
+          const chosen = await level.parentForCreate(trx, actor, body);
+          if (!current || current.status === DELETED || chosen.id !== current.id) throw conflict(GENERAL.relatedRecordGone);
+          const user = await insertUser(trx, current, {
+            role,
+            name: body.name,
+            username: body.username,
+            password_hash,
+            phone: body.phone ?? null,
+            status,
+            server_id: role === 'manager' ? (body.server_id ?? null) : null,
+          });
+          let moved: { credits: number; bonus: number } | null = null;
+          if (body.credits > 0) moved = await giveCredits(trx, actor.id, user.id, body.credits, { purpose: 'create', settings: await settingsOf(app, request) });
+          const shown = await presentOne(trx, user.id);
+          await audit(trx, request, 'create', user, null, {
+            ...snapshot({ ...user, credits: shown.credits, bonus_credits: shown.bonus_credits }),
+            initial_credits: moved?.credits ?? 0,
+            initial_bonus_credits: moved?.bonus ?? 0,
+          });
+          return { status: 201, body: { message: HIERARCHY.created(label), data: shown } };
+        };
+
+        try {
+          // Initial credits make the create a credit operation (Idempotency-Key, rate limit), like Add Credits.
+          if (body.credits > 0) return await runCreditOperation(app, request, reply, actor, { prepare: precheck, run: create });
+          const prepared = await precheck();
+          const out = await inTransaction(db, (trx) => create(trx, prepared));
+          return reply.code(out.status).send(out.body);
+        } catch (error) {
+          if (isUniqueViolation(error)) throw fieldError('username', ENTITY_FORM.usernameTaken);
+          throw error;
         }
-        return { parent, password_hash: await hashPassword(body.password) };
-      };
-      const status: UserStatus = body.status ?? (body.is_active ? 'active' : 'inactive');
-
-      const create = async (trx: Transaction<Database>, { parent, password_hash }: Awaited<ReturnType<typeof precheck>>) => {
-        // The parent's row is locked (a delete locks it too, so the two serialise) and the choice is
-        // checked again on it: a parent deleted or moved away meanwhile gets no child.
-        const giver = body.credits > 0 && actor.role !== 'admin' ? [actor.id] : [];
-        const current = (await lockUsers(trx, [parent.id, ...giver])).get(parent.id);
-        const chosen = await level.parentForCreate(trx, actor, body);
-        if (!current || current.status === DELETED || chosen.id !== current.id) throw conflict(GENERAL.relatedRecordGone);
-        const user = await insertUser(trx, current, {
-          role,
-          name: body.name,
-          username: body.username,
-          password_hash,
-          phone: body.phone ?? null,
-          status,
-          server_id: role === 'manager' ? (body.server_id ?? null) : null,
-        });
-        let moved: { credits: number; bonus: number } | null = null;
-        if (body.credits > 0) moved = await giveCredits(trx, actor.id, user.id, body.credits, { purpose: 'create', settings: await settingsOf(app, request) });
-        const shown = await presentOne(trx, user.id);
-        await audit(trx, request, 'create', user, null, {
-          ...snapshot({ ...user, credits: shown.credits, bonus_credits: shown.bonus_credits }),
-          initial_credits: moved?.credits ?? 0,
-          initial_bonus_credits: moved?.bonus ?? 0,
-        });
-        return { status: 201, body: { message: HIERARCHY.created(label), data: shown } };
-      };
-
-      try {
-        // Initial credits make the create a credit operation (Idempotency-Key, rate limit), like Add Credits.
-        if (body.credits > 0) return await runCreditOperation(app, request, reply, actor, { prepare: precheck, run: create });
-        const prepared = await precheck();
-        const out = await inTransaction(db, (trx) => create(trx, prepared));
-        return reply.code(out.status).send(out.body);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw fieldError('username', ENTITY_FORM.usernameTaken);
-        throw error;
-      }
-    });
+      },
+    );
 
     const update = async (request: FastifyRequest, id: number, body: UpdateInput) => {
       const actor = actorOf(request);
@@ -357,13 +373,19 @@ export function userRoutes<R extends LevelResource>(level: LevelDef<R>): Fastify
 
     app.put(
       `/${resource}/:id`,
-      { config: { access: [resource, 'edit'] }, schema: { params: idParam, body: level.updateBody, response: { 200: messageDataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } },
+      {
+        config: { access: [resource, 'edit'] },
+        schema: { params: idParam, body: level.updateBody, response: { 200: messageDataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags },
+      },
       async (request) => update(request, request.params.id, request.body as UpdateInput),
     );
 
     app.patch(
       `/${resource}/:id`,
-      { config: { access: [resource, 'status'] }, schema: { params: idParam, body: userStatusBody, response: { 200: messageDataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags } },
+      {
+        config: { access: [resource, 'status'] },
+        schema: { params: idParam, body: userStatusBody, response: { 200: messageDataOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags },
+      },
       async (request) => {
         const actor = actorOf(request);
         const target = await findMember(db, actor, request.params.id, role);
@@ -394,7 +416,16 @@ export function userRoutes<R extends LevelResource>(level: LevelDef<R>): Fastify
           if (locked.bonus_credits > 0) {
             await postChanges(
               trx,
-              [{ userId: locked.id, type: 'RECOVERED', credits: -locked.bonus_credits, bonusCredits: -locked.bonus_credits, counterpartyId: null, remarks: 'Bonus credits removed: user deleted' }],
+              [
+                {
+                  userId: locked.id,
+                  type: 'RECOVERED',
+                  credits: -locked.bonus_credits,
+                  bonusCredits: -locked.bonus_credits,
+                  counterpartyId: null,
+                  remarks: 'Bonus credits removed: user deleted',
+                },
+              ],
               { actorId: actor.id, kind: 'user_delete' },
             );
           }
@@ -418,7 +449,10 @@ export function userRoutes<R extends LevelResource>(level: LevelDef<R>): Fastify
 
     app.post(
       `/${resource}/:id/credits`,
-      { config: { access: [resource, 'credits'] }, schema: { params: idParam, body: creditMoveBody, response: { 200: messageDataOf(creditMoveResultEntity), '4xx': apiErrorBody }, tags } },
+      {
+        config: { access: [resource, 'credits'] },
+        schema: { params: idParam, body: creditMoveBody, response: { 200: messageDataOf(creditMoveResultEntity), '4xx': apiErrorBody }, tags },
+      },
       async (request, reply) => {
         const actor = actorOf(request);
         const body = request.body;

@@ -5,8 +5,13 @@ import { accountListSpec, accountsQuerystring, listAccounts } from '../accounts/
 import { actorOf } from '../http/guard';
 
 const userSearchRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/user-search', { config: { access: ['user-search', 'list'] }, schema: { querystring: accountsQuerystring, response: { 200: paginatedOf(accountEntity), '4xx': apiErrorBody }, tags: ['accounts'] } }, async (request) =>
-    listAccounts(app.db.kysely, actorOf(request), request.query as Record<string, unknown>, accountListSpec),
+  app.get(
+    '/user-search',
+    {
+      config: { access: ['user-search', 'list'] },
+      schema: { querystring: accountsQuerystring, response: { 200: paginatedOf(accountEntity), '4xx': apiErrorBody }, tags: ['accounts'] },
+    },
+    async (request) => listAccounts(app.db.kysely, actorOf(request), request.query as Record<string, unknown>, accountListSpec),
   );
 };
 

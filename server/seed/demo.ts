@@ -27,7 +27,19 @@ export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
   const server = (name: string, db_host: string) =>
     db
       .insertInto('servers')
-      .values({ name, db_host, db_name: 'stalker_db', db_username: 'stalker', db_password_enc: null, db_port: '3306', status: 'active', connection_status: 'online', last_checked_at: null, created_at: now, updated_at: now })
+      .values({
+        name,
+        db_host,
+        db_name: 'stalker_db',
+        db_username: 'stalker',
+        db_password_enc: null,
+        db_port: '3306',
+        status: 'active',
+        connection_status: 'online',
+        last_checked_at: null,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
   const main = await server('Main Server', '127.0.0.1');
@@ -49,7 +61,9 @@ export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
       postChanges(
         trx,
         [
-          ...(from.role === 'admin' ? [] : [{ userId: from.id, type: 'USED' as const, credits: -credits, counterpartyId: to.id, remarks: `Credits added to ${to.username}` }]),
+          ...(from.role === 'admin'
+            ? []
+            : [{ userId: from.id, type: 'USED' as const, credits: -credits, counterpartyId: to.id, remarks: `Credits added to ${to.username}` }]),
           { userId: to.id, type: 'PURCHASED', credits, counterpartyId: from.id, remarks: `Credits from ${from.username}` },
         ],
         { actorId: from.id, kind: 'seed' },
@@ -74,31 +88,73 @@ export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
     const { id } = await db
       .insertInto('accounts')
       .values({
-        owner_id: owner.id, owner_path: owner.path, server_id, login, full_name, pwd_txt: 'stb1234', mac_address: mac,
-        expiry_date: days === null ? null : at(days), validity_months: 1, status: 'active', is_promo: 0, bonus_months: 0,
-        is_trial: 0, auto_renew_months: null, auto_renew_end_date: null, auto_renew_failed_at: null, auto_renew_error: null,
-        state: days !== null && days > 0 && login !== 'alice.w' ? 'online' : 'offline', last_active: at(-1), ip_address: '127.0.0.1',
-        connection_status: 'online', device_info: null, created_at: now, updated_at: now,
+        owner_id: owner.id,
+        owner_path: owner.path,
+        server_id,
+        login,
+        full_name,
+        pwd_txt: 'stb1234',
+        mac_address: mac,
+        expiry_date: days === null ? null : at(days),
+        validity_months: 1,
+        status: 'active',
+        is_promo: 0,
+        bonus_months: 0,
+        is_trial: 0,
+        auto_renew_months: null,
+        auto_renew_end_date: null,
+        auto_renew_failed_at: null,
+        auto_renew_error: null,
+        state: days !== null && days > 0 && login !== 'alice.w' ? 'online' : 'offline',
+        last_active: at(-1),
+        ip_address: '127.0.0.1',
+        connection_status: 'online',
+        device_info: null,
+        created_at: now,
+        updated_at: now,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
     // Each account was bought for a month by its owner.
     await inTransaction(db, (trx) =>
-      postChanges(trx, [{ userId: owner.id, type: 'USED', credits: -1, accountId: id, coverageStart: at((days ?? 30) - 30), coverageEnd: at(days ?? 0), remarks: `Renewal of ${login} for 1 month` }], { actorId: owner.id, kind: 'seed' }),
+      postChanges(
+        trx,
+        [
+          {
+            userId: owner.id,
+            type: 'USED',
+            credits: -1,
+            accountId: id,
+            coverageStart: at((days ?? 30) - 30),
+            coverageEnd: at(days ?? 0),
+            remarks: `Renewal of ${login} for 1 month`,
+          },
+        ],
+        { actorId: owner.id, kind: 'seed' },
+      ),
     );
   }
 
   // In order, as the servers: their ids follow the list.
   const categories: Array<{ id: number }> = [];
   for (const name of ['General', 'Billing', 'Technical Support']) {
-    categories.push(await db.insertInto('ticket_categories').values({ name, description: `${name} questions`, is_active: 1, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow());
+    categories.push(
+      await db
+        .insertInto('ticket_categories')
+        .values({ name, description: `${name} questions`, is_active: 1, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow(),
+    );
   }
   const tickets: Array<[UserRow, number, string, string, string]> = [
     [dealer, categories[1].id, 'Credits not received', 'I ordered 100 credits yesterday and cannot see them.', 'high'],
     [reseller, categories[2].id, 'Box keeps restarting', 'Account carl.r reports restarts every evening.', 'medium'],
   ];
   for (const [owner, category_id, subject, message, priority] of tickets) {
-    await db.insertInto('tickets').values({ user_id: owner.id, owner_path: owner.path, category_id, subject, message, priority, status: 'open', created_at: now, updated_at: now, closed_at: null }).execute();
+    await db
+      .insertInto('tickets')
+      .values({ user_id: owner.id, owner_path: owner.path, category_id, subject, message, priority, status: 'open', created_at: now, updated_at: now, closed_at: null })
+      .execute();
   }
 
   const announcements: Array<[string, string, string, string, string[], string | null]> = [
@@ -107,17 +163,42 @@ export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
     ['Bonus month for resellers', '<p>Buy 100 credits and get 20 bonus credits this month.</p>', 'success', 'high', ['reseller'], at(20)],
   ];
   for (const [title, content, type, priority, roles, expires_at] of announcements) {
-    await db.insertInto('announcements').values({ title, content, type, priority, target_roles: JSON.stringify(roles), target_users: '[]', is_active: 1, starts_at: at(-1), expires_at, created_by: admin.id, created_at: now, updated_at: now }).execute();
+    await db
+      .insertInto('announcements')
+      .values({
+        title,
+        content,
+        type,
+        priority,
+        target_roles: JSON.stringify(roles),
+        target_users: '[]',
+        is_active: 1,
+        starts_at: at(-1),
+        expires_at,
+        created_by: admin.id,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
   }
 
   // Themes: one active for everyone; the others are a click away in the Themes screen.
   const themes: Array<[string, string, string, boolean, Record<string, unknown>]> = [
     ['Classic', 'classic', 'Ant Design blue on a light layout', true, { colorPrimary: '#1677ff', colorBgLayout: '#f5f5f5', borderRadius: 6, algorithm: 'default' }],
     ['Midnight', 'midnight', 'Dark layout with a violet accent', false, { colorPrimary: '#722ed1', borderRadius: 8, algorithm: 'dark' }],
-    ['Compact Green', 'compact-green', 'Dense tables with a green accent', false, { colorPrimary: '#389e0d', colorBgLayout: '#f6ffed', borderRadius: 4, algorithm: 'compact' }],
+    [
+      'Compact Green',
+      'compact-green',
+      'Dense tables with a green accent',
+      false,
+      { colorPrimary: '#389e0d', colorBgLayout: '#f6ffed', borderRadius: 4, algorithm: 'compact' },
+    ],
   ];
   for (const [name, slug, description, active, tokens] of themes) {
-    await db.insertInto('themes').values({ name, slug, description, is_active: active ? 1 : 0, tokens: JSON.stringify(tokens), created_at: now, updated_at: now }).execute();
+    await db
+      .insertInto('themes')
+      .values({ name, slug, description, is_active: active ? 1 : 0, tokens: JSON.stringify(tokens), created_at: now, updated_at: now })
+      .execute();
   }
   return true;
 }

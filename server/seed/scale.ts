@@ -67,7 +67,19 @@ export async function seedScale(db: Kysely<Database>, options: ScaleOptions): Pr
   const created = new Date().toISOString();
   const server = await db
     .insertInto('servers')
-    .values({ name: 'Scale Server', db_host: '127.0.0.1', db_username: 'stalker', db_password_enc: null, db_port: '3306', db_name: 'stalker_db', status: 'active', connection_status: 'online', last_checked_at: null, created_at: created, updated_at: created })
+    .values({
+      name: 'Scale Server',
+      db_host: '127.0.0.1',
+      db_username: 'stalker',
+      db_password_enc: null,
+      db_port: '3306',
+      db_name: 'stalker_db',
+      status: 'active',
+      connection_status: 'online',
+      last_checked_at: null,
+      created_at: created,
+      updated_at: created,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
 
@@ -151,7 +163,11 @@ export async function seedScale(db: Kysely<Database>, options: ScaleOptions): Pr
       (rounds[k] ??= []).push(e);
     }
     for (const round of rounds) {
-      for (let i = 0; i < round.length; i += BATCH) await db.insertInto('credit_transactions').values(round.slice(i, i + BATCH)).execute();
+      for (let i = 0; i < round.length; i += BATCH)
+        await db
+          .insertInto('credit_transactions')
+          .values(round.slice(i, i + BATCH))
+          .execute();
     }
   };
 
@@ -175,8 +191,18 @@ export async function seedScale(db: Kysely<Database>, options: ScaleOptions): Pr
   for (const manager of managers) {
     entries.push(entry(manager, 'PURCHASED', need.get(manager.id)!, { counterparty_id: admin.id, actor_id: admin.id, remarks: `Credits from ${admin.username}` }));
   }
-  for (const reseller of resellers) transfer(managers.find((m) => m.id === reseller.parent_id)!, reseller, need.get(reseller.id)!);
-  for (const dealer of dealers) transfer(resellers.find((r) => r.id === dealer.parent_id)!, dealer, need.get(dealer.id)!);
+  for (const reseller of resellers)
+    transfer(
+      managers.find((m) => m.id === reseller.parent_id)!,
+      reseller,
+      need.get(reseller.id)!,
+    );
+  for (const dealer of dealers)
+    transfer(
+      resellers.find((r) => r.id === dealer.parent_id)!,
+      dealer,
+      need.get(dealer.id)!,
+    );
   await flush(true);
   log(`${serial} allocation entries`);
 

@@ -65,11 +65,7 @@ export function secretKey(db: Kysely<Database>, config: KeyConfig): Promise<Buff
   const id = `${config.production ? 'prod' : 'dev'}:${config.appKey ?? ''}`;
   let key = byConfig.get(id);
   if (!key) {
-    key = config.appKey
-      ? Promise.resolve(deriveKey(config.appKey))
-      : config.production
-        ? Promise.resolve(null)
-        : generatedSecret(db).then(deriveKey);
+    key = config.appKey ? Promise.resolve(deriveKey(config.appKey)) : config.production ? Promise.resolve(null) : generatedSecret(db).then(deriveKey);
     key.catch(() => byConfig!.delete(id));
     byConfig.set(id, key);
   }

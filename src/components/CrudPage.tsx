@@ -93,7 +93,8 @@ function useCrudForm<T extends BaseRecord, R extends string>(decl: CrudDeclarati
       redirect: false,
       successNotification: () => ({
         type: 'success',
-        message: (action === 'create' ? messages.created : messages.updated) ?? `${capitalise(decl.singular)} ${action === 'create' ? 'created' : 'updated'} successfully.`,
+        message:
+          (action === 'create' ? messages.created : messages.updated) ?? `${capitalise(decl.singular)} ${action === 'create' ? 'created' : 'updated'} successfully.`,
       }),
       errorNotification: decl.saveErrorToast
         ? (error) => decl.saveErrorToast!(error, action)
@@ -150,7 +151,14 @@ export function CrudPage<T extends BaseRecord, R extends string>(decl: CrudDecla
     ...(decl.extraRowActions?.(record) ?? []),
     ...(decl.entity ? [{ key: 'show', label: CRUD_PAGE.view, icon: <EyeOutlined />, hidden: !canShow?.can, onClick: (r: T) => setShown(r.id!) }] : []),
     { key: 'edit', label: 'Edit', icon: <EditOutlined />, hidden: !canEdit?.can, onClick: (r) => editForm.modal.show(r.id) },
-    { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, hidden: !canDelete?.can, onClick: (r) => confirmDelete(describe(r), () => remove([r.id!])) },
+    {
+      key: 'delete',
+      label: 'Delete',
+      icon: <DeleteOutlined />,
+      danger: true,
+      hidden: !canDelete?.can,
+      onClick: (r) => confirmDelete(describe(r), () => remove([r.id!])),
+    },
   ];
 
   const addButton = canCreate?.can && (
@@ -192,7 +200,18 @@ export function CrudPage<T extends BaseRecord, R extends string>(decl: CrudDecla
         }
         empty={addButton ? { hint: decl.labels?.emptyHint ?? DATA_TABLE.addFirst(decl.singular), action: addButton } : undefined}
         rowActions={rowActions}
-        bulkActions={decl.bulkDelete && canDelete?.can ? [{ key: 'delete', label: 'Delete selected', danger: true, onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} ${decl.singular}(s)`, () => remove(ids, clear)) }] : undefined}
+        bulkActions={
+          decl.bulkDelete && canDelete?.can
+            ? [
+                {
+                  key: 'delete',
+                  label: 'Delete selected',
+                  danger: true,
+                  onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} ${decl.singular}(s)`, () => remove(ids, clear)),
+                },
+              ]
+            : undefined
+        }
       />
       {modal(createForm, 'create')}
       {modal(editForm, 'edit')}

@@ -7,10 +7,7 @@ export type Preloadable<C extends ComponentType<any>> = LazyExoticComponent<C> &
  * The component `name` of the module `load` imports, loaded when it first renders or when `preload`
  * is called (whichever comes first; the module is imported once).
  */
-export function lazyComponent<M extends Record<string, unknown>, K extends keyof M & string>(
-  load: () => Promise<M>,
-  name: K,
-): Preloadable<M[K] & ComponentType<any>> {
+export function lazyComponent<M extends Record<string, unknown>, K extends keyof M & string>(load: () => Promise<M>, name: K): Preloadable<M[K] & ComponentType<any>> {
   type C = M[K] & ComponentType<any>;
   let loading: Promise<M> | undefined;
   let loaded: M | undefined;
@@ -25,7 +22,9 @@ export function lazyComponent<M extends Record<string, unknown>, K extends keyof
     // calls back synchronously as resolved, where a resolved promise would still suspend for one more
     // render behind its fallback.
     lazy<C>(() =>
-      loaded ? ({ then: (resolve: (value: ReturnType<typeof component>) => void) => resolve(component(loaded!)) } as unknown as Promise<ReturnType<typeof component>>) : preload().then(component),
+      loaded
+        ? ({ then: (resolve: (value: ReturnType<typeof component>) => void) => resolve(component(loaded!)) } as unknown as Promise<ReturnType<typeof component>>)
+        : preload().then(component),
     ),
     { preload },
   );

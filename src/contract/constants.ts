@@ -33,17 +33,7 @@ export const REFETCH_DELAY_MS = 300;
 export const TOAST_MS = { default: 3000, error: 4000 } as const;
 export const POPUP_AUTO_CLOSE_MS = 3000;
 
-export const DATE_PRESETS = [
-  'today',
-  'yesterday',
-  'last_7_days',
-  'last_30_days',
-  'last_90_days',
-  'this_month',
-  'last_month',
-  'this_year',
-  'custom',
-] as const;
+export const DATE_PRESETS = ['today', 'yesterday', 'last_7_days', 'last_30_days', 'last_90_days', 'this_month', 'last_month', 'this_year', 'custom'] as const;
 export const DEFAULT_DATE_PRESET = 'last_30_days';
 
 /** Fallback credit options: 10 in steps of 5 up to 2000 (admin) or the user's balance. */

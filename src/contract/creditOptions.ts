@@ -2,13 +2,7 @@
  * How the amounts offered in the Add Credits dialog are generated, shared by the API (allocation
  * lookups, the settings test panel) and the panel (previews). Pure functions of the settings.
  */
-import {
-  CREDIT_LEVELS_DEFAULTS,
-  CREDIT_LEVELS_PREVIEW_MAX,
-  CREDIT_OPTIONS_DEFAULTS,
-  FALLBACK_CREDIT_OPTIONS,
-  MANAGER_ALLOCATION_MAX,
-} from './constants';
+import { CREDIT_LEVELS_DEFAULTS, CREDIT_LEVELS_PREVIEW_MAX, CREDIT_OPTIONS_DEFAULTS, FALLBACK_CREDIT_OPTIONS, MANAGER_ALLOCATION_MAX } from './constants';
 
 export type CreditOptionsSettings = {
   min_credits: number;
@@ -95,10 +89,7 @@ export function creditChoices(settings: CreditOptionsSettings, userCredits: numb
   }
   const presets = [...new Set(settings.preset_amounts)].filter((v) => fits(v) && (!shares.has(v) || shares.get(v) !== labels.all));
   for (const v of presets) shares.delete(v);
-  return [
-    ...presets.sort((a, b) => a - b).map((value) => ({ value })),
-    ...[...shares].sort(([a], [b]) => a - b).map(([value, share]) => ({ value, share })),
-  ];
+  return [...presets.sort((a, b) => a - b).map((value) => ({ value })), ...[...shares].sort(([a], [b]) => a - b).map(([value, share]) => ({ value, share }))];
 }
 
 /** Every amount `creditChoices` offers, ascending (the settings test panel's generated options). */

@@ -4,14 +4,7 @@
  * serialised by it): the shape is written once.
  */
 import type { z } from 'zod';
-import type {
-  accountEntity,
-  accountMessageEntity,
-  macSearchResultEntity,
-  renewalQuoteEntity,
-  renewalResultEntity,
-  stbInfoEntity,
-} from './schemas/accounts';
+import type { accountEntity, accountMessageEntity, macSearchResultEntity, renewalQuoteEntity, renewalResultEntity, stbInfoEntity } from './schemas/accounts';
 import type { currentUserEntity, loginResponseEntity } from './schemas/auth';
 import type { apiErrorBody, listMetaSchema, namedRefEntity, userRefEntity } from './schemas/common';
 import type { creditOptionsResponseEntity, creditOptionsTestResultEntity, recoveryOptionsResponseEntity } from './schemas/credits';

@@ -178,7 +178,16 @@ export type ListName = keyof typeof LISTS;
 export type SortKeyFor<R extends string> = R extends ListName ? SortKeyOf<(typeof LISTS)[R]> : string;
 
 /** How a resource without an entry is listed: the default dialect under its own name. */
-const DEFAULT_LIST: ListEntry = { path: '', search: 'filter', sorts: [], defaultSort: 'id', sortStyle: 'sort-order', filters: [], filterParam: 'filter', plainFilters: [], shape: { kind: 'meta' } };
+const DEFAULT_LIST: ListEntry = {
+  path: '',
+  search: 'filter',
+  sorts: [],
+  defaultSort: 'id',
+  sortStyle: 'sort-order',
+  filters: [],
+  filterParam: 'filter',
+  plainFilters: [],
+  shape: { kind: 'meta' },
+};
 
-export const listOf = (resource: string): ListEntry =>
-  Object.hasOwn(LISTS, resource) ? LISTS[resource as ListName] : { ...DEFAULT_LIST, path: resource };
+export const listOf = (resource: string): ListEntry => (Object.hasOwn(LISTS, resource) ? LISTS[resource as ListName] : { ...DEFAULT_LIST, path: resource });

@@ -27,8 +27,7 @@ export const AUTH = {
 
 export const ACCESS = {
   denied: 'Access Denied',
-  deniedBody:
-    "You don't have permission to access this resource. Please contact your administrator if you believe this is an error.",
+  deniedBody: "You don't have permission to access this resource. Please contact your administrator if you believe this is an error.",
   returnToLogin: 'Return to Login',
   adminOnly: 'You need admin privileges to access this page.',
   currentRole: 'Current user role:',
@@ -114,8 +113,7 @@ export const CREDITS = {
   unauthorized: { title: 'Unauthorized', description: ACCESS.forbidden },
   addFailed: 'Failed to Add Credits',
   recoveryOptionsFailed: 'Failed to load recovery options',
-  insufficientCredits: (needed: number, available: number) =>
-    `Insufficient credits: You need ${needed} credits but only have ${available}`,
+  insufficientCredits: (needed: number, available: number) => `Insufficient credits: You need ${needed} credits but only have ${available}`,
   balanceCap: (max: number) => `A balance cannot exceed ${max.toLocaleString('en-US')} credits.`,
   /** A typed amount above the most the options allow (below the balance). */
   maximumAmount: (n: number) => `The maximum amount is ${n} credits.`,
@@ -335,8 +333,7 @@ export const SERVER_FORM = {
   connectionStatusInvalid: 'Connection status must be online or offline',
   driverInvalid: 'Driver must be local or ministra',
   nameTaken: 'A server with this name already exists',
-  appKeyRequired:
-    'Database passwords are stored encrypted with APP_KEY: set the APP_KEY environment variable on the server to save one.',
+  appKeyRequired: 'Database passwords are stored encrypted with APP_KEY: set the APP_KEY environment variable on the server to save one.',
   selectedInvalid: 'The selected server is invalid.',
   usedByAccounts: (n: number) => `This server is still used by ${n} account(s). Move or delete them first.`,
   usedByManagers: (n: number) => `This server is still assigned to ${n} manager(s). Assign them another server first.`,
@@ -422,8 +419,7 @@ export const ACCOUNTS = {
   autoRenewDisabled: 'Auto-renew disabled.',
   bulkDone: (n: number, verb: 'suspended' | 'activated' | 'renewed' | 'messaged') => bulkDone(n, 'account', verb),
   autoRenewOwnerInactive: 'The account owner is not active: auto-renewal is stopped.',
-  serverUnavailable: (server: string) =>
-    `The server ${server} cannot be reached right now. Nothing was changed and no credits were spent; try again in a few minutes.`,
+  serverUnavailable: (server: string) => `The server ${server} cannot be reached right now. Nothing was changed and no credits were spent; try again in a few minutes.`,
   middlewareRefused: (server: string) => `The server ${server} refused the change. Nothing was changed and no credits were spent.`,
   middlewareBusy: 'Another change to this account is still being applied on its server. Nothing was changed and no credits were spent; try again in a moment.',
   changedMeanwhile: 'This account changed while the change was being applied. Nothing was changed and no credits were spent; try again.',

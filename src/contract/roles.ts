@@ -5,8 +5,7 @@
 export const ROLES = ['admin', 'manager', 'reseller', 'dealer'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const isRole = (value: unknown): value is Role =>
-  typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 
 /** The role a user of each role creates below itself. */
 export const CHILD_ROLE: Record<Role, Role | null> = {

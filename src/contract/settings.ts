@@ -13,8 +13,7 @@ export type SystemSettingsValues = {
 };
 
 export type SettingDef =
-  | { field: SystemSettingField; label: string; type: 'int'; min: number; max: number; fallback: number }
-  | { field: SystemSettingField; label: string; type: 'boolean' };
+  { field: SystemSettingField; label: string; type: 'int'; min: number; max: number; fallback: number } | { field: SystemSettingField; label: string; type: 'boolean' };
 
 export const SETTING_KEYS = {
   'trial-days': { field: 'trial_days', label: 'Trial days', type: 'int', min: 1, max: 365, fallback: 7 },

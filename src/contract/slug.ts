@@ -8,12 +8,14 @@ export const SLUG_PATTERN = /^[a-z0-9_:]+(?:-[a-z0-9_:]+)*$/;
 export const isValidSlug = (slug: string): boolean => SLUG_PATTERN.test(slug);
 
 export function slugify(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^a-z0-9_:\s-]/g, '')
-    .trim()
-    .replace(/\s+/g, '-')
-    // Runs of hyphens and hyphens at either end would break the single-hyphen rule.
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '');
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9_:\s-]/g, '')
+      .trim()
+      .replace(/\s+/g, '-')
+      // Runs of hyphens and hyphens at either end would break the single-hyphen rule.
+      .replace(/-+/g, '-')
+      .replace(/^-|-$/g, '')
+  );
 }

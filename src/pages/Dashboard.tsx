@@ -29,7 +29,6 @@ function greeting(): string {
   return hour < 12 ? 'Good morning' : hour < 18 ? 'Good afternoon' : 'Good evening';
 }
 
-
 export function DashboardPage() {
   const { user, role } = useCurrentUser();
   const [range, setRange] = useState<Range>(PRESETS[3].value);

@@ -100,7 +100,11 @@ const one = (body: any) => (body && typeof body === 'object' && 'data' in body &
 
 /** The key of a GET for the current token: a prefetched answer serves only the same request. */
 const getKey = (path: string, params: Query = {}) =>
-  `${session.token()} ${path}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]).sort()).toString()}`;
+  `${session.token()} ${path}?${new URLSearchParams(
+    Object.entries(params)
+      .map(([k, v]) => [k, String(v)])
+      .sort(),
+  ).toString()}`;
 
 /** The path and query of a getList call. */
 function listRequest({ resource, pagination, sorters, filters, meta }: GetListParams) {
@@ -167,13 +171,13 @@ export function createDataProvider(http: AxiosInstance = defaultHttp): PanelData
     }, PREFETCHED_MS);
   };
   /** The prefetched answer for this key, handed over once. */
-  const take = <T,>(key: string) => {
+  const take = <T>(key: string) => {
     const entry = prefetched.get(key);
     prefetched.delete(key);
     return entry?.answer as Promise<T> | undefined;
   };
   /** The same, only when it has arrived. */
-  const takeArrived = <T,>(key: string) => {
+  const takeArrived = <T>(key: string) => {
     const arrived = prefetched.get(key)?.arrived;
     if (arrived) prefetched.delete(key);
     return arrived as Arrived<T> | undefined;

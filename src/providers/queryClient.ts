@@ -82,10 +82,12 @@ export function createQueryClient(prefetched?: Prefetched): QueryClient {
       started.set(event.query, arrived.at);
     });
   }
-  const known = <T,>(answer: (user: NonNullable<ReturnType<typeof identity.known>>) => T) => () => {
-    const user = identity.known();
-    return user ? answer(user) : undefined;
-  };
+  const known =
+    <T>(answer: (user: NonNullable<ReturnType<typeof identity.known>>) => T) =>
+    () => {
+      const user = identity.known();
+      return user ? answer(user) : undefined;
+    };
   client.setQueryDefaults(['auth', 'check'], { initialData: known(() => ({ authenticated: true })) });
   client.setQueryDefaults(['auth', 'identity'], { initialData: known((user) => user) });
   client.setQueryDefaults(['auth', 'permissions'], { initialData: known((user) => user.role) });

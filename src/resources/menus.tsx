@@ -14,8 +14,7 @@ const GROUP_ICONS: Record<string, ReactNode> = {
   Search: <SearchOutlined />,
 };
 
-const withIcons = (menu: MenuSpec): MenuLayout =>
-  menu.map((entry) => (typeof entry === 'string' ? entry : { ...entry, icon: GROUP_ICONS[entry.group] }));
+const withIcons = (menu: MenuSpec): MenuLayout => menu.map((entry) => (typeof entry === 'string' ? entry : { ...entry, icon: GROUP_ICONS[entry.group] }));
 
 export const MENU_LAYOUTS = Object.fromEntries(Object.entries(MENUS).map(([role, menu]) => [role, withIcons(menu)])) as Record<Role, MenuLayout>;
 

@@ -154,7 +154,7 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     await page.context().close();
   });
 
-  it("shows the failure messages when the API fails: servers in a red box and a toast, settings saves", async () => {
+  it('shows the failure messages when the API fails: servers in a red box and a toast, settings saves', async () => {
     const page = await ctx.signIn('admin');
     await page.route('**/api/v1/servers?*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"Server Error"}' }));
     await page.goto('/servers');

@@ -85,7 +85,16 @@ describeBrowser('announcements in the browser', (ctx) => {
     await reader.locator('strong', { hasText: 'twenty minutes' }).waitFor();
     await dealer.keyboard.press('Escape');
     await entry.getByTestId('new-badge').waitFor({ state: 'detached' });
-    await expect.poll(async () => Number((await dealer.getByTestId('unread-count').innerText().catch(() => '0')) || 0)).toBe(unreadBefore - 1);
+    await expect
+      .poll(async () =>
+        Number(
+          (await dealer
+            .getByTestId('unread-count')
+            .innerText()
+            .catch(() => '0')) || 0,
+        ),
+      )
+      .toBe(unreadBefore - 1);
 
     await admin.context().close();
     await dealer.context().close();

@@ -121,7 +121,10 @@ describeBrowser('credits down the hierarchy in the browser', (ctx) => {
     await reseller.locator('.ant-select-item-option', { hasText: '(All your credits)' }).first().waitFor();
     // A typed amount that is no preset: offered as typed.
     await amount.fill('13');
-    await reseller.locator('.ant-select-item-option').filter({ hasText: /^13 credits$/ }).waitFor();
+    await reseller
+      .locator('.ant-select-item-option')
+      .filter({ hasText: /^13 credits$/ })
+      .waitFor();
     await reseller.context().close();
   }, 60_000);
 
@@ -143,7 +146,10 @@ describeBrowser('credits down the hierarchy in the browser', (ctx) => {
     const available = Number((await adminDialog.locator('.ant-descriptions-item', { hasText: 'Available paid credits' }).innerText()).replace(/[^0-9]/g, ''));
     expect(available).toBeGreaterThan(10);
     await adminDialog.getByRole('combobox', { name: 'Amount' }).fill(String(available + 1));
-    await admin.locator('.ant-select-item-option').filter({ hasText: new RegExp(`^${available + 1} credits$`) }).click();
+    await admin
+      .locator('.ant-select-item-option')
+      .filter({ hasText: new RegExp(`^${available + 1} credits$`) })
+      .click();
     await adminDialog.getByRole('button', { name: DIALOGS.recoverCredits }).click();
     await adminDialog.getByText(`Cannot recover more than available credits (${available})`).waitFor();
     await admin.context().close();
@@ -152,7 +158,11 @@ describeBrowser('credits down the hierarchy in the browser', (ctx) => {
     const before = await settledCredits(reseller);
     const dialog = await openRecover(reseller);
     await dialog.getByRole('combobox', { name: 'Amount' }).fill('10');
-    await reseller.locator('.ant-select-item-option').filter({ hasText: /^10 credits$/ }).first().click();
+    await reseller
+      .locator('.ant-select-item-option')
+      .filter({ hasText: /^10 credits$/ })
+      .first()
+      .click();
     await dialog.getByRole('button', { name: DIALOGS.recoverCredits }).click();
     await reseller.getByText(HIERARCHY.creditsRecovered).waitFor();
     await dialog.waitFor({ state: 'hidden' });

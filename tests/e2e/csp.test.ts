@@ -10,10 +10,34 @@ import { describeBrowser } from './harness';
 
 /** The panel's routes without parameters (a role's forbidden ones show the access page, also checked). */
 const PAGES = [
-  '/', '/dashboard', '/accounts', '/users', '/managers', '/managers/create', '/resellers', '/dealers', '/transactions', '/user/transactions',
-  '/mac-search', '/user-search', '/ticket-categories', '/settings', '/credit-levels', '/credit-options-settings', '/global-discounts',
-  '/promos', '/user-promos', '/themes', '/servers', '/profile', '/tickets', '/announcements', '/user-announcements',
-  '/audit-logs', '/analytics', '/no-such-page',
+  '/',
+  '/dashboard',
+  '/accounts',
+  '/users',
+  '/managers',
+  '/managers/create',
+  '/resellers',
+  '/dealers',
+  '/transactions',
+  '/user/transactions',
+  '/mac-search',
+  '/user-search',
+  '/ticket-categories',
+  '/settings',
+  '/credit-levels',
+  '/credit-options-settings',
+  '/global-discounts',
+  '/promos',
+  '/user-promos',
+  '/themes',
+  '/servers',
+  '/profile',
+  '/tickets',
+  '/announcements',
+  '/user-announcements',
+  '/audit-logs',
+  '/analytics',
+  '/no-such-page',
 ];
 
 /** Collects every CSP violation the page reports, from the DOM event and from the console. */

@@ -30,7 +30,11 @@ describeBrowser('hierarchy forms in the browser', (ctx) => {
     await dialog.getByLabel('Username', { exact: true }).fill('reseller');
     await dialog.getByLabel('Password', { exact: true }).fill('a long password');
     await dialog.getByRole('combobox', { name: 'Amount' }).fill('10');
-    await page.locator('.ant-select-item-option').filter({ hasText: /^10 credits( \+ \d+ bonus)?$/ }).first().click();
+    await page
+      .locator('.ant-select-item-option')
+      .filter({ hasText: /^10 credits( \+ \d+ bonus)?$/ })
+      .first()
+      .click();
     await dialog.getByRole('button', { name: 'Create Reseller' }).click();
     // The API's answer, under the field and in the summary box.
     await expect.poll(() => errorUnder(dialog, 'resellers-create_username').innerText()).toBe(ENTITY_FORM.usernameTaken);
@@ -88,7 +92,12 @@ describeBrowser('hierarchy forms in the browser', (ctx) => {
     await page.goto('/dealers');
     const row = page.getByRole('row', { name: /Dora Dealer/ });
     await row.getByText(HIERARCHY_PANEL.blockedBy('manager', 'manager2')).waitFor();
-    expect(await page.getByRole('row', { name: /Dan Dealer/ }).getByText(/^Blocked by/).count()).toBe(0);
+    expect(
+      await page
+        .getByRole('row', { name: /Dan Dealer/ })
+        .getByText(/^Blocked by/)
+        .count(),
+    ).toBe(0);
 
     const dealerPage = await ctx.newPage();
     await dealerPage.goto('/login');

@@ -102,7 +102,10 @@ describeBrowser('every main screen fits a phone and a laptop', (ctx) => {
     const drawer = page.locator('.ant-drawer-content');
     await drawer.waitFor();
     await expect.poll(() => inView(page, '.ant-drawer-content')).toBe(true);
-    await drawer.getByRole('menuitem', { name: /Transactions/ }).first().click();
+    await drawer
+      .getByRole('menuitem', { name: /Transactions/ })
+      .first()
+      .click();
     await page.waitForURL(/\/transactions/);
     await drawer.waitFor({ state: 'hidden' });
     await settled(page);
@@ -184,7 +187,11 @@ describeBrowser('every main screen fits a phone and a laptop', (ctx) => {
     const { themes } = await api('/themes', {}, token);
     const activate = (slug: string) => {
       const theme = themes.find((t: { slug: string }) => t.slug === slug);
-      return api(`/themes/${theme.id}`, { method: 'PUT', body: JSON.stringify({ name: theme.name, slug: theme.slug, description: theme.description ?? '', is_active: true }) }, token);
+      return api(
+        `/themes/${theme.id}`,
+        { method: 'PUT', body: JSON.stringify({ name: theme.name, slug: theme.slug, description: theme.description ?? '', is_active: true }) },
+        token,
+      );
     };
 
     const audit = async () => {

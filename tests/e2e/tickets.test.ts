@@ -48,7 +48,10 @@ describeBrowser('tickets in the browser', (ctx) => {
     await thread.getByTestId('ticket-reply').filter({ hasText: 'Please update the firmware' }).waitFor();
     await admin.keyboard.press('Escape');
     // Opened and answered: no longer unread for admin.
-    await admin.getByRole('row', { name: new RegExp(subject) }).getByLabel(TICKETS.unread).waitFor({ state: 'detached' });
+    await admin
+      .getByRole('row', { name: new RegExp(subject) })
+      .getByLabel(TICKETS.unread)
+      .waitFor({ state: 'detached' });
 
     await dealer.reload();
     const answered = dealer.getByRole('row', { name: new RegExp(subject) });

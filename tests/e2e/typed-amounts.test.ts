@@ -61,10 +61,7 @@ async function expectRefused(page: Page, dialog: Locator, writes: unknown[], mes
 
 /** Clicks `button` and waits for the API's answer to the write it sends. */
 async function sendAndAnswer(page: Page, button: Locator, path: RegExp): Promise<Record<string, any>> {
-  const [response] = await Promise.all([
-    page.waitForResponse((r: Response) => r.request().method() === 'POST' && path.test(new URL(r.url()).pathname)),
-    button.click(),
-  ]);
+  const [response] = await Promise.all([page.waitForResponse((r: Response) => r.request().method() === 'POST' && path.test(new URL(r.url()).pathname)), button.click()]);
   expect(response.status()).toBeLessThan(300);
   return ((await response.json()) as { data: Record<string, any> }).data;
 }

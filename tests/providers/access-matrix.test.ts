@@ -152,8 +152,7 @@ describe('the contract', () => {
 // ---- menus per role (docs/domain.md#routes-and-menus) ----
 
 type Shape = string | { group: string; children: string[] };
-const shape = (entries: MenuEntry[]): Shape[] =>
-  entries.map((e) => ('group' in e ? { group: e.group, children: e.children.map((c) => c.path) } : e.path));
+const shape = (entries: MenuEntry[]): Shape[] => entries.map((e) => ('group' in e ? { group: e.group, children: e.children.map((c) => c.path) } : e.path));
 const links = (entries: MenuEntry[]) => entries.flatMap((e) => ('group' in e ? e.children : [e]));
 
 /** A resource's menu link opens the shortest of its list routes in the route table ('/users', not '/accounts'). */
@@ -161,8 +160,7 @@ const listPath = (resource: string) =>
   SPEC_ROUTES.filter((r) => r.access?.[0] === resource && r.access[1] === 'list')
     .map((r) => r.path)
     .sort((a, b) => a.length - b.length)[0];
-const pathsOf = (menu: MenuSpec): Shape[] =>
-  menu.map((e) => (typeof e === 'string' ? listPath(e) : { group: e.group, children: e.children.map(listPath) }));
+const pathsOf = (menu: MenuSpec): Shape[] => menu.map((e) => (typeof e === 'string' ? listPath(e) : { group: e.group, children: e.children.map(listPath) }));
 
 /** The contract's menus (src/contract/routes.ts) as paths. */
 const SPEC_MENUS: Record<string, Shape[]> = {
@@ -203,8 +201,7 @@ describe.each(ALL_ROLES)('menu of %s', (role) => {
 
 describe('menus', () => {
   it('match the labels the browser tests expect, for the four roles', () => {
-    const flat = (entries: MenuEntry[]): string[] =>
-      entries.flatMap((e) => ('group' in e ? [e.group, ...e.children.map((c) => c.label)] : [e.label]));
+    const flat = (entries: MenuEntry[]): string[] => entries.flatMap((e) => ('group' in e ? [e.group, ...e.children.map((c) => c.label)] : [e.label]));
     for (const role of ROLES) expect(flat(menuFor(role)), role).toEqual(menuLabels(role));
   });
 

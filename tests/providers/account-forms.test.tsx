@@ -80,7 +80,15 @@ beforeEach(() => {
   fake = fakeHttp(http);
   notify = vi.fn<(params: unknown) => void>();
   balance = 10;
-  fake.on('GET', 'servers/public', { status: 200, body: { data: [{ id: 1, name: 'Main', status: 'active' }, { id: 2, name: 'Backup', status: 'active' }] } });
+  fake.on('GET', 'servers/public', {
+    status: 200,
+    body: {
+      data: [
+        { id: 1, name: 'Main', status: 'active' },
+        { id: 2, name: 'Backup', status: 'active' },
+      ],
+    },
+  });
   fake.on('GET', 'user/manager-server', { status: 200, body: { data: null } });
   fake.on('POST', 'global-discounts/calculate-credits', (r) => ({ status: 200, body: quote((r.body as { months: number }).months, balance) }));
 });
@@ -254,7 +262,9 @@ describe('Edit User', { timeout: 60_000 }, () => {
   it("keeps an empty password and an untouched past expiry out of the body, and puts the API's 422 under the fields", async () => {
     let attempt = 0;
     fake.on('PUT', 'accounts/7', () =>
-      ++attempt === 1 ? invalid({ login: [ACCOUNTS.loginTaken], server_id: [HIERARCHY.serverInvalid] }) : { status: 200, body: { message: ACCOUNTS.updated, data: account() } },
+      ++attempt === 1
+        ? invalid({ login: [ACCOUNTS.loginTaken], server_id: [HIERARCHY.serverInvalid] })
+        : { status: 200, body: { message: ACCOUNTS.updated, data: account() } },
     );
     const onClose = vi.fn();
     const ui = renderAs('admin', <AccountFormDialog target={account()} onClose={onClose} />);

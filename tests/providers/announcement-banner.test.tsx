@@ -44,7 +44,7 @@ const item = (id: number, extra: Record<string, unknown> = {}) => ({
 });
 
 function renderAs(role: string, ui: React.ReactNode) {
-  const authProvider = signedInAs(({ id: 9, name: 'Dan Dealer', username: 'dealer', role }));
+  const authProvider = signedInAs({ id: 9, name: 'Dan Dealer', username: 'dealer', role });
   const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
   return render(
     <MemoryRouter>
@@ -63,12 +63,7 @@ describe('announcement banner', { timeout: 30_000 }, () => {
     fake.on('GET', 'user/announcements/recent', {
       status: 200,
       body: {
-        announcements: [
-          item(1, { content: `<p>${long}</p>`, priority: 'urgent', expiring_soon: true }),
-          item(2),
-          item(3),
-          item(4),
-        ],
+        announcements: [item(1, { content: `<p>${long}</p>`, priority: 'urgent', expiring_soon: true }), item(2), item(3), item(4)],
       },
     });
     const { container } = renderAs('dealer', <AnnouncementBanner />);
@@ -118,7 +113,14 @@ describe('Notifications button', { timeout: 30_000 }, () => {
     fake.on('GET', 'user/announcements', { status: 200, body: { data: [item(1), item(2, { is_new: false, is_read: true })], meta: { total: 2 }, unread_count: 1 } });
     fake.on('GET', 'tickets', {
       status: 200,
-      body: { data: { data: [{ id: 5, subject: 'Box frozen', user: { username: 'dealer' }, last_activity_at: '2030-01-01T00:00:00.000Z' }], total: 1, current_page: 1, per_page: 20 } },
+      body: {
+        data: {
+          data: [{ id: 5, subject: 'Box frozen', user: { username: 'dealer' }, last_activity_at: '2030-01-01T00:00:00.000Z' }],
+          total: 1,
+          current_page: 1,
+          per_page: 20,
+        },
+      },
     });
     const view = renderAs('dealer', <NotificationsButton />);
     await waitFor(() => expect(view.getByRole('button', { name: `${ANNOUNCEMENT_FORM.notifications} (2)` })).toBeTruthy());

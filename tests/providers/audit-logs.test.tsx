@@ -40,7 +40,7 @@ const entry = (id: number, extra: Record<string, unknown> = {}) => ({
 });
 
 function renderPage() {
-  const authProvider = signedInAs(({ id: 1, name: 'Administrator', username: 'admin', role: 'admin' }));
+  const authProvider = signedInAs({ id: 1, name: 'Administrator', username: 'admin', role: 'admin' });
   const accessControlProvider: AccessControlProvider = { can: async ({ resource, action }) => ({ can: can('admin', resource ?? '', action) }) };
   const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
   return render(
@@ -60,10 +60,24 @@ function renderPage() {
 
 describe('audit log viewer', { timeout: 60_000 }, () => {
   it('loads 15 a page, offers 10/15/25/50/100, shows the stats and sends filters as plain parameters', async () => {
-    fake.on('GET', 'audit-logs', { status: 200, body: { data: [entry(1), entry(2)], pagination: { current_page: 1, last_page: 4, per_page: 15, total: 52, from: 1, to: 15 } } });
+    fake.on('GET', 'audit-logs', {
+      status: 200,
+      body: { data: [entry(1), entry(2)], pagination: { current_page: 1, last_page: 4, per_page: 15, total: 52, from: 1, to: 15 } },
+    });
     fake.on('GET', 'audit-logs/stats', {
       status: 200,
-      body: { data: { total_logs: 52, today: 7, by_module: [{ module: 'a', count: 1 }, { module: 'b', count: 2 }], by_action: [{ action: 'x', count: 3 }], by_date: [] } },
+      body: {
+        data: {
+          total_logs: 52,
+          today: 7,
+          by_module: [
+            { module: 'a', count: 1 },
+            { module: 'b', count: 2 },
+          ],
+          by_action: [{ action: 'x', count: 3 }],
+          by_date: [],
+        },
+      },
     });
     fake.on('GET', 'audit-logs/modules', { status: 200, body: { data: ['auth', 'ticket_categories'] } });
     fake.on('GET', 'audit-logs/actions', { status: 200, body: { data: ['create', 'login'] } });

@@ -48,17 +48,15 @@ describe('login', () => {
     expect(fake.last()).toMatchObject({ method: 'POST', url: '/api/v1/login', body: { username: 'reseller', password: 'secret' } });
   });
 
-  it.each([
-    { username: '', password: 'x' },
-    { username: 'admin', password: '' },
-    { username: '   ', password: 'x' },
-    {},
-  ])("refuses empty fields with 'Please fill in all fields' without calling the API (%o)", async (values) => {
-    const result = await auth.login(values);
-    expect(result).toEqual({ success: false, error: { name: 'Error', message: 'Please fill in all fields' } });
-    expect(fake.requests).toHaveLength(0);
-    expect(stored()).toEqual({ token: null, userRole: null });
-  });
+  it.each([{ username: '', password: 'x' }, { username: 'admin', password: '' }, { username: '   ', password: 'x' }, {}])(
+    "refuses empty fields with 'Please fill in all fields' without calling the API (%o)",
+    async (values) => {
+      const result = await auth.login(values);
+      expect(result).toEqual({ success: false, error: { name: 'Error', message: 'Please fill in all fields' } });
+      expect(fake.requests).toHaveLength(0);
+      expect(stored()).toEqual({ token: null, userRole: null });
+    },
+  );
 
   it('shows the first field message of a 422', async () => {
     fake.on('POST', 'login', {
@@ -134,16 +132,13 @@ describe('check', () => {
     expect(stored()).toEqual({ token: 'tok', userRole: 'reseller' });
   });
 
-  it.each(['Unauthenticated.', 'Token has expired.'])(
-    'with a token whose /user answers 401 (%s) clears the session and logs out to /login',
-    async (message) => {
-      signedIn();
-      fake.on('GET', 'user', { status: 401, body: { message } });
-      const result = await auth.check();
-      expect(result).toMatchObject({ authenticated: false, logout: true, redirectTo: '/login' });
-      expect(stored()).toEqual({ token: null, userRole: null });
-    },
-  );
+  it.each(['Unauthenticated.', 'Token has expired.'])('with a token whose /user answers 401 (%s) clears the session and logs out to /login', async (message) => {
+    signedIn();
+    fake.on('GET', 'user', { status: 401, body: { message } });
+    const result = await auth.check();
+    expect(result).toMatchObject({ authenticated: false, logout: true, redirectTo: '/login' });
+    expect(stored()).toEqual({ token: null, userRole: null });
+  });
 
   it.each([
     ['Unauthenticated', { status: 419, body: { message: 'Session Unauthenticated here' } }],

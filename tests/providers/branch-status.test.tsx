@@ -30,7 +30,7 @@ beforeEach(() => {
 });
 
 function renderAs(role: Role, ui: ReactNode) {
-  const authProvider = signedInAs(({ id: role === 'admin' ? 1 : 2, name: role, username: role, role, credits: role === 'admin' ? null : 100 }));
+  const authProvider = signedInAs({ id: role === 'admin' ? 1 : 2, name: role, username: role, role, credits: role === 'admin' ? null : 100 });
   const view = render(
     <MemoryRouter>
       <App>
@@ -63,7 +63,11 @@ describe('a stopped branch in the lists', { timeout: 60_000 }, () => {
   });
 
   it('tags resellers too, beside their status', async () => {
-    fake.on('GET', 'resellers', list([user({ id: 5, role: 'reseller', name: 'Rita', username: 'rita', blocked_by: { id: 2, username: 'maria', role: 'manager', status: 'inactive' } })]));
+    fake.on(
+      'GET',
+      'resellers',
+      list([user({ id: 5, role: 'reseller', name: 'Rita', username: 'rita', blocked_by: { id: 2, username: 'maria', role: 'manager', status: 'inactive' } })]),
+    );
     const ui = renderAs('admin', <ResellersList />);
     await waitFor(() => expect(ui.text()).toContain(HIERARCHY_PANEL.blockedBy('manager', 'maria')));
   });
@@ -71,7 +75,10 @@ describe('a stopped branch in the lists', { timeout: 60_000 }, () => {
   it('deactivating a manager says how many resellers, dealers and accounts stop, and that accounts keep service', async () => {
     fake.on('GET', 'managers', list([user({ id: 2, role: 'manager', name: 'Maria Manager', username: 'maria', total_children: 3, total_accounts: 40 })]));
     fake.on('GET', 'dealers', list([user({ id: 9 })], 7));
-    fake.on('PATCH', 'managers/2', (r) => ({ status: 200, body: { message: 'ok', data: user({ id: 2, role: 'manager', is_active: false, status: 'inactive', ...(r.body as object) }) } }));
+    fake.on('PATCH', 'managers/2', (r) => ({
+      status: 200,
+      body: { message: 'ok', data: user({ id: 2, role: 'manager', is_active: false, status: 'inactive', ...(r.body as object) }) },
+    }));
     const ui = renderAs('admin', <ManagersList />);
     await waitFor(() => expect(ui.text()).toContain('Maria Manager'));
     fireEvent.click(ui.view.getByLabelText('Status of maria'));

@@ -39,7 +39,9 @@ function renderPage(page: ReactNode) {
   const type = (id: string, value: string) => fireEvent.change(input(id), { target: { value } });
   const click = (name: string | RegExp) =>
     fireEvent.click(
-      [...view.baseElement.querySelectorAll('button')].find((b) => (typeof name === 'string' ? (b.getAttribute('aria-label') ?? b.textContent) === name : name.test(b.textContent ?? '')))!,
+      [...view.baseElement.querySelectorAll('button')].find((b) =>
+        typeof name === 'string' ? (b.getAttribute('aria-label') ?? b.textContent) === name : name.test(b.textContent ?? ''),
+      )!,
     );
   return { view, input, item, type, click };
 }
@@ -110,7 +112,10 @@ describe('System Settings', { timeout: 30_000 }, () => {
   });
 
   it("puts a 422's message under the number it names and toasts the failure", async () => {
-    fake.on('PUT', 'system-settings/default-credits', { status: 422, body: { message: 'The given data was invalid.', errors: { default_credits: ['Default credits is locked by the server'] } } });
+    fake.on('PUT', 'system-settings/default-credits', {
+      status: 422,
+      body: { message: 'The given data was invalid.', errors: { default_credits: ['Default credits is locked by the server'] } },
+    });
     const { input, item, type, click } = renderPage(<SystemSettingsPage />);
     await waitFor(() => expect(input('system-settings_default_credits').value).toBe('1'));
     type('system-settings_default_credits', '5');
@@ -217,7 +222,10 @@ describe('Credit Options Settings', { timeout: 30_000 }, () => {
   });
 
   it("puts a 422's messages under the fields", async () => {
-    fake.on('PUT', 'credit-options-settings', { status: 422, body: { message: 'The given data was invalid.', errors: { increment_step: ['Increment step refused by the server'] } } });
+    fake.on('PUT', 'credit-options-settings', {
+      status: 422,
+      body: { message: 'The given data was invalid.', errors: { increment_step: ['Increment step refused by the server'] } },
+    });
     const { input, item, click } = renderPage(<CreditOptionsSettingsPage />);
     await waitFor(() => expect(input('credit-options-settings_min_credits').value).toBe('10'));
     click(/^Save$/);

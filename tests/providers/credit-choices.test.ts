@@ -30,7 +30,14 @@ describe('creditChoices', () => {
 
   it('keeps a computed amount equal to a preset once, as the preset (all of it stays named)', () => {
     const choices = creditChoices(defaultCreditOptionsSettings(), 200);
-    expect(choices).toEqual([{ value: 10 }, { value: 25 }, { value: 50 }, { value: 100 }, { value: 150, share: '75% of your balance' }, { value: 200, share: 'All your credits' }]);
+    expect(choices).toEqual([
+      { value: 10 },
+      { value: 25 },
+      { value: 50 },
+      { value: 100 },
+      { value: 150, share: '75% of your balance' },
+      { value: 200, share: 'All your credits' },
+    ]);
     expect(new Set(choices.map((c) => c.value)).size).toBe(choices.length);
   });
 

@@ -49,13 +49,19 @@ function renderDialog(
   const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
   const Dialog = kind === 'add' ? AddCreditsDialog : RecoverCreditsDialog;
   const view = render(
-    <Refine dataProvider={createDataProvider(fake.http)} authProvider={authProviderFor(identity)} notificationProvider={notificationProvider} options={{ disableTelemetry: true }}>
+    <Refine
+      dataProvider={createDataProvider(fake.http)}
+      authProvider={authProviderFor(identity)}
+      notificationProvider={notificationProvider}
+      options={{ disableTelemetry: true }}
+    >
       <Dialog entity={entity} target={target} onClose={onClose} />
     </Refine>,
   );
   const modal = () => view.baseElement.querySelector('.ant-modal')!;
   const text = () => modal().textContent ?? '';
-  const okButton = () => [...modal().querySelectorAll<HTMLButtonElement>('.ant-modal-footer button')].find((b) => /Add Credits|Recover Credits/.test(b.textContent ?? ''))!;
+  const okButton = () =>
+    [...modal().querySelectorAll<HTMLButtonElement>('.ant-modal-footer button')].find((b) => /Add Credits|Recover Credits/.test(b.textContent ?? ''))!;
   const submit = () => fireEvent.click(okButton());
   /** The amounts' lookup answered: until then the dialog's button is disabled and a click does nothing. */
   const ready = () => waitFor(() => expect(okButton().disabled).toBe(false));
@@ -117,7 +123,13 @@ describe('Add Credits dialog', { timeout: 30_000 }, () => {
     let attempt = 0;
     fake.on('POST', 'resellers/5/credits', () =>
       ++attempt === 1
-        ? { status: 422, body: { message: 'Too many credit operations. Please wait before trying again.', errors: { rate_limit: ['Too many credit operations. Please wait before trying again.'] } } }
+        ? {
+            status: 422,
+            body: {
+              message: 'Too many credit operations. Please wait before trying again.',
+              errors: { rate_limit: ['Too many credit operations. Please wait before trying again.'] },
+            },
+          }
         : { status: 200, body: { message: 'Credits added successfully.', data: { credits: 25, bonus_credits: 5 } } },
     );
     const { text, submit, ready, choose, onClose } = renderDialog('add');
@@ -234,7 +246,10 @@ describe('Add Credits form: the contract rules before sending, the server 422 un
   });
 
   it("shows the server's 422 on credits under the amount, with the dialog's toast, and retries with the same key", async () => {
-    fake.on('GET', 'credit-options/allocation', { status: 200, body: { data: { options: [option(10), option(20)], user_credits: 500, min_credits: 10, max_credits: 500 } } });
+    fake.on('GET', 'credit-options/allocation', {
+      status: 200,
+      body: { data: { options: [option(10), option(20)], user_credits: 500, min_credits: 10, max_credits: 500 } },
+    });
     const refusal = 'Credits are given in steps of 10.';
     fake.on('POST', 'resellers/5/credits', { status: 422, body: { message: refusal, errors: { credits: [refusal] } } });
     const { submit, choose, amountError, onClose } = renderDialog('add');
@@ -296,7 +311,14 @@ describe('Recover Credits dialog', { timeout: 30_000 }, () => {
     fake.on('GET', 'resellers/5/credits/recovery-options', {
       status: 200,
       body: {
-        data: { options: [option(50)], message: 'Up to 60 paid credits can be recovered.', available_paid_credits: 60, bonus_credits_to_zero: 0, user_credits: 60, bonus_credits: 0 },
+        data: {
+          options: [option(50)],
+          message: 'Up to 60 paid credits can be recovered.',
+          available_paid_credits: 60,
+          bonus_credits_to_zero: 0,
+          user_credits: 60,
+          bonus_credits: 0,
+        },
       },
     });
     const spent = 'Cannot recover more than available credits (40)';

@@ -40,7 +40,13 @@ describe('dashboard cards per role', () => {
     expect(labels('manager')).toContain(DASHBOARD_LABELS.totalResellers);
     expect(labels('reseller')).not.toContain(DASHBOARD_LABELS.totalResellers);
     expect(labels('reseller')).toContain(DASHBOARD_LABELS.totalDealers);
-    expect(labels('dealer')).toEqual([DASHBOARD_PANEL.myCredits, DASHBOARD_LABELS.totalUsers, DASHBOARD_LABELS.activeUsers, DASHBOARD_LABELS.expiredUsers, DASHBOARD_LABELS.monthlyRevenue]);
+    expect(labels('dealer')).toEqual([
+      DASHBOARD_PANEL.myCredits,
+      DASHBOARD_LABELS.totalUsers,
+      DASHBOARD_LABELS.activeUsers,
+      DASHBOARD_LABELS.expiredUsers,
+      DASHBOARD_LABELS.monthlyRevenue,
+    ]);
     expect(labels('superuser')).toEqual([DASHBOARD_LABELS.totalUsers, DASHBOARD_LABELS.activeUsers, DASHBOARD_LABELS.expiredUsers, DASHBOARD_LABELS.monthlyRevenue]);
   });
 
@@ -57,7 +63,10 @@ describe('dashboard cards per role', () => {
 describe('recent transactions and side panels', () => {
   it('puts amount and date in columns of their own', () => {
     const view = render(
-      <RecentTransactions loading={false} rows={[{ id: 1, transaction_number: 'TX-1', type: 'USED', credits: -5, username: 'dealer', date: '2030-01-02T03:04:00.000Z' }]} />,
+      <RecentTransactions
+        loading={false}
+        rows={[{ id: 1, transaction_number: 'TX-1', type: 'USED', credits: -5, username: 'dealer', date: '2030-01-02T03:04:00.000Z' }]}
+      />,
     );
     const amount = view.getAllByTestId('transaction-amount')[0];
     const date = view.getAllByTestId('transaction-date')[0];
@@ -68,12 +77,20 @@ describe('recent transactions and side panels', () => {
 
   it('shows system internals to admin only', () => {
     const figures = { system_health: { database: 'sqlite', status: 'ok', uptime_seconds: 120 }, performance: { db_query_ms: 3, memory_mb: 80 } };
-    const admin = render(<MemoryRouter><SidePanels figures={figures} role="admin" /></MemoryRouter>);
+    const admin = render(
+      <MemoryRouter>
+        <SidePanels figures={figures} role="admin" />
+      </MemoryRouter>,
+    );
     expect(admin.getByTestId('system-health').textContent).toContain('Database: sqlite');
     expect(admin.getByTestId('performance').textContent).toContain('80 MB');
     expect(admin.getByRole('link', { name: /Audit Logs/ }).getAttribute('href')).toBe('/audit-logs');
     admin.unmount();
-    const dealer = render(<MemoryRouter><SidePanels figures={figures} role="dealer" /></MemoryRouter>);
+    const dealer = render(
+      <MemoryRouter>
+        <SidePanels figures={figures} role="dealer" />
+      </MemoryRouter>,
+    );
     expect(dealer.queryByTestId('system-health')).toBeNull();
     expect(dealer.queryByText(/sqlite|MB/)).toBeNull();
   });
@@ -81,11 +98,16 @@ describe('recent transactions and side panels', () => {
 
 describe('CSV export', () => {
   it('quotes as RFC 4180 says and keeps formula-like text as text', () => {
-    expect(toCsv([{ a: 'x,y', b: 'say "hi"', c: 3 }], [
-      { title: 'A', value: (r) => r.a },
-      { title: 'B', value: (r) => r.b },
-      { title: 'C', value: (r) => r.c },
-    ])).toBe('A,B,C\r\n"x,y","say ""hi""",3\r\n');
+    expect(
+      toCsv(
+        [{ a: 'x,y', b: 'say "hi"', c: 3 }],
+        [
+          { title: 'A', value: (r) => r.a },
+          { title: 'B', value: (r) => r.b },
+          { title: 'C', value: (r) => r.c },
+        ],
+      ),
+    ).toBe('A,B,C\r\n"x,y","say ""hi""",3\r\n');
     expect(csvCell('=HYPERLINK("http://evil")')).toBe(`"'=HYPERLINK(""http://evil"")"`);
     expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvCell(-5)).toBe('-5');

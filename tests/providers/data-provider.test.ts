@@ -80,14 +80,11 @@ describe('list queries: search', () => {
     },
   );
 
-  it.each(['tickets', 'ticket-categories', 'announcements', 'audit-logs', 'user-announcements'])(
-    '%s sends a plain search parameter',
-    async (resource) => {
-      const request = await listQuery(resource, { filters: search });
-      expect(request.query.search).toBe('alice');
-      expect(request.query['filter[search]']).toBeUndefined();
-    },
-  );
+  it.each(['tickets', 'ticket-categories', 'announcements', 'audit-logs', 'user-announcements'])('%s sends a plain search parameter', async (resource) => {
+    const request = await listQuery(resource, { filters: search });
+    expect(request.query.search).toBe('alice');
+    expect(request.query['filter[search]']).toBeUndefined();
+  });
 
   it('drops an empty search', async () => {
     const request = await listQuery('managers', { filters: [{ field: 'search', operator: 'contains', value: '' }] });
@@ -238,7 +235,10 @@ describe('list responses', () => {
   });
 
   it('reads a total past the exact-count limit as a lower bound, with the last page known to exist', async () => {
-    fake.on('GET', 'accounts', { status: 200, body: { data: rows, meta: { total: 10000, current_page: 3, per_page: 2, last_page: 5000, from: 5, to: 6, total_exact: false } } });
+    fake.on('GET', 'accounts', {
+      status: 200,
+      body: { data: rows, meta: { total: 10000, current_page: 3, per_page: 2, last_page: 5000, from: 5, to: 6, total_exact: false } },
+    });
     expect(await provider.getList({ resource: 'accounts' })).toEqual({ data: rows, total: 10000, totalExact: false, lastPage: 5000 });
   });
 

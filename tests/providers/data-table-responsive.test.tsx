@@ -27,7 +27,14 @@ describe('fitColumns', () => {
   });
 
   it('folds the last declared non-key columns first until the row fits, never a key column', () => {
-    const columns = [col('login', { priority: 'key' }), col('name'), col('mac', { priority: 'key', width: 180 }), col('server'), col('status', { priority: 'key' }), col('created')];
+    const columns = [
+      col('login', { priority: 'key' }),
+      col('name'),
+      col('mac', { priority: 'key', width: 180 }),
+      col('server'),
+      col('status', { priority: 'key' }),
+      col('created'),
+    ];
     // 150 + 180 + 150 = 480 for the keys; each other column is 150.
     expect(names(fitColumns(columns, 640, all).shown)).toEqual(['login', 'name', 'mac', 'status']);
     expect(names(fitColumns(columns, 640, all).folded)).toEqual(['server', 'created']);
@@ -74,7 +81,16 @@ function viewport(width: number) {
     const min = /min-width:\s*(\d+)/.exec(query);
     const max = /max-width:\s*(\d+(?:\.\d+)?)/.exec(query);
     const matches = (!min || width >= Number(min[1])) && (!max || width <= Number(max[1]));
-    return { matches, media: query, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false } as MediaQueryList;
+    return {
+      matches,
+      media: query,
+      onchange: null,
+      addListener() {},
+      removeListener() {},
+      addEventListener() {},
+      removeEventListener() {},
+      dispatchEvent: () => false,
+    } as MediaQueryList;
   };
 }
 

@@ -71,19 +71,26 @@ describe('DataTable', { timeout: 30_000 }, () => {
     fake.on('GET', 'managers', { status: 200, body: { data: [], meta: { total: 0, current_page: 1, per_page: 10, last_page: 1 } } });
     const view = renderTable('managers');
     // The table shows its empty text under the spinner while loading: wait for the answer first.
-    await settle(
-      () => {
-        expect(listCalls('managers').length).toBeGreaterThan(0);
-        expect(view.container.querySelector('.ant-spin-spinning')).toBeNull();
-      },
-    );
+    await settle(() => {
+      expect(listCalls('managers').length).toBeGreaterThan(0);
+      expect(view.container.querySelector('.ant-spin-spinning')).toBeNull();
+    });
     expect(view.container.textContent).toContain('No data found');
     expect(listCalls('managers')[0].query).toEqual({ page: '1', per_page: '10' });
     expect(view.container.textContent).toContain('Page 1 of 1');
   });
 
   it('shows the rows and the total of a loaded page', async () => {
-    fake.on('GET', 'managers', { status: 200, body: { data: [{ id: 1, name: 'Alice' }, { id: 2, name: 'Bob' }], meta: { total: 32 } } });
+    fake.on('GET', 'managers', {
+      status: 200,
+      body: {
+        data: [
+          { id: 1, name: 'Alice' },
+          { id: 2, name: 'Bob' },
+        ],
+        meta: { total: 32 },
+      },
+    });
     const view = renderTable('managers');
     await settle(() => expect(view.container.textContent).toContain('Alice'));
     expect(view.container.textContent).toContain('Bob');

@@ -12,7 +12,12 @@ const at = (y: number, m: number, d: number) => new Date(y, m - 1, d, 12).toISOS
 /** The computed colour as #rrggbb (jsdom reports rgb()). */
 const hex = (css: string) => {
   const m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(css);
-  return m ? `#${m.slice(1, 4).map((v) => Number(v).toString(16).padStart(2, '0')).join('')}` : css.toLowerCase();
+  return m
+    ? `#${m
+        .slice(1, 4)
+        .map((v) => Number(v).toString(16).padStart(2, '0'))
+        .join('')}`
+    : css.toLowerCase();
 };
 
 describe.each([
@@ -29,7 +34,13 @@ describe.each([
     );
     const root = view.getByTestId('expiry-cell');
     const tag = root.querySelector('.ant-tag') as HTMLElement;
-    return { level: root.dataset.level, label: tag.textContent, colour: hex(tag.style.color), background: hex(tag.style.background || tag.style.backgroundColor), date: root.querySelector('span') as HTMLElement };
+    return {
+      level: root.dataset.level,
+      label: tag.textContent,
+      colour: hex(tag.style.color),
+      background: hex(tag.style.background || tag.style.backgroundColor),
+      date: root.querySelector('span') as HTMLElement,
+    };
   };
 
   it.each([

@@ -20,10 +20,7 @@ export interface RecordedRequest {
   headers: Record<string, string>;
 }
 
-export type Reply =
-  | { status: number; body?: unknown; raw?: string }
-  | { networkError: string }
-  | ((request: RecordedRequest) => Reply);
+export type Reply = { status: number; body?: unknown; raw?: string } | { networkError: string } | ((request: RecordedRequest) => Reply);
 
 interface Route {
   method: string;
@@ -70,9 +67,7 @@ export function fakeHttp(http: AxiosInstance = createHttp()): FakeHttp {
     };
     requests.push(request);
 
-    const route = [...routes]
-      .reverse()
-      .find((r) => r.method === request.method && (typeof r.path === 'string' ? r.path === path : r.path.test(path)));
+    const route = [...routes].reverse().find((r) => r.method === request.method && (typeof r.path === 'string' ? r.path === path : r.path.test(path)));
     const reply = resolveReply(route ? route.reply : fallback, request);
 
     if ('networkError' in reply) throw new AxiosError(reply.networkError, AxiosError.ERR_NETWORK, config, {});

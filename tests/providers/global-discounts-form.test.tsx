@@ -49,7 +49,8 @@ function renderPage() {
       </Refine>
     </App>,
   );
-  const dialog = () => [...view.baseElement.querySelectorAll<HTMLElement>('.ant-modal')].find((m) => getComputedStyle(m.closest('.ant-modal-wrap') ?? m).display !== 'none')!;
+  const dialog = () =>
+    [...view.baseElement.querySelectorAll<HTMLElement>('.ant-modal')].find((m) => getComputedStyle(m.closest('.ant-modal-wrap') ?? m).display !== 'none')!;
   const input = (mode: 'create' | 'edit', field: string) => view.baseElement.querySelector<HTMLInputElement>(`#global-discounts-${mode}_${field}`)!;
   const item = (mode: 'create' | 'edit', field: string) => input(mode, field).closest('.ant-form-item')?.textContent ?? '';
   const type = (mode: 'create' | 'edit', field: string, value: string) => fireEvent.change(input(mode, field), { target: { value } });
@@ -82,11 +83,13 @@ describe('Global discount dialog', { timeout: 30_000 }, () => {
     expect(item('create', 'name')).toContain(ENTITY_FORM.nameRequired);
     expect(toasts()).toContainEqual({ type: 'error', title: 'Error', body: ENTITY_FORM.nameRequired });
     expect(fake.calls('POST', 'global-discounts')).toHaveLength(0);
-
   });
 
   it("sends the contract's payload and puts a 422's messages under the fields", async () => {
-    fake.on('POST', 'global-discounts', { status: 422, body: { message: 'The given data was invalid.', errors: { name: ['The name has already been taken.'], credits_required: ['Too many credits'] } } });
+    fake.on('POST', 'global-discounts', {
+      status: 422,
+      body: { message: 'The given data was invalid.', errors: { name: ['The name has already been taken.'], credits_required: ['Too many credits'] } },
+    });
     const { view, input, item, type, button, save, chooseServer } = renderPage();
     await waitFor(() => expect(view.baseElement.textContent).toContain('Spring deal'));
     fireEvent.click(button(view.baseElement, 'Add Global Discount'));

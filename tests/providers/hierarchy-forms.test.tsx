@@ -42,7 +42,9 @@ beforeEach(() => {
   fake.on('GET', 'managers', list([MANAGER]));
   fake.on('GET', 'credit-options/allocation', {
     status: 200,
-    body: { data: { options: [{ value: 25, display_text: '25 credits', bonus_credits: 0, total_credits: 25 }], user_credits: null, min_credits: 10, max_credits: 10000 } },
+    body: {
+      data: { options: [{ value: 25, display_text: '25 credits', bonus_credits: 0, total_credits: 25 }], user_credits: null, min_credits: 10, max_credits: 10000 },
+    },
   });
 });
 
@@ -60,7 +62,7 @@ function SignedIn() {
 }
 
 function renderAs(role: Role, ui: ReactNode, path = '/') {
-  const authProvider = signedInAs((role === 'admin' ? { id: 1, name: 'Admin', username: 'admin', role, credits: null } : { ...MANAGER, role }));
+  const authProvider = signedInAs(role === 'admin' ? { id: 1, name: 'Admin', username: 'admin', role, credits: null } : { ...MANAGER, role });
   const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
   const view = render(
     <MemoryRouter initialEntries={[path]}>
@@ -354,7 +356,16 @@ describe('promote dialog', { timeout: 60_000 }, () => {
 
 describe('recovery history dialog', { timeout: 60_000 }, () => {
   it('recovers an allocation with a key per opening and allocation, reused on retry', async () => {
-    const row = { id: 41, transaction_number: 'TX-41', credits: 30, recoverable_credits: 30, recovered: false, recovered_at: null, from: { id: 5, name: 'Rita Reseller' }, date: '2026-01-02T00:00:00.000Z' };
+    const row = {
+      id: 41,
+      transaction_number: 'TX-41',
+      credits: 30,
+      recoverable_credits: 30,
+      recovered: false,
+      recovered_at: null,
+      from: { id: 5, name: 'Rita Reseller' },
+      date: '2026-01-02T00:00:00.000Z',
+    };
     fake.on('GET', 'dealers/9/credits/recovery-history', { status: 200, body: { data: [row] } });
     let attempt = 0;
     fake.on('POST', 'dealers/9/credits/recover-from-history', () =>
@@ -395,7 +406,16 @@ describe('initial credits typed in a create form are sent as typed, or refused u
     status: 200,
     body: {
       data: {
-        options: [plain(10), plain(25), plain(50), plain(100), plain(200), share(125, '25% of your balance'), share(250, '50% of your balance'), share(500, 'All your credits')],
+        options: [
+          plain(10),
+          plain(25),
+          plain(50),
+          plain(100),
+          plain(200),
+          share(125, '25% of your balance'),
+          share(250, '50% of your balance'),
+          share(500, 'All your credits'),
+        ],
         user_credits: 500,
         min_credits: 10,
         max_credits: 500,

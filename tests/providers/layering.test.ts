@@ -45,7 +45,11 @@ describe('layering of src/', () => {
   const files = filesUnder(SRC);
 
   it('finds the layers', () => {
-    for (const layer of LAYERS) expect(files.some((f) => layerOf(f) === layer), layer).toBe(true);
+    for (const layer of LAYERS)
+      expect(
+        files.some((f) => layerOf(f) === layer),
+        layer,
+      ).toBe(true);
   });
 
   it.each(LAYERS)('%s imports only from the layers below it (or itself)', (layer) => {

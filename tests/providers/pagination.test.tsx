@@ -66,7 +66,10 @@ function renderPagination(props: Partial<PaginationProps> = {}) {
     if (!found) throw new Error(`no button ${name}`);
     return found;
   };
-  const pageButtons = () => buttons().map((b) => b.textContent ?? '').filter((text) => /^\d+$/.test(text));
+  const pageButtons = () =>
+    buttons()
+      .map((b) => b.textContent ?? '')
+      .filter((text) => /^\d+$/.test(text));
   return { bar, button, pageButtons, onChange, onPageSizeChange };
 }
 

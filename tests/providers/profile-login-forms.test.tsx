@@ -100,7 +100,7 @@ const signedIn: AuthProvider = {
 describe('Profile forms', { timeout: 30_000 }, () => {
   beforeEach(() => localStorage.setItem('token', 'tok'));
 
-  it("requires the name before any request, then sends name, the locked username and phone; a 422 goes under its field", async () => {
+  it('requires the name before any request, then sends name, the locked username and phone; a 422 goes under its field', async () => {
     let answer: unknown = { status: 422, body: { message: 'The given data was invalid.', errors: { phone: ['The phone may not be greater than 32 characters.'] } } };
     fake.on('PUT', 'update-profile', () => answer as never);
     const { input, item, type, click } = renderWith(<ProfilePage />, signedIn);

@@ -51,7 +51,16 @@ describe('a resource added by the recipe', { timeout: 30_000 }, () => {
 
   describe('its page', () => {
     let fake: FakeHttp;
-    const row = { id: 1, name: 'Yearly', months: 12, credits: 10, server_id: 1, active: true, created_at: '2030-01-01T00:00:00.000Z', updated_at: '2030-01-01T00:00:00.000Z' };
+    const row = {
+      id: 1,
+      name: 'Yearly',
+      months: 12,
+      credits: 10,
+      server_id: 1,
+      active: true,
+      created_at: '2030-01-01T00:00:00.000Z',
+      updated_at: '2030-01-01T00:00:00.000Z',
+    };
     beforeEach(() => {
       fake = fakeHttp(http);
       fake.on('GET', 'tariffs', { status: 200, body: { data: [row], meta: { total: 1 } } });

@@ -87,7 +87,11 @@ describe('Quick Renew dialog', { timeout: 30_000 }, () => {
     const choices = () => [...view.baseElement.querySelectorAll<HTMLInputElement>('.ant-modal input[type=radio]')];
     const labelOf = (input: HTMLInputElement) => input.closest('label')!.textContent;
     expect(choices().map(labelOf)).toEqual(['1 month', '3 months', '6 months', '12 months']);
-    expect(choices().find((c) => c.checked)!.closest('label')!.textContent).toBe('1 month');
+    expect(
+      choices()
+        .find((c) => c.checked)!
+        .closest('label')!.textContent,
+    ).toBe('1 month');
 
     fireEvent.click(choices()[3]);
     await waitFor(() => expect(fake.calls('POST', 'global-discounts/calculate-credits').at(-1)!.body).toEqual({ months: 12, server_id: 1 }));
@@ -116,7 +120,10 @@ describe('Quick Renew dialog', { timeout: 30_000 }, () => {
   });
 
   it('checks the balance before sending', async () => {
-    fake.on('POST', 'global-discounts/calculate-credits', { status: 200, body: quote(1, { credits: 5, payable_credits: 5, regular_credits: 5, user_credits: 3, sufficient: false }) });
+    fake.on('POST', 'global-discounts/calculate-credits', {
+      status: 200,
+      body: quote(1, { credits: 5, payable_credits: 5, regular_credits: 5, user_credits: 3, sufficient: false }),
+    });
     const { renew, text } = renderDialog();
     await waitFor(() => expect(text()).toContain('Insufficient credits: You need 5 credits but only have 3'));
     renew();
@@ -153,7 +160,8 @@ function renderForm(dialog: 'quick' | 'bulk', accounts: RenewTarget[] = [ACCOUNT
   );
   const modal = () => view.baseElement.querySelector('.ant-modal')!;
   const type = (value: string) => fireEvent.change(modal().querySelector<HTMLInputElement>('input[role=spinbutton]')!, { target: { value } });
-  const renew = () => fireEvent.click([...modal().querySelectorAll('button')].find((b) => b.textContent === (dialog === 'quick' ? RENEWAL.quickRenew : RENEWAL.bulkRenew))!);
+  const renew = () =>
+    fireEvent.click([...modal().querySelectorAll('button')].find((b) => b.textContent === (dialog === 'quick' ? RENEWAL.quickRenew : RENEWAL.bulkRenew))!);
   const text = () => modal().textContent ?? '';
   /** The message under the Months field ('' when none). */
   const monthsError = () => {
@@ -193,7 +201,9 @@ describe('Quick Renew form: the contract rule before sending, the server 422 und
     const short = 'Insufficient credits: You need 2 credits but only have 1';
     let attempt = 0;
     fake.on('POST', 'accounts/7/credits', () =>
-      ++attempt === 1 ? { status: 422, body: { message: short, errors: { credits: [short] } } } : { status: 200, body: { message: 'Account renewed successfully.', data: {} } },
+      ++attempt === 1
+        ? { status: 422, body: { message: short, errors: { credits: [short] } } }
+        : { status: 200, body: { message: 'Account renewed successfully.', data: {} } },
     );
     const { type, renew, text, monthsError, toasts, onClose, onRenewed } = renderForm('quick');
     type('2');
@@ -241,7 +251,12 @@ describe('Bulk Renew dialog', { timeout: 30_000 }, () => {
     const { type, renew, text, toasts, onClose, onRenewed } = renderForm('bulk', [ACCOUNT, SECOND]);
     type('2');
     await waitFor(() => expect(text()).toContain('4 credits'));
-    expect(fake.calls('POST', 'global-discounts/calculate-credits').slice(-2).map((c) => c.body)).toEqual([
+    expect(
+      fake
+        .calls('POST', 'global-discounts/calculate-credits')
+        .slice(-2)
+        .map((c) => c.body),
+    ).toEqual([
       { months: 2, server_id: 1 },
       { months: 2, server_id: 2 },
     ]);

@@ -84,7 +84,12 @@ describe('Servers page', { timeout: 30_000 }, () => {
     fireEvent.click(button('Add Server'));
     await waitFor(() => expect(input('timeout_seconds')).not.toBeNull());
     expect(input('timeout_seconds').value).toBe(String(SERVER_DEFAULTS.timeout_seconds));
-    for (const [field, value] of [['name', 'New'], ['db_host', 'db.example.com'], ['db_name', 'stalker_db'], ['db_username', 'stalker']]) {
+    for (const [field, value] of [
+      ['name', 'New'],
+      ['db_host', 'db.example.com'],
+      ['db_name', 'stalker_db'],
+      ['db_username', 'stalker'],
+    ]) {
       fireEvent.change(input(field), { target: { value } });
     }
     fireEvent.change(input('timeout_seconds'), { target: { value: '2' } });

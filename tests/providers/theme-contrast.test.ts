@@ -34,8 +34,7 @@ describe.each(THEMES)('theme %s: every text colour reads at 4.5:1', (_name, toke
   const config = themeConfig(tokens);
   const t = theme.getDesignToken(config) as unknown as Record<string, string>;
   const surfaces = { container: t.colorBgContainer, layout: t.colorBgLayout, elevated: t.colorBgElevated };
-  const expectReadable = (fg: string, bg: string, what: string) =>
-    expect(contrastRatio(fg, bg), `${what}: ${fg} on ${bg}`).toBeGreaterThanOrEqual(TEXT_CONTRAST);
+  const expectReadable = (fg: string, bg: string, what: string) => expect(contrastRatio(fg, bg), `${what}: ${fg} on ${bg}`).toBeGreaterThanOrEqual(TEXT_CONTRAST);
 
   it('keeps the theme dark or light as declared', () => {
     const darkBg = contrastRatio(t.colorBgContainer, '#000000') < contrastRatio(t.colorBgContainer, '#ffffff');
@@ -56,7 +55,7 @@ describe.each(THEMES)('theme %s: every text colour reads at 4.5:1', (_name, toke
     for (const status of ['Success', 'Warning', 'Error', 'Info']) expectReadable(t.colorLink, t[`color${status}Bg`], `link in a ${status.toLowerCase()} alert`);
   });
 
-  it("the expiry colours (expired, 7-day warning) and success, on the page and on their own tints", () => {
+  it('the expiry colours (expired, 7-day warning) and success, on the page and on their own tints', () => {
     for (const status of ['Error', 'Warning', 'Success']) {
       for (const [where, bg] of Object.entries({ ...surfaces, tint: t[`color${status}Bg`] })) expectReadable(t[`color${status}Text`], bg, `${status} text on ${where}`);
     }

@@ -14,11 +14,7 @@ export const DAY = 86_400_000;
 export const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
 
 export async function balance(ctx: TestContext, username: string): Promise<{ credits: number; bonus_credits: number }> {
-  return ctx.db.kysely
-    .selectFrom('users')
-    .select(['credits', 'bonus_credits'])
-    .where('username', '=', username)
-    .executeTakeFirstOrThrow();
+  return ctx.db.kysely.selectFrom('users').select(['credits', 'bonus_credits']).where('username', '=', username).executeTakeFirstOrThrow();
 }
 
 export async function accountRow(ctx: TestContext, id: number) {

@@ -93,7 +93,14 @@ describeEachDatabase(
     it('admin sets an expiry directly and may pick any server; an empty account has no expiry', async () => {
       const admin = await ctx.as('admin');
       const expiry = inDays(45);
-      const res = await admin.post('/accounts', { login: 'admin.made', full_name: 'Admin Made', password: 'x', mac_address: uniqueMac(), server_id: 2, expiry_date: expiry });
+      const res = await admin.post('/accounts', {
+        login: 'admin.made',
+        full_name: 'Admin Made',
+        password: 'x',
+        mac_address: uniqueMac(),
+        server_id: 2,
+        expiry_date: expiry,
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(res.body.data).toMatchObject({ server_id: 2, expiry_date: expiry, pwd_txt: '********' });
       const empty = await createAccount(ctx, 'reseller');
@@ -103,8 +110,24 @@ describeEachDatabase(
     it('refuses an expiry date that is not on the calendar instead of rolling it over', async () => {
       const admin = await ctx.as('admin');
       const account = await createAccount(ctx, 'dealer');
-      for (const bad of ['2099-02-30', '2099-02-29', '2099-04-31', '2099-02-30T10:00:00Z', '2099-06-31T00:00:00.000Z', '2099-01-01T24:00:00Z', '2099-00-10', '2099-13-01']) {
-        const created = await admin.post('/accounts', { login: `cal.${Date.now()}`, full_name: 'Calendar', password: 'x', mac_address: uniqueMac(), server_id: 1, expiry_date: bad });
+      for (const bad of [
+        '2099-02-30',
+        '2099-02-29',
+        '2099-04-31',
+        '2099-02-30T10:00:00Z',
+        '2099-06-31T00:00:00.000Z',
+        '2099-01-01T24:00:00Z',
+        '2099-00-10',
+        '2099-13-01',
+      ]) {
+        const created = await admin.post('/accounts', {
+          login: `cal.${Date.now()}`,
+          full_name: 'Calendar',
+          password: 'x',
+          mac_address: uniqueMac(),
+          server_id: 1,
+          expiry_date: bad,
+        });
         expect(created.status, bad).toBe(422);
         expect(created.body.errors, bad).toEqual({ expiry_date: [FIELD_RULES.validDate] });
         const updated = await admin.put(`/accounts/${account.id}`, { expiry_date: bad });
@@ -138,7 +161,12 @@ describeEachDatabase(
 
     it('shows pwd_txt in plain text only to reseller and dealer callers', async () => {
       const id = await accountIdByLogin(ctx, 'john.doe');
-      for (const [user, expected] of [['admin', '********'], ['manager', '********'], ['reseller', 'stb1234'], ['dealer', 'stb1234']] as const) {
+      for (const [user, expected] of [
+        ['admin', '********'],
+        ['manager', '********'],
+        ['reseller', 'stb1234'],
+        ['dealer', 'stb1234'],
+      ] as const) {
         const one = await (await ctx.as(user)).get(`/accounts/${id}`);
         expect(one.status).toBe(200);
         expect(one.body.data.pwd_txt, user).toBe(expected);
@@ -226,7 +254,9 @@ describeEachDatabase(
       await setAccount(ctx, janeId, { status: 'suspended' });
       expect(await logins('filter[status]=suspended')).toEqual(['jane.smith']);
       await setAccount(ctx, janeId, { status: 'active' });
-      const trial = await (await ctx.as('dealer')).post('/accounts', { login: 'trial.filter', full_name: 'Trial', password: 'x', mac_address: uniqueMac(), is_trial: true });
+      const trial = await (
+        await ctx.as('dealer')
+      ).post('/accounts', { login: 'trial.filter', full_name: 'Trial', password: 'x', mac_address: uniqueMac(), is_trial: true });
       expect(trial.status, JSON.stringify(trial.body)).toBe(201);
       expect(await logins('filter[is_trial]=1')).toEqual(['trial.filter']);
       const page = await dealer.get('/accounts?per_page=2&page=1&sort=login');
@@ -242,7 +272,8 @@ describeEachDatabase(
       expect(put.status, JSON.stringify(put.body)).toBe(200);
       expect(put.body.data).toMatchObject({ full_name: 'Renamed', mac_address: formatMac(newMac), pwd_txt: 'stbpass1' });
       // The search finds the account by its new name and MAC only (the search index follows the row).
-      const found = async (term: string) => (await dealer.get(`/accounts?per_page=100&filter[search]=${encodeURIComponent(term)}`)).body.data.map((a: { id: number }) => a.id);
+      const found = async (term: string) =>
+        (await dealer.get(`/accounts?per_page=100&filter[search]=${encodeURIComponent(term)}`)).body.data.map((a: { id: number }) => a.id);
       expect(await found('RENAMED')).toContain(account.id);
       expect(await found(String(account.full_name))).not.toContain(account.id);
       expect(await found(formatMac(newMac))).toEqual([account.id]);
@@ -259,7 +290,12 @@ describeEachDatabase(
       expect((await dealer.patch(`/accounts/${account.id}`, {})).status).toBe(422);
       await dealer.patch(`/accounts/${account.id}`, { is_active: true });
 
-      await setAccount(ctx, account.id, { ip_address: '10.0.0.7', state: 'online', last_active: inDays(0), device_info: JSON.stringify({ stb_type: 'MAG254', serial_number: 'SN1' }) });
+      await setAccount(ctx, account.id, {
+        ip_address: '10.0.0.7',
+        state: 'online',
+        last_active: inDays(0),
+        device_info: JSON.stringify({ stb_type: 'MAG254', serial_number: 'SN1' }),
+      });
       const info = await dealer.get(`/accounts/${account.id}/stb-info`);
       expect(info.body.data).toMatchObject({ stb_type: 'MAG254', serial_number: 'SN1', ip_address: '10.0.0.7', state: 'online', mac_address: formatMac(newMac) });
       const shown = await dealer.get(`/accounts/${account.id}`);
@@ -277,7 +313,9 @@ describeEachDatabase(
       // Its MAC address is free again on the server.
       const reuse = await dealer.post('/accounts', { login: account.login, full_name: 'Again', password: 'x', mac_address: newMac });
       expect(reuse.status, JSON.stringify(reuse.body)).toBe(201);
-      const actions = (await ctx.db.kysely.selectFrom('audit_logs').select('action').where('module', '=', 'accounts').where('entity_id', '=', account.id).execute()).map((a) => a.action);
+      const actions = (await ctx.db.kysely.selectFrom('audit_logs').select('action').where('module', '=', 'accounts').where('entity_id', '=', account.id).execute()).map(
+        (a) => a.action,
+      );
       expect(actions).toEqual(expect.arrayContaining(['create', 'update', 'status', 'reset_device', 'delete']));
     });
 
@@ -369,7 +407,9 @@ describeEachDatabase(
       expect(on.body.data).toMatchObject({ auto_renew_months: 3, auto_renew_failed_at: null, auto_renew_error: null });
       expect(on.body.data.auto_renew_end_date).not.toBeNull();
       expect((await dealer.post(`/accounts/${a.id}/auto-renew`, { months: 51 })).body.errors.months).toEqual([RENEWAL.invalidMonths.description]);
-      expect((await dealer.post(`/accounts/${a.id}/auto-renew`, { months: 2, auto_renew_end_date: '2020-01-01' })).body.errors.auto_renew_end_date).toEqual([ACCOUNTS.autoRenewEndPast]);
+      expect((await dealer.post(`/accounts/${a.id}/auto-renew`, { months: 2, auto_renew_end_date: '2020-01-01' })).body.errors.auto_renew_end_date).toEqual([
+        ACCOUNTS.autoRenewEndPast,
+      ]);
       const off = await dealer.post(`/accounts/${a.id}/auto-renew`, { months: 0 });
       expect(off.body.data).toMatchObject({ auto_renew_months: null, auto_renew_end_date: null });
       const offNull = await dealer.post(`/accounts/${a.id}/auto-renew`, { months: null });

@@ -85,7 +85,9 @@ describe('announcement HTML sanitising (unit)', () => {
     expect(sanitizeAnnouncementHtml('<h2>Title</h2><p><strong>Bold</strong> <em>it</em> <u>u</u> <s>s</s></p><ul><li>a</li></ul><blockquote>q</blockquote>')).toBe(
       '<h2>Title</h2><p><strong>Bold</strong> <em>it</em> <u>u</u> <s>s</s></p><ul><li>a</li></ul><blockquote>q</blockquote>',
     );
-    expect(sanitizeAnnouncementHtml('<a href="https://example.com/x">x</a>')).toBe('<a href="https://example.com/x" target="_blank" rel="noopener noreferrer nofollow">x</a>');
+    expect(sanitizeAnnouncementHtml('<a href="https://example.com/x">x</a>')).toBe(
+      '<a href="https://example.com/x" target="_blank" rel="noopener noreferrer nofollow">x</a>',
+    );
   });
 
   it.each(XSS_PAYLOADS)('neutralises %s', (payload) => {
@@ -187,7 +189,15 @@ describeEachDatabase('announcements', (ctx) => {
 
   it('creates, shows, updates, toggles and deletes; only admin manages, only the roles below read', async () => {
     const created = await create('Lifecycle', { type: 'warning', priority: 'high', target_roles: ['dealer', 'reseller', 'dealer'], target_users: [ids.dealer2] });
-    expect(created).toMatchObject({ type: 'warning', priority: 'high', target_roles: ['dealer', 'reseller'], target_users: [ids.dealer2], is_active: true, status: 'active', creator: { username: 'admin' } });
+    expect(created).toMatchObject({
+      type: 'warning',
+      priority: 'high',
+      target_roles: ['dealer', 'reseller'],
+      target_users: [ids.dealer2],
+      is_active: true,
+      status: 'active',
+      creator: { username: 'admin' },
+    });
     const shown = await admin.get(`/announcements/${created.id}`);
     expect(shown.body.data.target_user_details).toEqual([{ id: ids.dealer2, name: 'Dora Dealer', username: 'dealer2', role: 'dealer' }]);
     const updated = await admin.put(`/announcements/${created.id}`, { title: 'Lifecycle 2', content: '<p>new</p>', target_roles: [] });

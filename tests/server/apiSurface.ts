@@ -50,8 +50,7 @@ export function allowed(route: ApiRoute, role: Role): boolean {
 export const firstAllowedRole = (route: ApiRoute): Role | null => ROLES.find((role) => allowed(route, role)) ?? null;
 
 /** The URL with every path parameter (':id', ':id(\\d+)', '*') filled with `value`. */
-export const fillPath = (url: string, value: string | number) =>
-  url.replace(/:[A-Za-z_][A-Za-z0-9_]*(\([^)]*\))?/g, String(value)).replace(/\*/g, String(value));
+export const fillPath = (url: string, value: string | number) => url.replace(/:[A-Za-z_][A-Za-z0-9_]*(\([^)]*\))?/g, String(value)).replace(/\*/g, String(value));
 
 /** Bodyful methods get a body; GET and DELETE none. */
 export const takesBody = (method: string) => ['POST', 'PUT', 'PATCH'].includes(method);

@@ -25,7 +25,15 @@ describe('the action of a mutation that records none itself', () => {
 
 describeEachDatabase('audit log', (ctx) => {
   let admin: Client;
-  const lastId = async () => Number((await ctx.db.kysely.selectFrom('audit_logs').select(sql<number>`coalesce(max(id), 0)`.as('id')).executeTakeFirstOrThrow()).id);
+  const lastId = async () =>
+    Number(
+      (
+        await ctx.db.kysely
+          .selectFrom('audit_logs')
+          .select(sql<number>`coalesce(max(id), 0)`.as('id'))
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
   const since = (id: number) => ctx.db.kysely.selectFrom('audit_logs').selectAll().where('id', '>', id).orderBy('id').execute();
 
   beforeAll(async () => {
@@ -42,7 +50,11 @@ describeEachDatabase('audit log', (ctx) => {
 
   it('records each kind of mutation with actor, module, action, target, values and address', async () => {
     const kinds: Array<{ name: string; call: () => Promise<{ status: number; body: any }>; expect: Record<string, unknown> }> = [
-      { name: 'sign-in', call: () => ctx.anonymous.post('/login', { username: 'manager', password: 'x' }), expect: { module: 'auth', action: 'login', target_username: 'manager' } },
+      {
+        name: 'sign-in',
+        call: () => ctx.anonymous.post('/login', { username: 'manager', password: 'x' }),
+        expect: { module: 'auth', action: 'login', target_username: 'manager' },
+      },
       {
         name: 'create',
         call: () => admin.post('/ticket-categories', { name: `Audit ${ctx.kind}`, description: 'x' }),
@@ -61,7 +73,11 @@ describeEachDatabase('audit log', (ctx) => {
         call: async () => admin.delete(`/ticket-categories/${(await admin.get(`/ticket-categories?search=Audit ${ctx.kind} 2`)).body.data[0].id}`),
         expect: { module: 'ticket_categories', action: 'delete', username: 'admin' },
       },
-      { name: 'status', call: async () => admin.post(`/themes/${(await admin.get('/themes?search=midnight')).body.themes[0].id}/toggle-status`), expect: { module: 'themes', action: 'status' } },
+      {
+        name: 'status',
+        call: async () => admin.post(`/themes/${(await admin.get('/themes?search=midnight')).body.themes[0].id}/toggle-status`),
+        expect: { module: 'themes', action: 'status' },
+      },
       { name: 'setting', call: () => admin.put('/system-settings/trial-days', { trial_days: 9 }), expect: { username: 'admin' } },
       {
         name: 'credits',
@@ -70,11 +86,20 @@ describeEachDatabase('audit log', (ctx) => {
       },
       {
         name: 'account',
-        call: async () => (await ctx.as('dealer')).post('/accounts', { login: `audit${Date.now()}`, full_name: 'Audit Account', password: 'stbpass1', mac_address: uniqueMac() }),
+        call: async () =>
+          (await ctx.as('dealer')).post('/accounts', { login: `audit${Date.now()}`, full_name: 'Audit Account', password: 'stbpass1', mac_address: uniqueMac() }),
         expect: { username: 'dealer' },
       },
-      { name: 'ticket reply', call: async () => (await ctx.as('dealer')).post('/tickets', { subject: 'Audit', message: 'm', category_id: 1 }), expect: { module: 'tickets', action: 'create', username: 'dealer' } },
-      { name: 'profile', call: async () => (await ctx.as('reseller')).put('/update-profile', { name: 'Rita Reseller', username: 'reseller', phone: '555' }), expect: { username: 'reseller' } },
+      {
+        name: 'ticket reply',
+        call: async () => (await ctx.as('dealer')).post('/tickets', { subject: 'Audit', message: 'm', category_id: 1 }),
+        expect: { module: 'tickets', action: 'create', username: 'dealer' },
+      },
+      {
+        name: 'profile',
+        call: async () => (await ctx.as('reseller')).put('/update-profile', { name: 'Rita Reseller', username: 'reseller', phone: '555' }),
+        expect: { username: 'reseller' },
+      },
     ];
     for (const kind of kinds) {
       const entries = await entriesOf(kind.call);
@@ -89,7 +114,9 @@ describeEachDatabase('audit log', (ctx) => {
   });
 
   it('keeps the values before and after, with secrets redacted', async () => {
-    const created = await entriesOf(() => admin.post('/managers', { name: 'Audit Manager', username: `audit_mgr_${ctx.kind}`, password: 'supersecret1', credits: 0, server_id: 1 }));
+    const created = await entriesOf(() =>
+      admin.post('/managers', { name: 'Audit Manager', username: `audit_mgr_${ctx.kind}`, password: 'supersecret1', credits: 0, server_id: 1 }),
+    );
     expect(created[0].new_values).toContain('Audit Manager');
     expect(created.map((e) => `${e.old_values} ${e.new_values}`).join(' ')).not.toContain('supersecret1');
     const id = (await admin.get(`/audit-logs/${created[0].id}`)).body.data;
@@ -121,27 +148,31 @@ describeEachDatabase('audit log', (ctx) => {
     expect(await since(before)).toEqual([]);
   });
 
-  it('leaves an entry for every successful call of every mutating endpoint', async () => {
-    const problems: string[] = [];
-    let succeeded = 0;
-    for (const route of apiRoutes(ctx).filter((r) => MUTATIONS.includes(r.method) && !READ_ONLY_POSTS.has(r.url))) {
-      const role = firstAllowedRole(route);
-      if (!role) continue;
-      const client = route.config?.public ? { ...ctx.anonymous, userId: 1 } : await freshClient(ctx, USER_OF[role]);
-      // Ids of things that exist (the caller itself, the first server, theme, category...), so some calls succeed.
-      for (const id of [client.userId, 1]) {
-        const before = await lastId();
-        const res = await client.request(route.method, fillPath(route.url, id), ['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined);
-        if (res.status >= 500) problems.push(`${label(route)}: ${res.status}`);
-        if (res.status >= 200 && res.status < 300) {
-          succeeded++;
-          if ((await since(before)).length === 0) problems.push(`${label(route)} with id ${id} answered ${res.status} and left no audit entry`);
+  it(
+    'leaves an entry for every successful call of every mutating endpoint',
+    async () => {
+      const problems: string[] = [];
+      let succeeded = 0;
+      for (const route of apiRoutes(ctx).filter((r) => MUTATIONS.includes(r.method) && !READ_ONLY_POSTS.has(r.url))) {
+        const role = firstAllowedRole(route);
+        if (!role) continue;
+        const client = route.config?.public ? { ...ctx.anonymous, userId: 1 } : await freshClient(ctx, USER_OF[role]);
+        // Ids of things that exist (the caller itself, the first server, theme, category...), so some calls succeed.
+        for (const id of [client.userId, 1]) {
+          const before = await lastId();
+          const res = await client.request(route.method, fillPath(route.url, id), ['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined);
+          if (res.status >= 500) problems.push(`${label(route)}: ${res.status}`);
+          if (res.status >= 200 && res.status < 300) {
+            succeeded++;
+            if ((await since(before)).length === 0) problems.push(`${label(route)} with id ${id} answered ${res.status} and left no audit entry`);
+          }
         }
       }
-    }
-    expect(problems).toEqual([]);
-    expect(succeeded).toBeGreaterThan(3);
-  }, DERIVED_TIMEOUT);
+      expect(problems).toEqual([]);
+      expect(succeeded).toBeGreaterThan(3);
+    },
+    DERIVED_TIMEOUT,
+  );
 
   it('offers no way to change or delete an entry through the API', async () => {
     const writes = apiRoutes(ctx).filter((r) => r.url.startsWith('/api/v1/audit-logs') && r.method !== 'GET');
@@ -172,7 +203,8 @@ describeEachDatabase('audit log', (ctx) => {
     it('is for admin only', async () => {
       for (const username of ['manager', 'reseller', 'dealer']) {
         const client = await ctx.as(username);
-        for (const url of ['/audit-logs', '/audit-logs/modules', '/audit-logs/actions', '/audit-logs/stats', '/audit-logs/1']) expect((await client.get(url)).status, `${username} ${url}`).toBe(403);
+        for (const url of ['/audit-logs', '/audit-logs/modules', '/audit-logs/actions', '/audit-logs/stats', '/audit-logs/1'])
+          expect((await client.get(url)).status, `${username} ${url}`).toBe(403);
       }
     });
 

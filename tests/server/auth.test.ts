@@ -105,9 +105,7 @@ describeEachDatabase('auth', (ctx) => {
       const me = await (await ctx.as(role)).get('/user');
       expect(me.status).toBe(200);
       expect(me.body).toMatchObject({ id: await userId(ctx, role), username: role, role, is_active: true });
-      expect(Object.keys(me.body).sort()).toEqual(
-        ['bonus_credits', 'created_at', 'credits', 'id', 'is_active', 'name', 'phone', 'role', 'server_id', 'username'].sort(),
-      );
+      expect(Object.keys(me.body).sort()).toEqual(['bonus_credits', 'created_at', 'credits', 'id', 'is_active', 'name', 'phone', 'role', 'server_id', 'username'].sort());
       if (role === 'admin') expect(me.body.credits).toBeNull();
       else expect(typeof me.body.credits).toBe('number');
     }
@@ -207,8 +205,7 @@ describeEachDatabase('auth', (ctx) => {
   });
 
   it('/user/manager-server answers the server of the caller’s manager for every role', async () => {
-    const serverId = async (name: string) =>
-      (await ctx.db.kysely.selectFrom('servers').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+    const serverId = async (name: string) => (await ctx.db.kysely.selectFrom('servers').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
     const main = { id: await serverId('Main Server'), name: 'Main Server' };
     const backup = { id: await serverId('Backup Server'), name: 'Backup Server' };
     const expected: Record<string, { id: number; name: string } | null> = {
@@ -290,7 +287,10 @@ describeEachDatabase('auth', (ctx) => {
     expect((await login(ctx, 'rl_other', 'password123')).status).toBe(200);
 
     // When the window has passed, the user may sign in again.
-    await ctx.db.kysely.updateTable('rate_limits').set({ window_start: Date.now() - LOGIN_LIMIT.windowMs - 1000 }).execute();
+    await ctx.db.kysely
+      .updateTable('rate_limits')
+      .set({ window_start: Date.now() - LOGIN_LIMIT.windowMs - 1000 })
+      .execute();
     expect((await login(ctx, 'rl_target', 'password123')).status).toBe(200);
   });
 

@@ -46,12 +46,23 @@ describeEachDatabase(
       expect((await balance(ctx, 'dealer')).credits).toBe(dealerBefore.credits - 2);
       expect(await balance(ctx, 'reseller')).toEqual(resellerBefore);
       const [entry] = await usedEntries(ctx, account.id);
-      expect(entry).toMatchObject({ credits: -2, coverage_start: expiry, coverage_end: row.expiry_date, remarks: `Auto-renewal of ${account.login} for 2 month(s)`, actor_id: null });
+      expect(entry).toMatchObject({
+        credits: -2,
+        coverage_start: expiry,
+        coverage_end: row.expiry_date,
+        remarks: `Auto-renewal of ${account.login} for 2 month(s)`,
+        actor_id: null,
+      });
 
       const again = await runAutoRenew(ctx.db.kysely);
       expect(again.renewed).not.toContain(account.id);
       expect(await usedEntries(ctx, account.id)).toHaveLength(1);
-      const audit = await ctx.db.kysely.selectFrom('audit_logs').select(['action', 'username']).where('entity_id', '=', account.id).where('action', '=', 'auto_renew').execute();
+      const audit = await ctx.db.kysely
+        .selectFrom('audit_logs')
+        .select(['action', 'username'])
+        .where('entity_id', '=', account.id)
+        .where('action', '=', 'auto_renew')
+        .execute();
       expect(audit).toEqual([
         { action: 'auto_renew', username: 'reseller' },
         { action: 'auto_renew', username: null },
@@ -77,7 +88,12 @@ describeEachDatabase(
 
     it('records an unaffordable renewal once and does not retry it until auto-renew is enabled again', async () => {
       const reseller2 = await ctx.db.kysely.selectFrom('users').selectAll().where('username', '=', 'reseller2').executeTakeFirstOrThrow();
-      const poor = await insertUser(ctx.db.kysely, reseller2, { role: 'dealer', username: `poor${Date.now()}`, name: 'Poor Dealer', password_hash: await hashPassword('password123') });
+      const poor = await insertUser(ctx.db.kysely, reseller2, {
+        role: 'dealer',
+        username: `poor${Date.now()}`,
+        name: 'Poor Dealer',
+        password_hash: await hashPassword('password123'),
+      });
       const account = await dueAccount(ctx, poor.username, 3);
       const report = await runAutoRenew(ctx.db.kysely);
       expect(report.failed).toEqual([account.id]);
@@ -91,7 +107,12 @@ describeEachDatabase(
       const second = await runAutoRenew(ctx.db.kysely);
       expect(second.failed).not.toContain(account.id);
       expect(second.renewed).not.toContain(account.id);
-      const audits = await ctx.db.kysely.selectFrom('audit_logs').select('action').where('entity_id', '=', account.id).where('action', '=', 'auto_renew_failed').execute();
+      const audits = await ctx.db.kysely
+        .selectFrom('audit_logs')
+        .select('action')
+        .where('entity_id', '=', account.id)
+        .where('action', '=', 'auto_renew_failed')
+        .execute();
       expect(audits).toHaveLength(1);
 
       // The owner gets credits and enables auto-renew again: the next run renews.
@@ -108,7 +129,12 @@ describeEachDatabase(
     it('does not charge an owner that is suspended, inactive or deleted: records it once and leaves the account', async () => {
       const reseller2 = await ctx.db.kysely.selectFrom('users').selectAll().where('username', '=', 'reseller2').executeTakeFirstOrThrow();
       for (const status of ['suspended', 'inactive', 'deleted']) {
-        const owner = await insertUser(ctx.db.kysely, reseller2, { role: 'dealer', username: `${status}${Date.now()}`, name: `Owner ${status}`, password_hash: await hashPassword('password123') });
+        const owner = await insertUser(ctx.db.kysely, reseller2, {
+          role: 'dealer',
+          username: `${status}${Date.now()}`,
+          name: `Owner ${status}`,
+          password_hash: await hashPassword('password123'),
+        });
         await inTransaction(ctx.db.kysely, (trx) =>
           postChanges(trx, [{ userId: owner.id, type: 'PURCHASED', credits: 10, counterpartyId: reseller2.id }], { actorId: reseller2.id }),
         );
@@ -129,7 +155,12 @@ describeEachDatabase(
         const again = await runAutoRenew(ctx.db.kysely);
         expect(again.failed).not.toContain(account.id);
         expect(again.renewed).not.toContain(account.id);
-        const audits = await ctx.db.kysely.selectFrom('audit_logs').select('description').where('entity_id', '=', account.id).where('action', '=', 'auto_renew_failed').execute();
+        const audits = await ctx.db.kysely
+          .selectFrom('audit_logs')
+          .select('description')
+          .where('entity_id', '=', account.id)
+          .where('action', '=', 'auto_renew_failed')
+          .execute();
         expect(audits).toEqual([{ description: `Auto-renewal of ${account.login} failed: ${ACCOUNTS.autoRenewOwnerInactive}` }]);
         expect(await balance(ctx, owner.username)).toEqual({ credits: 10, bonus_credits: 0 });
       }

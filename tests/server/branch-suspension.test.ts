@@ -54,25 +54,48 @@ const refusedAsStopped = (res: { status: number; body: any }) => {
   expect(res.body.message).toBe(AUTH.branchSuspended);
 };
 
-const newAccount = (months?: number) => ({ login: uniqueName('acc'), full_name: 'Branch Test', password: 'stbpass1', mac_address: uniqueMac(), ...(months ? { months } : {}) });
+const newAccount = (months?: number) => ({
+  login: uniqueName('acc'),
+  full_name: 'Branch Test',
+  password: 'stbpass1',
+  mac_address: uniqueMac(),
+  ...(months ? { months } : {}),
+});
 
 async function witness(ctx: TestContext) {
   const db = ctx.db.kysely;
   if (ctx.kind === 'postgres') {
     await sql`create table branch_witness (id bigserial primary key, kind text not null, user_id integer not null)`.execute(db);
-    await sql`create function branch_witness_entry() returns trigger language plpgsql as $$ begin insert into branch_witness (kind, user_id) values ('entry', new.user_id); return null; end $$`.execute(db);
-    await sql`create function branch_witness_status() returns trigger language plpgsql as $$ begin insert into branch_witness (kind, user_id) values ('status', new.id); return null; end $$`.execute(db);
+    await sql`create function branch_witness_entry() returns trigger language plpgsql as $$ begin insert into branch_witness (kind, user_id) values ('entry', new.user_id); return null; end $$`.execute(
+      db,
+    );
+    await sql`create function branch_witness_status() returns trigger language plpgsql as $$ begin insert into branch_witness (kind, user_id) values ('status', new.id); return null; end $$`.execute(
+      db,
+    );
     // Deferred: they run as each transaction commits, so the ids follow the commits.
-    await sql`create constraint trigger branch_witness_entry after insert on credit_transactions deferrable initially deferred for each row execute function branch_witness_entry()`.execute(db);
-    await sql`create constraint trigger branch_witness_status after update on users deferrable initially deferred for each row when (old.status is distinct from new.status) execute function branch_witness_status()`.execute(db);
+    await sql`create constraint trigger branch_witness_entry after insert on credit_transactions deferrable initially deferred for each row execute function branch_witness_entry()`.execute(
+      db,
+    );
+    await sql`create constraint trigger branch_witness_status after update on users deferrable initially deferred for each row when (old.status is distinct from new.status) execute function branch_witness_status()`.execute(
+      db,
+    );
   } else {
     // SQLite runs one write transaction at a time: the order of the writes is the order of the commits.
     await sql`create table branch_witness (id integer primary key autoincrement, kind text not null, user_id integer not null)`.execute(db);
-    await sql`create trigger branch_witness_entry after insert on credit_transactions begin insert into branch_witness (kind, user_id) values ('entry', new.user_id); end`.execute(db);
-    await sql`create trigger branch_witness_status after update of status on users when old.status <> new.status begin insert into branch_witness (kind, user_id) values ('status', new.id); end`.execute(db);
+    await sql`create trigger branch_witness_entry after insert on credit_transactions begin insert into branch_witness (kind, user_id) values ('entry', new.user_id); end`.execute(
+      db,
+    );
+    await sql`create trigger branch_witness_status after update of status on users when old.status <> new.status begin insert into branch_witness (kind, user_id) values ('status', new.id); end`.execute(
+      db,
+    );
   }
   return {
-    rows: () => db.selectFrom('branch_witness' as any).select(['id', 'kind', 'user_id']).orderBy('id').execute() as Promise<Array<{ id: number; kind: string; user_id: number }>>,
+    rows: () =>
+      db
+        .selectFrom('branch_witness' as any)
+        .select(['id', 'kind', 'user_id'])
+        .orderBy('id')
+        .execute() as Promise<Array<{ id: number; kind: string; user_id: number }>>,
     drop: async () => {
       await sql`drop trigger branch_witness_entry on credit_transactions`.execute(db).catch(() => sql`drop trigger branch_witness_entry`.execute(db));
       await sql`drop trigger branch_witness_status on users`.execute(db).catch(() => sql`drop trigger branch_witness_status`.execute(db));
@@ -126,7 +149,11 @@ describeEachDatabase('a stopped user stops its branch', (ctx) => {
       // Above the stopped user: the lists say who blocks, and the branch is still managed.
       const dealers = await by.get(`/dealers?per_page=100&search=${dealer.username}`);
       expect(dealers.body.data).toHaveLength(1);
-      expect(dealers.body.data[0]).toMatchObject({ id: dealer.id, status: 'active', blocked_by: { id: stopped.id, username: stopped.username, status: scenario.status } });
+      expect(dealers.body.data[0]).toMatchObject({
+        id: dealer.id,
+        status: 'active',
+        blocked_by: { id: stopped.id, username: stopped.username, status: scenario.status },
+      });
       const own = await by.get(`/${scenario.resource}/${stopped.id}`);
       expect(own.body.data.blocked_by).toBeNull();
       const recovered = await by.post(`/${scenario.resource}/${stopped.id}/credits`, { action: 'recover', credits: 5 });
@@ -150,22 +177,26 @@ describeEachDatabase('a stopped user stops its branch', (ctx) => {
     });
   }
 
-  it('every route refuses the tokens of the users below a deactivated manager, before anything else', async () => {
-    const branch = await createBranch(ctx, { dealer: 10 });
-    const admin = await ctx.as('admin');
-    expect((await admin.patch(`/managers/${branch.manager.id}`, { is_active: false })).status).toBe(200);
-    const routes = apiRoutes(ctx).filter((r) => !isPublic(r));
-    expect(routes.length).toBeGreaterThan(50);
-    for (const user of [branch.reseller, branch.dealer]) {
-      for (const route of routes) {
-        const res = await user.client.request(route.method, fillPath(route.url, branch.dealer.id), takesBody(route.method) ? {} : undefined);
-        expect(res.status, `${label(route)} as ${user.username}: ${JSON.stringify(res.body)}`).toBe(401);
-        expect(res.body.message, label(route)).toBe(AUTH.branchSuspended);
+  it(
+    'every route refuses the tokens of the users below a deactivated manager, before anything else',
+    async () => {
+      const branch = await createBranch(ctx, { dealer: 10 });
+      const admin = await ctx.as('admin');
+      expect((await admin.patch(`/managers/${branch.manager.id}`, { is_active: false })).status).toBe(200);
+      const routes = apiRoutes(ctx).filter((r) => !isPublic(r));
+      expect(routes.length).toBeGreaterThan(50);
+      for (const user of [branch.reseller, branch.dealer]) {
+        for (const route of routes) {
+          const res = await user.client.request(route.method, fillPath(route.url, branch.dealer.id), takesBody(route.method) ? {} : undefined);
+          expect(res.status, `${label(route)} as ${user.username}: ${JSON.stringify(res.body)}`).toBe(401);
+          expect(res.body.message, label(route)).toBe(AUTH.branchSuspended);
+        }
       }
-    }
-    expect((await admin.patch(`/managers/${branch.manager.id}`, { is_active: true })).status).toBe(200);
-    expect((await branch.dealer.client.get('/user')).status).toBe(200);
-  }, DERIVED_TIMEOUT);
+      expect((await admin.patch(`/managers/${branch.manager.id}`, { is_active: true })).status).toBe(200);
+      expect((await branch.dealer.client.get('/user')).status).toBe(200);
+    },
+    DERIVED_TIMEOUT,
+  );
 
   it('a dealer whose reseller is suspended while its renewals run: none of them commits after the suspension', async () => {
     const branch = await createBranch(ctx, { reseller: 10, dealer: 60 });
@@ -241,7 +272,17 @@ describeEachDatabase('a stopped user stops its branch', (ctx) => {
     if (ctx.kind === 'postgres') {
       // The job waits on the dealer's row, which the suspension holds.
       await expect
-        .poll(async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and query ilike '%for no key update%'`.execute(ctx.db.kysely)).rows[0].n, { timeout: 10_000 })
+        .poll(
+          async () =>
+            (
+              await sql<{
+                n: number;
+              }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and query ilike '%for no key update%'`.execute(
+                ctx.db.kysely,
+              )
+            ).rows[0].n,
+          { timeout: 10_000 },
+        )
         .toBeGreaterThan(0);
     }
     commit();

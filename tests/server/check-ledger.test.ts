@@ -30,7 +30,10 @@ describeEachDatabase('check:ledger', (ctx) => {
     expect(figures.burned).toBeGreaterThanOrEqual(25);
     expect(figures.spent).toBeGreaterThan(0);
     expect(figures.transfers).toBeGreaterThanOrEqual(3);
-    const held = await ctx.db.kysely.selectFrom('users').select(sql<number>`sum(credits)`.as('s')).executeTakeFirstOrThrow();
+    const held = await ctx.db.kysely
+      .selectFrom('users')
+      .select(sql<number>`sum(credits)`.as('s'))
+      .executeTakeFirstOrThrow();
     expect(figures.held).toBe(Number(held.s));
   });
 
@@ -88,7 +91,13 @@ describeEachDatabase('check:ledger: entries no operation of the panel wrote', (c
     expect((await dealer.client.post(`/accounts/${a}/credits`, { action: 'renew', months: 1 })).status).toBe(200);
     expect((await dealer.client.post('/accounts/bulk-renew', { account_ids: [a, b], months: 1 })).status).toBe(200);
     expect((await dealer.client.post(`/accounts/${a}/credits`, { action: 'recover', months: 1 })).status).toBe(200);
-    const trial = await dealer.client.post('/accounts', { login: `opt${randomBytes(4).toString('hex')}`, full_name: 'Trial', password: 'x', mac_address: mac(), is_trial: true });
+    const trial = await dealer.client.post('/accounts', {
+      login: `opt${randomBytes(4).toString('hex')}`,
+      full_name: 'Trial',
+      password: 'x',
+      mac_address: mac(),
+      is_trial: true,
+    });
     expect(trial.status, JSON.stringify(trial.body)).toBe(201);
 
     expect(await operationProblems(db)).toEqual([]);
@@ -100,7 +109,14 @@ describeEachDatabase('check:ledger: entries no operation of the panel wrote', (c
       .select(['o.kind', 'e.type', 'e.account_id'])
       .where('e.user_id', 'in', [manager.id, reseller.id, dealer.id])
       .execute();
-    expect(kinds).toHaveLength(await db.selectFrom('credit_transactions').select(sql<number>`count(*)`.as('n')).where('user_id', 'in', [manager.id, reseller.id, dealer.id]).executeTakeFirstOrThrow().then((r) => Number(r.n)));
+    expect(kinds).toHaveLength(
+      await db
+        .selectFrom('credit_transactions')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('user_id', 'in', [manager.id, reseller.id, dealer.id])
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n)),
+    );
     expect(new Set(kinds.map((k) => k.kind))).toEqual(new Set(['credit_move', 'renewal', 'bulk_renew', 'recovery', 'trial']));
     expect(kinds.filter((k) => k.account_id !== null).every((k) => k.kind !== 'credit_move')).toBe(true);
     expect(await db.selectFrom('ledger_operations').select('kind').where('kind', '=', 'seed').executeTakeFirst()).toBeDefined();
@@ -155,13 +171,19 @@ describe('migration 0022 on a ledger written before it', () => {
       }
       const db = kind === 'postgres' ? connect(pgUrl!, { schema, poolSize: 2 }) : connect('sqlite::memory:');
       try {
-        const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations }, migrationTableSchema: kind === 'postgres' ? schema : undefined });
+        const migrator = new Migrator({
+          db: db.kysely,
+          provider: { getMigrations: async () => migrations },
+          migrationTableSchema: kind === 'postgres' ? schema : undefined,
+        });
         const upTo = await migrator.migrateTo('0015_unlogged_counters');
         expect(upTo.error).toBeUndefined();
         const user = await insertUser(db.kysely, null, { role: 'admin', name: 'Old', username: 'old_admin', password_hash: 'x' });
         const entry = (n: number, before: number, change: number, operation: string) =>
           sql`insert into credit_transactions (transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, actor_id, operation_id, created_at)
-            values (${`TXN-OLD-${n}`}, ${user.id}, 'PURCHASED', ${change}, 0, ${before}, ${before + change}, ${user.id}, ${operation}, ${`2024-01-0${n}T00:00:00.000Z`})`.execute(db.kysely);
+            values (${`TXN-OLD-${n}`}, ${user.id}, 'PURCHASED', ${change}, 0, ${before}, ${before + change}, ${user.id}, ${operation}, ${`2024-01-0${n}T00:00:00.000Z`})`.execute(
+            db.kysely,
+          );
         await entry(1, 0, 10, 'old-a');
         await entry(2, 10, 5, 'old-b');
         await entry(3, 15, -3, 'old-b');

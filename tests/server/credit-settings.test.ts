@@ -173,7 +173,12 @@ describeEachDatabase('credit options settings', (ctx) => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual(CREDIT_OPTIONS_DEFAULTS);
     expect((await admin.get('/credit-options-settings')).body.data).toEqual(CREDIT_OPTIONS_DEFAULTS);
-    const audit = await ctx.db.kysely.selectFrom('audit_logs').select(['action', 'old_values']).where('module', '=', 'credit_options_settings').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const audit = await ctx.db.kysely
+      .selectFrom('audit_logs')
+      .select(['action', 'old_values'])
+      .where('module', '=', 'credit_options_settings')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(audit.action).toBe('reset');
     expect(JSON.parse(audit.old_values!)).toMatchObject({ min_credits: 77, is_active: false });
   });

@@ -8,8 +8,7 @@ import { type TestContext, describeEachDatabase, userId } from './harness';
 import { createAccount, uniqueMac } from './accountFixtures';
 import { balance, createBranch, createDealer, createManager, createReseller, lastAudit, setBalanceByEntry, uniqueName } from './hierarchyFixtures';
 
-const entriesOf = (ctx: TestContext, id: number) =>
-  ctx.db.kysely.selectFrom('credit_transactions').selectAll().where('user_id', '=', id).orderBy('id').execute();
+const entriesOf = (ctx: TestContext, id: number) => ctx.db.kysely.selectFrom('credit_transactions').selectAll().where('user_id', '=', id).orderBy('id').execute();
 
 const add = (credits: number, extra: Record<string, unknown> = {}) => ({ action: 'renew', credits, ...extra });
 const recover = (credits: number) => ({ action: 'recover', credits });
@@ -19,7 +18,16 @@ async function promo(ctx: TestContext, credits_required: number, bonus_credits: 
   const now = new Date().toISOString();
   await ctx.db.kysely
     .insertInto('user_promos')
-    .values({ name: `Buy ${credits_required} get ${bonus_credits}`, description: null, server_id, credits_required, bonus_credits, is_active, created_at: now, updated_at: now })
+    .values({
+      name: `Buy ${credits_required} get ${bonus_credits}`,
+      description: null,
+      server_id,
+      credits_required,
+      bonus_credits,
+      is_active,
+      created_at: now,
+      updated_at: now,
+    })
     .execute();
 }
 
@@ -222,7 +230,13 @@ describeEachDatabase(
         ['RECOVERED', -20, -20, null, CREDITS.bonusTakenBack],
         ['RECOVERED', -60, 0, await userId(ctx, 'admin'), 'Credits recovered by admin'],
       ]);
-      expect(await ctx.db.kysely.selectFrom('credit_transactions').select('id').where('user_id', '=', await userId(ctx, 'admin')).execute()).toEqual([]);
+      expect(
+        await ctx.db.kysely
+          .selectFrom('credit_transactions')
+          .select('id')
+          .where('user_id', '=', await userId(ctx, 'admin'))
+          .execute(),
+      ).toEqual([]);
       const none = await admin.get(`/managers/${m.id}/credits/recovery-options`);
       expect(none.body.data).toMatchObject({ options: [], available_paid_credits: 0, message: HIERARCHY.recoveryNone });
       expect(await lastAudit(ctx, 'credits', 'recover', m.id)).toBeTruthy();
@@ -363,10 +377,12 @@ describeEachDatabase(
 
       const history = await reseller.client.get(`/dealers/${dealer.id}/credits/recovery-history`);
       expect(history.status).toBe(200);
-      expect(history.body.data.map((h: { credits: number; recoverable_credits: number; recovered: boolean }) => [h.credits, h.recoverable_credits, h.recovered])).toEqual([
-        [20, 20, false],
-        [30, 30, false],
-      ]);
+      expect(history.body.data.map((h: { credits: number; recoverable_credits: number; recovered: boolean }) => [h.credits, h.recoverable_credits, h.recovered])).toEqual(
+        [
+          [20, 20, false],
+          [30, 30, false],
+        ],
+      );
       expect(history.body.data[1].from).toMatchObject({ id: reseller.id, role: 'reseller' });
 
       const res = await reseller.client.post(`/dealers/${dealer.id}/credits/recover-from-history`, { transaction_id: firstId });
@@ -432,7 +448,12 @@ describeEachDatabase(
       expect(await history()).toEqual({ [a3]: [false, 0, 0], [a2]: [true, 20, 0], [a1]: [true, 30, 0] });
       expect((await fromHistory(a1)).body.errors).toEqual({ transaction_id: [HIERARCHY.historyAlreadyRecovered] });
       expect(await balance(ctx, dealer.id)).toEqual({ credits: 0, bonus_credits: 0 });
-      const links = await ctx.db.kysely.selectFrom('allocation_recoveries').select(['allocation_id', 'credits']).where('allocation_id', 'in', [a1, a2, a3]).orderBy('id').execute();
+      const links = await ctx.db.kysely
+        .selectFrom('allocation_recoveries')
+        .select(['allocation_id', 'credits'])
+        .where('allocation_id', 'in', [a1, a2, a3])
+        .orderBy('id')
+        .execute();
       expect(links).toEqual([
         { allocation_id: a2, credits: 20 },
         { allocation_id: a1, credits: 5 },
@@ -451,9 +472,17 @@ describeEachDatabase(
       }
       // 225 of 250: the newest 22 allocations whole, 5 credits of the 23rd, the two oldest untouched.
       expect((await reseller.client.post(`/dealers/${dealer.id}/credits`, recover(225))).status).toBe(200);
-      const links = await ctx.db.kysely.selectFrom('allocation_recoveries').select(['allocation_id', 'credits']).where('allocation_id', 'in', given).orderBy('id').execute();
+      const links = await ctx.db.kysely
+        .selectFrom('allocation_recoveries')
+        .select(['allocation_id', 'credits'])
+        .where('allocation_id', 'in', given)
+        .orderBy('id')
+        .execute();
       expect(links).toEqual([
-        ...given.slice(3).reverse().map((id) => ({ allocation_id: id, credits: 10 })),
+        ...given
+          .slice(3)
+          .reverse()
+          .map((id) => ({ allocation_id: id, credits: 10 })),
         { allocation_id: given[2], credits: 5 },
       ]);
       expect(await balance(ctx, dealer.id)).toEqual({ credits: 25, bonus_credits: 0 });
@@ -461,7 +490,8 @@ describeEachDatabase(
 
     it('the migration links the recoveries already in the ledger exactly as the API links new ones', async () => {
       const db = ctx.db.kysely;
-      const links = () => db.selectFrom('allocation_recoveries').select(['allocation_id', 'recovery_id', 'credits']).orderBy('recovery_id').orderBy('allocation_id').execute();
+      const links = () =>
+        db.selectFrom('allocation_recoveries').select(['allocation_id', 'recovery_id', 'credits']).orderBy('recovery_id').orderBy('allocation_id').execute();
       const live = await links();
       expect(live.length).toBeGreaterThan(5);
       await allocationRecoveries.down(db);
@@ -481,8 +511,7 @@ describeEachDatabase(
       // While a move holds its users, another transaction can still lock the admin's row (NOWAIT fails at once otherwise), not the manager's.
       await db.transaction().execute(async (trx) => {
         await lockUsers(trx, [adminId, branch.manager.id]);
-        const tryLock = (id: number) =>
-          db.transaction().execute((other) => sql`select id from users where id = ${id} for no key update nowait`.execute(other));
+        const tryLock = (id: number) => db.transaction().execute((other) => sql`select id from users where id = ${id} for no key update nowait`.execute(other));
         await expect(tryLock(adminId)).resolves.toBeTruthy();
         await expect(tryLock(branch.manager.id)).rejects.toMatchObject({ code: '55P03' });
       });
@@ -520,11 +549,30 @@ describeEachDatabase('transactions', (ctx) => {
     expect(res.status).toBe(200);
     const dates = res.body.data.map((t: { date: string }) => t.date);
     expect(dates).toEqual([...dates].sort().reverse());
-    const row = res.body.data.find((t: { user: { username: string }; type: string; account: string | null }) => t.user.username === 'dealer' && t.type === 'USED' && t.account);
+    const row = res.body.data.find(
+      (t: { user: { username: string }; type: string; account: string | null }) => t.user.username === 'dealer' && t.type === 'USED' && t.account,
+    );
     expect(Object.keys(row).sort()).toEqual(
       [
-        'id', 'transaction_number', 'type', 'credits', 'bonus_credits', 'account', 'account_id', 'coverage_start', 'coverage_end', 'remarks',
-        'date', 'created_at', 'balance_before', 'balance_after', 'user', 'counterparty', 'manager', 'reseller', 'dealer',
+        'id',
+        'transaction_number',
+        'type',
+        'credits',
+        'bonus_credits',
+        'account',
+        'account_id',
+        'coverage_start',
+        'coverage_end',
+        'remarks',
+        'date',
+        'created_at',
+        'balance_before',
+        'balance_after',
+        'user',
+        'counterparty',
+        'manager',
+        'reseller',
+        'dealer',
       ].sort(),
     );
     expect(row).toMatchObject({
@@ -571,8 +619,11 @@ describeEachDatabase('transactions', (ctx) => {
     expect(byLogin.body.data.length).toBeGreaterThan(0);
     expect(byLogin.body.data.every((t: { account: string | null }) => t.account === 'john.doe')).toBe(true);
     const byUser = await admin.get('/transactions?per_page=100&filter[search]=dealer2');
-    expect(byUser.body.data.every((t: { user: { username: string }; counterparty: { username: string } | null }) =>
-      [t.user.username, t.counterparty?.username].includes('dealer2'))).toBe(true);
+    expect(
+      byUser.body.data.every((t: { user: { username: string }; counterparty: { username: string } | null }) =>
+        [t.user.username, t.counterparty?.username].includes('dealer2'),
+      ),
+    ).toBe(true);
   });
 
   it('shows each caller the entries of its subtree, its own included', async () => {

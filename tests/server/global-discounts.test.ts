@@ -2,8 +2,7 @@ import { expect, it } from 'vitest';
 import { DISCOUNT_FORM, ENTITY_FORM, FIELD_RULES, GLOBAL_DISCOUNTS, GLOBAL_DISCOUNT_DEFAULTS, PROMOS, SERVER_FORM } from '../../src/contract';
 import { type TestContext, describeEachDatabase } from './harness';
 
-const serverId = async (ctx: TestContext, name: string) =>
-  (await ctx.db.kysely.selectFrom('servers').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+const serverId = async (ctx: TestContext, name: string) => (await ctx.db.kysely.selectFrom('servers').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
 
 describeEachDatabase('global discounts', (ctx) => {
   const valid = async (overrides: Record<string, unknown> = {}) => ({
@@ -140,12 +139,29 @@ describeEachDatabase('global discounts', (ctx) => {
     const admin = await ctx.as('admin');
     const { id } = (await admin.post('/global-discounts', await valid({ name: 'Counted', max_uses: 10 }))).body.data;
     await ctx.db.kysely.updateTable('global_discounts').set({ current_uses: 4 }).where('id', '=', id).execute();
-    const updated = await admin.put(`/global-discounts/${id}`, await valid({ name: 'Counted 2', validity_months: 24, credits_required: 20, max_uses: null, current_uses: 0 }));
+    const updated = await admin.put(
+      `/global-discounts/${id}`,
+      await valid({ name: 'Counted 2', validity_months: 24, credits_required: 20, max_uses: null, current_uses: 0 }),
+    );
     expect(updated.status).toBe(200);
-    expect(updated.body.data).toMatchObject({ name: 'Counted 2', validity_months: 24, credits_required: 20, max_uses: null, current_uses: 4, savings: 4, savings_percentage: 16.7 });
+    expect(updated.body.data).toMatchObject({
+      name: 'Counted 2',
+      validity_months: 24,
+      credits_required: 20,
+      max_uses: null,
+      current_uses: 4,
+      savings: 4,
+      savings_percentage: 16.7,
+    });
     expect((await admin.delete(`/global-discounts/${id}`)).status).toBe(204);
     expect((await admin.get(`/global-discounts/${id}`)).status).toBe(404);
-    const audit = await ctx.db.kysely.selectFrom('audit_logs').select('action').where('module', '=', 'global_discounts').where('entity_id', '=', id).orderBy('id').execute();
+    const audit = await ctx.db.kysely
+      .selectFrom('audit_logs')
+      .select('action')
+      .where('module', '=', 'global_discounts')
+      .where('entity_id', '=', id)
+      .orderBy('id')
+      .execute();
     expect(audit.map((a) => a.action)).toEqual(['create', 'update', 'delete']);
   });
 });

@@ -5,18 +5,7 @@ import { inTransaction } from '../../server/db/transaction';
 import { postChanges } from '../../server/ledger/post';
 import { updateSystemSettings } from '../../server/settings';
 import { describeEachDatabase, userId } from './harness';
-import {
-  PASSWORD,
-  allKeys,
-  balance,
-  createBranch,
-  createDealer,
-  createManager,
-  createReseller,
-  insertAccount,
-  lastAudit,
-  uniqueName,
-} from './hierarchyFixtures';
+import { PASSWORD, allKeys, balance, createBranch, createDealer, createManager, createReseller, insertAccount, lastAudit, uniqueName } from './hierarchyFixtures';
 
 describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
   beforeAll(async () => {
@@ -112,7 +101,14 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
     expect(changed.status).toBe(200);
     expect((await m.client.get('/user')).status).toBe(401);
     expect((await ctx.anonymous.post('/login', { username: m.username, password: 'newpassword1' })).status).toBe(200);
-    const audits = await ctx.db.kysely.selectFrom('audit_logs').selectAll().where('module', '=', 'managers').where('action', '=', 'update').where('entity_id', '=', m.id).orderBy('id').execute();
+    const audits = await ctx.db.kysely
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('module', '=', 'managers')
+      .where('action', '=', 'update')
+      .where('entity_id', '=', m.id)
+      .orderBy('id')
+      .execute();
     expect(audits).toHaveLength(2);
     expect(audits[0].old_values).toContain('"name":"Manager ');
     expect(audits[0].new_values).toContain('"name":"Renamed"');

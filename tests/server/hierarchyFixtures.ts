@@ -58,14 +58,39 @@ export async function insertAccounts(ctx: TestContext, ownerId: number, count: n
   const owner = await ctx.db.kysely.selectFrom('users').select('path').where('id', '=', ownerId).executeTakeFirstOrThrow();
   const now = new Date().toISOString();
   const rows = Array.from({ length: count }, () => ({
-    owner_id: ownerId, owner_path: owner.path, server_id: serverId, login: uniqueName('acc'), full_name: 'Test Account', pwd_txt: 'secret',
-    mac_address: randomBytes(6).toString('hex').toUpperCase(), expiry_date: null, validity_months: 0, status: 'active', is_promo: 0, bonus_months: 0,
-    is_trial: 0, auto_renew_months: null, auto_renew_end_date: null, auto_renew_failed_at: null, auto_renew_error: null, state: 'offline',
-    last_active: null, ip_address: null, connection_status: 'offline', device_info: null, created_at: now, updated_at: now, deleted_at: null,
+    owner_id: ownerId,
+    owner_path: owner.path,
+    server_id: serverId,
+    login: uniqueName('acc'),
+    full_name: 'Test Account',
+    pwd_txt: 'secret',
+    mac_address: randomBytes(6).toString('hex').toUpperCase(),
+    expiry_date: null,
+    validity_months: 0,
+    status: 'active',
+    is_promo: 0,
+    bonus_months: 0,
+    is_trial: 0,
+    auto_renew_months: null,
+    auto_renew_end_date: null,
+    auto_renew_failed_at: null,
+    auto_renew_error: null,
+    state: 'offline',
+    last_active: null,
+    ip_address: null,
+    connection_status: 'offline',
+    device_info: null,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
   }));
   const ids: number[] = [];
   for (let i = 0; i < rows.length; i += 500) {
-    const inserted = await ctx.db.kysely.insertInto('accounts').values(rows.slice(i, i + 500)).returning('id').execute();
+    const inserted = await ctx.db.kysely
+      .insertInto('accounts')
+      .values(rows.slice(i, i + 500))
+      .returning('id')
+      .execute();
     ids.push(...inserted.map((r) => r.id));
   }
   return ids;
@@ -107,13 +132,28 @@ export async function setBalanceByEntry(ctx: TestContext, id: number, credits: n
   const current = await balance(ctx, id);
   // Its operation first: the database takes only entries that name a recorded one (migration 0022).
   const operationId = `test-adjustment-${randomBytes(6).toString('hex')}`;
-  await ctx.db.kysely.insertInto('ledger_operations').values({ id: operationId, kind: 'adjustment', actor_id: null, entries: 1, created_at: new Date().toISOString() }).execute();
+  await ctx.db.kysely
+    .insertInto('ledger_operations')
+    .values({ id: operationId, kind: 'adjustment', actor_id: null, entries: 1, created_at: new Date().toISOString() })
+    .execute();
   await ctx.db.kysely
     .insertInto('credit_transactions')
     .values({
-      transaction_number: `TEST-${randomBytes(6).toString('hex')}`, user_id: id, type: 'PURCHASED', credits: credits - current.credits,
-      bonus_credits: 0, balance_before: current.credits, balance_after: credits, counterparty_id: null, actor_id: null, account_id: null,
-      operation_id: operationId, coverage_start: null, coverage_end: null, remarks: 'Test adjustment', created_at: new Date().toISOString(),
+      transaction_number: `TEST-${randomBytes(6).toString('hex')}`,
+      user_id: id,
+      type: 'PURCHASED',
+      credits: credits - current.credits,
+      bonus_credits: 0,
+      balance_before: current.credits,
+      balance_after: credits,
+      counterparty_id: null,
+      actor_id: null,
+      account_id: null,
+      operation_id: operationId,
+      coverage_start: null,
+      coverage_end: null,
+      remarks: 'Test adjustment',
+      created_at: new Date().toISOString(),
     })
     .execute();
 }

@@ -11,33 +11,36 @@ import { DERIVED_TIMEOUT, USER_OF, apiRoutes, expectClientErrorShape, fillPath, 
 import { describeEachDatabase } from './harness';
 import { PROTOTYPE_NAMES } from './hostileValues';
 
-
 describeEachDatabase('hostile input: prototype names', (ctx) => {
-  it('answers list queries naming prototype properties with 400/422 on every GET route, never 500', async () => {
-    let lists = 0;
-    for (const route of apiRoutes(ctx).filter((r) => r.method === 'GET')) {
-      const role = isPublic(route) ? null : firstAllowedRole(route);
-      if (!isPublic(route) && !role) continue;
-      const client = role ? await freshClient(ctx, USER_OF[role]) : ctx.anonymous;
-      const url = fillPath(route.url, 'userId' in client ? (client as { userId: number }).userId : 1);
-      const baseline = await client.get(url);
-      const isList = baseline.status === 200 && typeof baseline.body?.meta?.current_page === 'number';
-      if (isList) lists++;
-      for (const name of PROTOTYPE_NAMES) {
-        for (const query of [`sort=${name}`, `sort=-${name}`, `sort_by=${name}`, `filter[${name}]=1`, `${name}=1`, `order=${name}`, `filter[search]=${name}`]) {
-          const res = await client.get(`${url}?${query}`);
-          const where = `${label(route)} ?${query}: ${res.status} ${JSON.stringify(res.body)?.slice(0, 200)}`;
-          expect(res.status, where).toBeLessThan(500);
-          if (res.status !== 200) expectClientErrorShape(res, where);
-          if (isList && (query.startsWith('sort') || query.startsWith('filter[') && !query.startsWith('filter[search]'))) {
-            expect(res.status, where).toBe(400);
-            expect(res.body.message, where).toMatch(/not allowed|This list sorts with/);
+  it(
+    'answers list queries naming prototype properties with 400/422 on every GET route, never 500',
+    async () => {
+      let lists = 0;
+      for (const route of apiRoutes(ctx).filter((r) => r.method === 'GET')) {
+        const role = isPublic(route) ? null : firstAllowedRole(route);
+        if (!isPublic(route) && !role) continue;
+        const client = role ? await freshClient(ctx, USER_OF[role]) : ctx.anonymous;
+        const url = fillPath(route.url, 'userId' in client ? (client as { userId: number }).userId : 1);
+        const baseline = await client.get(url);
+        const isList = baseline.status === 200 && typeof baseline.body?.meta?.current_page === 'number';
+        if (isList) lists++;
+        for (const name of PROTOTYPE_NAMES) {
+          for (const query of [`sort=${name}`, `sort=-${name}`, `sort_by=${name}`, `filter[${name}]=1`, `${name}=1`, `order=${name}`, `filter[search]=${name}`]) {
+            const res = await client.get(`${url}?${query}`);
+            const where = `${label(route)} ?${query}: ${res.status} ${JSON.stringify(res.body)?.slice(0, 200)}`;
+            expect(res.status, where).toBeLessThan(500);
+            if (res.status !== 200) expectClientErrorShape(res, where);
+            if (isList && (query.startsWith('sort') || (query.startsWith('filter[') && !query.startsWith('filter[search]')))) {
+              expect(res.status, where).toBe(400);
+              expect(res.body.message, where).toMatch(/not allowed|This list sorts with/);
+            }
           }
         }
       }
-    }
-    expect(lists).toBeGreaterThan(5);
-  }, DERIVED_TIMEOUT);
+      expect(lists).toBeGreaterThan(5);
+    },
+    DERIVED_TIMEOUT,
+  );
 });
 
 const NUL = '\u0000';
@@ -67,7 +70,11 @@ describeEachDatabase('hostile input: control characters and broken Unicode', (ct
     invalid(await reseller.put('/update-profile', { name: `Rita${NUL}` }), 'name', 'update-profile');
     invalid(await reseller.put('/update-profile', { name: `Rita${LONE_SURROGATE}` }), 'name', 'update-profile surrogate');
     invalid(await admin.post('/managers', { name: `M${NUL}`, username: 'nul_manager', password: 'password123', credits: 0, server_id: 1 }), 'name', 'managers create');
-    invalid(await reseller.post('/accounts', { login: 'nul_acc', full_name: `A${NUL}`, password: 'x', mac_address: '00:1A:79:00:00:99' }), 'full_name', 'accounts create');
+    invalid(
+      await reseller.post('/accounts', { login: 'nul_acc', full_name: `A${NUL}`, password: 'x', mac_address: '00:1A:79:00:00:99' }),
+      'full_name',
+      'accounts create',
+    );
     invalid(await admin.post('/themes', { name: 'T', slug: 'nul-theme', tokens: { colorPrimary: `#fff${NUL}` } }), 'tokens.colorPrimary', 'nested field');
     invalid(await admin.post('/ticket-categories', { name: 'ok', [`bad${NUL}key`]: 1 }), 'body', 'a key with NUL');
     // A parameter named __proto__ is reported under the query string: as an error key it would vanish.
@@ -116,7 +123,10 @@ const NOT_INTEGERS: unknown[] = [true, false, '0x10', '1e3', '1E3', 1.5, '1.5', 
 describeEachDatabase('hostile input: integers only where credits, months and ids are expected', (ctx) => {
   const refusedAt = (res: { status: number; body: any }, field: string, where: string) => {
     expect(res.status, `${where}: ${JSON.stringify(res.body)}`).toBe(422);
-    expect(Object.keys(res.body.errors ?? {}).map((key) => key.split('.')[0]), `${where}: ${JSON.stringify(res.body)}`).toContain(field);
+    expect(
+      Object.keys(res.body.errors ?? {}).map((key) => key.split('.')[0]),
+      `${where}: ${JSON.stringify(res.body)}`,
+    ).toContain(field);
   };
 
   it('credit moves take credits as an integer or integer text, nothing else', async () => {
@@ -124,7 +134,11 @@ describeEachDatabase('hostile input: integers only where credits, months and ids
     const reseller = await ctx.db.kysely.selectFrom('users').select(['id', 'credits']).where('username', '=', 'reseller').executeTakeFirstOrThrow();
     for (const credits of NOT_INTEGERS) {
       refusedAt(await admin.post(`/resellers/${reseller.id}/credits`, { action: 'renew', credits }), 'credits', `credits ${JSON.stringify(credits)}`);
-      refusedAt(await admin.post(`/resellers/${reseller.id}/credits`, { action: 'renew', credits: 5, bonus_credits: credits === '' ? 'x' : credits }), 'bonus_credits', `bonus ${JSON.stringify(credits)}`);
+      refusedAt(
+        await admin.post(`/resellers/${reseller.id}/credits`, { action: 'renew', credits: 5, bonus_credits: credits === '' ? 'x' : credits }),
+        'bonus_credits',
+        `bonus ${JSON.stringify(credits)}`,
+      );
     }
     const after = await ctx.db.kysely.selectFrom('users').select('credits').where('id', '=', reseller.id).executeTakeFirstOrThrow();
     expect(after.credits).toBe(reseller.credits);
@@ -140,12 +154,24 @@ describeEachDatabase('hostile input: integers only where credits, months and ids
     const dealerId = (await ctx.db.kysely.selectFrom('users').select('id').where('username', '=', 'dealer').executeTakeFirstOrThrow()).id;
     for (const value of NOT_INTEGERS.filter((v) => v !== '' && v !== ' ')) {
       const where = JSON.stringify(value);
-      refusedAt(await admin.post('/managers', { name: 'N', username: `int_${Math.random().toString(36).slice(2, 8)}`, password: 'password123', credits: value, server_id: 1 }), 'credits', `manager credits ${where}`);
-      refusedAt(await admin.post('/managers', { name: 'N', username: `int_${Math.random().toString(36).slice(2, 8)}`, password: 'password123', server_id: value }), 'server_id', `manager server_id ${where}`);
+      refusedAt(
+        await admin.post('/managers', { name: 'N', username: `int_${Math.random().toString(36).slice(2, 8)}`, password: 'password123', credits: value, server_id: 1 }),
+        'credits',
+        `manager credits ${where}`,
+      );
+      refusedAt(
+        await admin.post('/managers', { name: 'N', username: `int_${Math.random().toString(36).slice(2, 8)}`, password: 'password123', server_id: value }),
+        'server_id',
+        `manager server_id ${where}`,
+      );
       refusedAt(await dealer.post(`/accounts/${account.id}/credits`, { action: 'renew', months: value }), 'months', `months ${where}`);
       refusedAt(await admin.post(`/dealers/${dealerId}/promote`, { manager_id: value }), 'manager_id', `promote ${where}`);
       refusedAt(await admin.put('/system-settings/trial-days', { trial_days: value }), 'trial_days', `trial_days ${where}`);
-      refusedAt(await admin.post('/user-promos', { name: 'P', server_id: 1, credits_required: value, bonus_credits: 1 }), 'credits_required', `credits_required ${where}`);
+      refusedAt(
+        await admin.post('/user-promos', { name: 'P', server_id: 1, credits_required: value, bonus_credits: 1 }),
+        'credits_required',
+        `credits_required ${where}`,
+      );
       refusedAt(await admin.post('/accounts/bulk-suspend', { account_ids: [value] }), 'account_ids', `account_ids ${where}`);
     }
     for (const id of ['0x10', '1e3', '1.5', 'true', '-1', '%20', '١']) {

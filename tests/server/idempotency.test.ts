@@ -14,7 +14,14 @@ const hits = async (ctx: TestContext, actorId: number): Promise<number> => {
   return Number(row?.hits ?? 0);
 };
 const entryCount = async (ctx: TestContext) =>
-  Number((await ctx.db.kysely.selectFrom('credit_transactions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await ctx.db.kysely
+        .selectFrom('credit_transactions')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 const sameAnswers = (answers: Response[], first: Response) => {
   for (const answer of answers) {

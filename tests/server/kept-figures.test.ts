@@ -133,10 +133,12 @@ describeEachDatabase('kept figures', (ctx) => {
   it('agree with the rows after the demo seed, and after a backfill of the existing rows', async () => {
     await expectExact(['admin', 'manager', 'reseller', 'dealer']);
     // As the migrator runs it: in a transaction.
-    await db().transaction().execute(async (trx) => {
-      await keptFigures.down(trx);
-      await keptFigures.up(trx);
-    });
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await keptFigures.down(trx);
+        await keptFigures.up(trx);
+      });
     expect(await tallyProblems(db())).toEqual([]);
   });
 
@@ -171,18 +173,30 @@ describeEachDatabase('kept figures', (ctx) => {
     // Expiries today (both sides of now), tomorrow, later this month and in later months.
     const expiries = [-2, -0.01, 0.01, 0.3, 1, 5, 20, 40, 200, -40].map((d) => inDays(d));
     for (const [i, id] of ids.entries()) {
-      await db().updateTable('accounts').set({ expiry_date: i < 20 ? expiries[i % expiries.length] : null }).where('id', '=', id).execute();
+      await db()
+        .updateTable('accounts')
+        .set({ expiry_date: i < 20 ? expiries[i % expiries.length] : null })
+        .where('id', '=', id)
+        .execute();
     }
     await db().updateTable('accounts').set({ status: 'inactive' }).where('id', 'in', ids.slice(0, 5)).execute();
     await db().updateTable('accounts').set({ deleted_at: new Date().toISOString() }).where('id', 'in', ids.slice(5, 8)).execute();
     await db().updateTable('accounts').set({ deleted_at: null }).where('id', '=', ids[5]).execute();
     const dealer = await actorOf('dealer');
     await db().updateTable('accounts').set({ owner_id: dealer.id, owner_path: dealer.path }).where('id', 'in', ids.slice(10, 14)).execute();
-    await db().updateTable('accounts').set({ created_at: inDays(-100) }).where('id', 'in', ids.slice(14, 16)).execute();
+    await db()
+      .updateTable('accounts')
+      .set({ created_at: inDays(-100) })
+      .where('id', 'in', ids.slice(14, 16))
+      .execute();
     await db().deleteFrom('accounts').where('id', 'in', ids.slice(20, 25)).execute();
     // Untouched counted columns, and a statement that changes nothing at all.
     await db().updateTable('accounts').set({ state: 'online' }).where('id', 'in', ids).execute();
-    await db().updateTable('accounts').set({ status: sql`status` }).where('id', 'in', ids).execute();
+    await db()
+      .updateTable('accounts')
+      .set({ status: sql`status` })
+      .where('id', 'in', ids)
+      .execute();
     await expectExact(['admin', branch.dealer.username, 'dealer', branch.reseller.username]);
 
     const admin = await ctx.as('admin');
@@ -216,8 +230,7 @@ describeEachDatabase('kept figures', (ctx) => {
     const from = new Date(Date.now() - 365 * DAY).toISOString();
     const to = new Date().toISOString();
     const month = (c: string) => sql<string>`substr(${sql.ref(c)}, 1, 7)`;
-    const used = () =>
-      db().selectFrom('credit_transactions as t').where('t.type', '=', 'USED').where('t.created_at', '>=', from).where('t.created_at', '<=', to);
+    const used = () => db().selectFrom('credit_transactions as t').where('t.type', '=', 'USED').where('t.created_at', '>=', from).where('t.created_at', '<=', to);
 
     const flow = await db()
       .selectFrom('credit_transactions as t')
@@ -249,7 +262,12 @@ describeEachDatabase('kept figures', (ctx) => {
     const answered = (await admin.get('/analytics/renewals')).body.data as Array<{ period: string; renewals: number; credits: number; new_accounts: number }>;
     for (const p of answered) {
       const r = renewals.find((x) => x.period === p.period);
-      expect(p, p.period).toEqual({ period: p.period, renewals: Number(r?.renewals ?? 0), credits: Number(r?.credits ?? 0), new_accounts: Number(created.find((x) => x.period === p.period)?.n ?? 0) });
+      expect(p, p.period).toEqual({
+        period: p.period,
+        renewals: Number(r?.renewals ?? 0),
+        credits: Number(r?.credits ?? 0),
+        new_accounts: Number(created.find((x) => x.period === p.period)?.n ?? 0),
+      });
     }
 
     for (const role of ['dealer', 'reseller'] as const) {

@@ -27,14 +27,24 @@ describeEachDatabase('ledger guards against direct SQL', (ctx) => {
     const db = ctx.db.kysely;
     const users = await db.selectFrom('users').select(['id', 'credits', 'bonus_credits', 'ledger_entry_id']).orderBy('id').execute();
     const count = async (table: 'credit_transactions' | 'audit_logs') =>
-      Number((await db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select(sql<number>`count(*)`.as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     return { balances: JSON.stringify(users), entries: await count('credit_transactions'), audits: await count('audit_logs'), users: users.length };
   };
   /** The statement fails and leaves ledger, balances and audit log as they were. */
   const refused = async (statement: string, message: RegExp = /append-only|ledger entry|starts with no credits|cannot be (deleted|replaced)|constraint/i) => {
     // The statement must fail with the guard's (or a constraint's) message, and change nothing.
     const before = await state();
-    const outcome = await run(statement).then(() => null, (error: Error) => error);
+    const outcome = await run(statement).then(
+      () => null,
+      (error: Error) => error,
+    );
     expect(outcome?.message ?? `no error from: ${statement}`).toMatch(message);
     expect(await state(), statement).toEqual(before);
   };
@@ -68,7 +78,8 @@ describeEachDatabase('ledger guards against direct SQL', (ctx) => {
       await refused('truncate credit_transactions, audit_logs');
     } else {
       const values = `${entry.id}, 'TXN-FORGED', ${manager}, 'PURCHASED', 1000000, 0, 0, 1000000, null, null, null, 'forged', null, null, null, '${entry.created_at}'`;
-      const columns = 'id, transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, counterparty_id, actor_id, account_id, operation_id, coverage_start, coverage_end, remarks, created_at';
+      const columns =
+        'id, transaction_number, user_id, type, credits, bonus_credits, balance_before, balance_after, counterparty_id, actor_id, account_id, operation_id, coverage_start, coverage_end, remarks, created_at';
       await refused(`insert or replace into credit_transactions (${columns}) values (${values})`);
       await refused(`replace into credit_transactions (${columns}) values (${values})`);
       await refused(`insert into credit_transactions (${columns}) values (${values}) on conflict (id) do update set credits = excluded.credits`);
@@ -161,8 +172,18 @@ describeEachDatabase('ledger guards against direct SQL', (ctx) => {
     // Every column of an entry is fixed once written.
     const entry = await latestEntry(manager);
     for (const set of [
-      `user_id = ${dealer}`, 'credits = credits + 1', 'bonus_credits = 1', 'balance_before = 0', 'balance_after = balance_after + 1', "type = 'USED'",
-      `counterparty_id = ${dealer}`, 'actor_id = null', 'account_id = null', "operation_id = 'other'", "created_at = '2020-01-01'", "transaction_number = 'TXN-X'",
+      `user_id = ${dealer}`,
+      'credits = credits + 1',
+      'bonus_credits = 1',
+      'balance_before = 0',
+      'balance_after = balance_after + 1',
+      "type = 'USED'",
+      `counterparty_id = ${dealer}`,
+      'actor_id = null',
+      'account_id = null',
+      "operation_id = 'other'",
+      "created_at = '2020-01-01'",
+      "transaction_number = 'TXN-X'",
     ]) {
       await refused(`update credit_transactions set ${set} where id = ${entry.id}`, /append-only/);
     }
@@ -220,8 +241,14 @@ async function checkLedger(ctx: TestContext) {
   const entries = await db.selectFrom('credit_transactions').selectAll().orderBy('id').execute();
   for (const user of users) {
     const own = entries.filter((e) => e.user_id === user.id);
-    expect(own.reduce((s, e) => s + e.credits, 0), `user ${user.id}`).toBe(user.credits);
-    expect(own.reduce((s, e) => s + e.bonus_credits, 0), `user ${user.id} bonus`).toBe(user.bonus_credits);
+    expect(
+      own.reduce((s, e) => s + e.credits, 0),
+      `user ${user.id}`,
+    ).toBe(user.credits);
+    expect(
+      own.reduce((s, e) => s + e.bonus_credits, 0),
+      `user ${user.id} bonus`,
+    ).toBe(user.bonus_credits);
     own.reduce((previous, e) => {
       expect(e.balance_before, `entry ${e.id}`).toBe(previous);
       return e.balance_after;

@@ -41,8 +41,14 @@ async function ledgerChecks(ctx: TestContext) {
     expect(u.bonus_credits, `user ${u.id} bonus`).toBeGreaterThanOrEqual(0);
     expect(u.bonus_credits, `user ${u.id} bonus within balance`).toBeLessThanOrEqual(u.credits);
     const own = byUser.get(u.id) ?? [];
-    expect(own.reduce((s, e) => s + e.credits, 0), `user ${u.id} credits = sum of entries`).toBe(u.credits);
-    expect(own.reduce((s, e) => s + e.bonus_credits, 0), `user ${u.id} bonus = sum of entries`).toBe(u.bonus_credits);
+    expect(
+      own.reduce((s, e) => s + e.credits, 0),
+      `user ${u.id} credits = sum of entries`,
+    ).toBe(u.credits);
+    expect(
+      own.reduce((s, e) => s + e.bonus_credits, 0),
+      `user ${u.id} bonus = sum of entries`,
+    ).toBe(u.bonus_credits);
     let previous = 0;
     for (const e of own) {
       expect(e.balance_before, `entry ${e.id} continues the previous balance`).toBe(previous);

@@ -14,8 +14,7 @@ import { balance, createBranch } from './hierarchyFixtures';
 
 describeEachDatabase('posting several changes in one call', (ctx) => {
   const post = (changes: BalanceChange[]) => inTransaction(ctx.db.kysely, (trx) => postChanges(trx, changes, { actorId: null }));
-  const entries = (userId: number) =>
-    ctx.db.kysely.selectFrom('credit_transactions').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  const entries = (userId: number) => ctx.db.kysely.selectFrom('credit_transactions').selectAll().where('user_id', '=', userId).orderBy('id').execute();
   const state = async (userId: number) => ({ balance: await balance(ctx, userId), entries: (await entries(userId)).length });
 
   it('chains the entries in order and applies them all, mixed with other users', async () => {
@@ -99,12 +98,27 @@ describeEachDatabase('posting several changes in one call', (ctx) => {
     const changes: BalanceChange[] = Array.from({ length: 2400 }, () => ({ userId: dealer.id, type: 'USED', credits: -1 }));
     const posted = await inTransaction(ctx.db.kysely, (trx) => postChanges(trx, changes, { actorId: reseller.id, kind: 'bulk_renew' }));
     const ids = posted.map((e) => e.id);
-    const named = await ctx.db.kysely.selectFrom('credit_transactions').select('operation_id').distinct().where('id', '>=', Math.min(...ids)).where('id', '<=', Math.max(...ids)).where('user_id', '=', dealer.id).execute();
+    const named = await ctx.db.kysely
+      .selectFrom('credit_transactions')
+      .select('operation_id')
+      .distinct()
+      .where('id', '>=', Math.min(...ids))
+      .where('id', '<=', Math.max(...ids))
+      .where('user_id', '=', dealer.id)
+      .execute();
     expect(named).toHaveLength(1);
     const operation = await ctx.db.kysely.selectFrom('ledger_operations').selectAll().where('id', '=', named[0].operation_id).executeTakeFirstOrThrow();
     expect(operation).toMatchObject({ kind: 'bulk_renew', actor_id: reseller.id, entries: 2400 });
     // A refused call leaves no operation behind: it is part of the call's transaction.
-    const count = async () => Number((await ctx.db.kysely.selectFrom('ledger_operations').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await ctx.db.kysely
+            .selectFrom('ledger_operations')
+            .select(sql<number>`count(*)`.as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     await expect(post([{ userId: dealer.id, type: 'USED', credits: -1_000_000 }])).rejects.toBeInstanceOf(InsufficientBalance);
     expect(await count()).toBe(before);

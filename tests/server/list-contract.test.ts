@@ -101,7 +101,10 @@ describeEachDatabase('lists: server and contract agree', (ctx) => {
       }
       await expect(provider.getList({ resource: name, meta, sorters: [{ field: 'no_such_key', order: 'asc' }] })).rejects.toMatchObject({ statusCode: 400 });
       if (entry.search) {
-        await expect(provider.getList({ resource: name, meta, filters: [{ field: 'search', operator: 'contains', value: 'a' }] }), `${name} searched`).resolves.toBeDefined();
+        await expect(
+          provider.getList({ resource: name, meta, filters: [{ field: 'search', operator: 'contains', value: 'a' }] }),
+          `${name} searched`,
+        ).resolves.toBeDefined();
       }
       for (const field of entry.filters) {
         const filters: CrudFilter[] = [{ field, operator: 'eq', value: '1' }];

@@ -14,7 +14,10 @@ const EXTRA = Array.from({ length: 12 }, (_, i) => `Extra ${String(i + 1).padSta
 async function addCategories(ctx: TestContext, names: string[], is_active = 1) {
   const now = new Date().toISOString();
   for (const name of names) {
-    await ctx.db.kysely.insertInto('ticket_categories').values({ name, description: `About ${name}`, is_active, created_at: now, updated_at: now }).execute();
+    await ctx.db.kysely
+      .insertInto('ticket_categories')
+      .values({ name, description: `About ${name}`, is_active, created_at: now, updated_at: now })
+      .execute();
   }
 }
 
@@ -55,7 +58,9 @@ describeEachDatabase('list conventions (ticket categories)', (ctx) => {
     const entry: ListEntry = { ...LISTS['ticket-categories'], sorts: ['name'], defaultSort: 'name', filters: [] };
     const spec: ListSpec = { entry, search: ['tc.name'], filters: {}, sorts: { name: 'tc.name' }, idColumn: 'tc.id', exactTotalUpTo: 10 };
     const list = (query: Record<string, string>) =>
-      paginate<{ name: string }>(ctx.db.kysely.selectFrom('ticket_categories as tc').where('tc.name', 'like', 'Counted%'), query, spec, (q) => q.select(['tc.id', 'tc.name']));
+      paginate<{ name: string }>(ctx.db.kysely.selectFrom('ticket_categories as tc').where('tc.name', 'like', 'Counted%'), query, spec, (q) =>
+        q.select(['tc.id', 'tc.name']),
+      );
 
     const first = await list({ per_page: '4' });
     expect(first.meta).toEqual({ total: 10, total_exact: false, current_page: 1, per_page: 4, last_page: 3, from: 1, to: 4 });
@@ -93,7 +98,11 @@ describeEachDatabase('list conventions (ticket categories)', (ctx) => {
     const capped = await admin.get('/ticket-categories?per_page=100000');
     expect(capped.status).toBe(200);
     expect(capped.body.meta.per_page).toBe(MAX_PAGE_SIZE);
-    for (const [query, field] of [['page=abc', 'page'], ['per_page=-1', 'per_page'], ['per_page=0', 'per_page']]) {
+    for (const [query, field] of [
+      ['page=abc', 'page'],
+      ['per_page=-1', 'per_page'],
+      ['per_page=0', 'per_page'],
+    ]) {
       const res = await admin.get(`/ticket-categories?${query}`);
       expect(res.status, query).toBe(422);
       expect(Object.keys(res.body.errors), query).toEqual([field]);
@@ -223,7 +232,11 @@ describeEachDatabase('list conventions (ticket categories)', (ctx) => {
   it('lets only admin manage categories', async () => {
     for (const role of ROLES.filter((r) => r !== 'admin')) {
       const client = await ctx.as(role);
-      for (const res of [await client.get('/ticket-categories'), await client.post('/ticket-categories', { name: 'Nope' }), await client.delete('/ticket-categories/1')]) {
+      for (const res of [
+        await client.get('/ticket-categories'),
+        await client.post('/ticket-categories', { name: 'Nope' }),
+        await client.delete('/ticket-categories/1'),
+      ]) {
         expect(res.status, role).toBe(403);
         expect(res.body).toEqual({ message: ACCESS.forbidden });
       }
@@ -231,9 +244,7 @@ describeEachDatabase('list conventions (ticket categories)', (ctx) => {
   });
 
   it('/ticket-categories-active answers the active categories to every role', async () => {
-    const expected = (await (await ctx.as('admin')).get('/ticket-categories?filter[is_active]=true&per_page=100')).body.data.map(
-      (c: { name: string }) => c.name,
-    );
+    const expected = (await (await ctx.as('admin')).get('/ticket-categories?filter[is_active]=true&per_page=100')).body.data.map((c: { name: string }) => c.name);
     expect(expected).toContain('General');
     for (const role of ROLES) {
       for (const path of ['/ticket-categories-active', '/tickets-categories']) {

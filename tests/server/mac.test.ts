@@ -90,7 +90,12 @@ describeEachDatabase('MAC check', (ctx) => {
     expect(again.status).toBe(404);
     await createAccount(ctx, 'dealer2', { mac_address: mac });
     await createAccount(ctx, 'dealer', { mac_address: mac });
-    const audit = await ctx.db.kysely.selectFrom('audit_logs').select(['action', 'username']).where('entity_id', '=', account.id).where('action', '=', 'delete').execute();
+    const audit = await ctx.db.kysely
+      .selectFrom('audit_logs')
+      .select(['action', 'username'])
+      .where('entity_id', '=', account.id)
+      .where('action', '=', 'delete')
+      .execute();
     expect(audit).toEqual([{ action: 'delete', username: 'reseller' }]);
   });
 

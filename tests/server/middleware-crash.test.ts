@@ -77,7 +77,8 @@ if (admin) {
             if (!account && !subscriber) return null;
             if (!account) return `subscriber ${subscriber!.id} has no account (orphaned)`;
             if (!subscriber) return `account ${account.id} has no subscriber`;
-            if (Number(subscriber.expiry_epoch) !== epochOf(account.expiry_date)) return `expiry ${subscriber.expiry_epoch} in the middleware, ${epochOf(account.expiry_date)} in the panel`;
+            if (Number(subscriber.expiry_epoch) !== epochOf(account.expiry_date))
+              return `expiry ${subscriber.expiry_epoch} in the middleware, ${epochOf(account.expiry_date)} in the panel`;
             if (Number(subscriber.status) !== (account.status === 'active' ? 0 : 1)) return 'status differs';
             return null;
           };
@@ -124,7 +125,15 @@ if (admin) {
               const retried = retryAtOnce ? await call(server.baseUrl, 'POST', path, await signIn(server.baseUrl, 'dealer'), body, { 'idempotency-key': key }) : null;
               await agreed(login);
               // Nothing spent without the change, nothing changed without the charge.
-              const account = retryAtOnce ? null : await q.selectFrom('accounts').select(['id', 'expiry_date']).where('server_id', '=', main.id).where('login', '=', login).where('deleted_at', 'is', null).executeTakeFirst();
+              const account = retryAtOnce
+                ? null
+                : await q
+                    .selectFrom('accounts')
+                    .select(['id', 'expiry_date'])
+                    .where('server_id', '=', main.id)
+                    .where('login', '=', login)
+                    .where('deleted_at', 'is', null)
+                    .executeTakeFirst();
               const committed = step === 'after-commit';
               if (retryAtOnce) {
                 // Checked below, after the retry.
@@ -145,7 +154,13 @@ if (admin) {
               const again = await call(server.baseUrl, 'POST', path, await signIn(server.baseUrl, 'dealer'), body, { 'idempotency-key': key });
               expect(again.replayed).toBe(true);
               await agreed(login);
-              const live = await q.selectFrom('accounts').select(['id', 'expiry_date']).where('server_id', '=', main.id).where('login', '=', login).where('deleted_at', 'is', null).execute();
+              const live = await q
+                .selectFrom('accounts')
+                .select(['id', 'expiry_date'])
+                .where('server_id', '=', main.id)
+                .where('login', '=', login)
+                .where('deleted_at', 'is', null)
+                .execute();
               expect(live).toHaveLength(1);
               const cost = retry.body.renewal.credits;
               expect(cost).toBeGreaterThan(0);
@@ -155,7 +170,9 @@ if (admin) {
                 expect(retry.body.renewal.coverage_start).toBe(new Date(renewable.get(step)!.expiry).toISOString());
                 expect(live[0].expiry_date).toBe(retry.body.renewal.coverage_end);
               }
-              const [rows] = await middleware.conn.query<Array<{ n: number } & import('mysql2').RowDataPacket>>('SELECT COUNT(*) AS n FROM users WHERE login = ?', [login]);
+              const [rows] = await middleware.conn.query<Array<{ n: number } & import('mysql2').RowDataPacket>>('SELECT COUNT(*) AS n FROM users WHERE login = ?', [
+                login,
+              ]);
               expect(Number(rows[0].n)).toBe(1);
               expect((await checkLedger(q)).problems).toEqual([]);
               await server.stop();

@@ -53,7 +53,11 @@ async function othersAnswerQuickly(ctx: TestContext, what: string): Promise<void
       timed('signin', () => ctx.anonymous.post('/login', { username: n % 2 ? 'dealer2' : 'reseller2', password: 'password123' }), 200),
       timed('list', () => dealer2.get('/accounts?per_page=20'), 200),
       timed('health', () => ctx.anonymous.get('/health'), 200),
-      timed('credits', () => manager2.post(`/resellers/${reseller2Id}/credits`, { action: 'renew', credits: 10 }, { 'idempotency-key': `other-${randomBytes(4).toString('hex')}` }), 200),
+      timed(
+        'credits',
+        () => manager2.post(`/resellers/${reseller2Id}/credits`, { action: 'renew', credits: 10 }, { 'idempotency-key': `other-${randomBytes(4).toString('hex')}` }),
+        200,
+      ),
     ]);
     await sleep(150);
   }
@@ -68,110 +72,144 @@ async function othersAnswerQuickly(ctx: TestContext, what: string): Promise<void
 if (admin) {
   afterAll(async () => admin.end());
 
-  describeEachDatabase('a stuck middleware holds nobody else', (ctx) => {
-    let middleware: Awaited<ReturnType<typeof middlewareDatabase>>;
-    let serverId = 0;
-    const accounts: Array<{ id: number; login: string }> = [];
+  describeEachDatabase(
+    'a stuck middleware holds nobody else',
+    (ctx) => {
+      let middleware: Awaited<ReturnType<typeof middlewareDatabase>>;
+      let serverId = 0;
+      const accounts: Array<{ id: number; login: string }> = [];
 
-    beforeAll(async () => {
-      middleware = await middlewareDatabase(admin);
-      const root = await ctx.as('admin');
-      const made = await root.post('/servers', { name: 'Ministra', driver: 'ministra', db_host: '127.0.0.1', db_port: 3306, db_username: 'root', db_name: middleware.name, timeout_seconds: LOCKED_BUDGET_S });
-      expect(made.status, JSON.stringify(made.body)).toBe(201);
-      serverId = made.body.data.id;
-      await ctx.db.kysely.updateTable('users').set({ server_id: serverId }).where('username', '=', 'manager').execute();
-      const dealer = await ctx.as('dealer');
-      for (let i = 0; i < RENEWALS; i++) {
-        const login = `held${i}${randomBytes(2).toString('hex')}`;
-        const res = await dealer.post('/accounts', { login, full_name: `Held ${i}`, password: 'stbpass1', mac_address: uniqueMac(), server_id: serverId });
-        expect(res.status, JSON.stringify(res.body)).toBe(201);
-        accounts.push({ id: res.body.data.id, login });
-      }
-    });
-    afterAll(async () => middleware?.drop());
-
-    it(`while the users table is locked, ${RENEWALS} renewals wait and other users answer under 1 s at p95`, { timeout: 120_000 }, async () => {
-      const dealer = await ctx.as('dealer');
-      const before = await balance(ctx, 'dealer');
-
-      const locker: Connection = await mysql.createConnection({ ...MARIADB, database: middleware.name });
-      await locker.query('SET SESSION innodb_lock_wait_timeout = 2');
-      await locker.query('LOCK TABLES users WRITE');
-      let unlocked = false;
-      try {
-        const renewals = accounts.map((a) =>
-          dealer.post(`/accounts/${a.id}/credits`, { action: 'renew', months: 1 }, { 'idempotency-key': `held-${a.id}-${randomBytes(3).toString('hex')}` }).then((res) => ({ res, at: Date.now() })),
-        );
-        await sleep(300);
-
-        await othersAnswerQuickly(ctx, 'wait on a locked middleware');
-        const measuredUntil = Date.now();
-        // The renewals were held all along: the middleware was locked for the whole measurement.
-        const [[{ waiting }]] = (await admin.query(`SELECT COUNT(*) AS waiting FROM information_schema.PROCESSLIST WHERE DB = ? AND STATE LIKE '%lock%'`, [middleware.name])) as unknown as [[{ waiting: number }]];
-        expect(Number(waiting)).toBeGreaterThan(0);
-
-        await locker.query('UNLOCK TABLES');
-        unlocked = true;
-        const done = await Promise.all(renewals);
-        for (const { res, at } of done) {
-          expect(res.status, JSON.stringify(res.body)).toBe(200);
-          expect(at).toBeGreaterThanOrEqual(measuredUntil);
-        }
-        const cost = done.reduce((sum, { res }) => sum + res.body.renewal.credits, 0);
-        expect((await balance(ctx, 'dealer')).credits).toBe(before.credits - cost);
-        for (const a of accounts) {
-          const row = await ctx.db.kysely.selectFrom('accounts').select('expiry_date').where('id', '=', a.id).executeTakeFirstOrThrow();
-          expect(Number((await subscriberByLogin(middleware.conn, a.login))!.expiry_epoch)).toBe(epochOf(row.expiry_date));
-        }
-        const pending = await ctx.db.kysely.selectFrom('middleware_journal').select('id').where('status', '=', 'pending').execute();
-        expect(pending).toEqual([]);
-      } finally {
-        if (!unlocked) await locker.query('UNLOCK TABLES').catch(() => {});
-        await locker.end();
-      }
-    });
-
-    it(`while the server's host accepts connections and never answers, ${RENEWALS} renewals answer 503 charging nothing and other users answer under 1 s at p95`, { timeout: 120_000 }, async () => {
-      const host = await hangingHost();
-      try {
-        // Healthy (relaying to the MariaDB) while the accounts are made, silent from then on.
-        host.state.silent = false;
+      beforeAll(async () => {
+        middleware = await middlewareDatabase(admin);
         const root = await ctx.as('admin');
-        const made = await root.post('/servers', { name: 'Ministra silent', driver: 'ministra', db_host: '127.0.0.1', db_port: host.port, db_username: 'root', db_name: middleware.name, timeout_seconds: SILENT_BUDGET_S });
+        const made = await root.post('/servers', {
+          name: 'Ministra',
+          driver: 'ministra',
+          db_host: '127.0.0.1',
+          db_port: 3306,
+          db_username: 'root',
+          db_name: middleware.name,
+          timeout_seconds: LOCKED_BUDGET_S,
+        });
         expect(made.status, JSON.stringify(made.body)).toBe(201);
-        const silentId = made.body.data.id;
-        await ctx.db.kysely.updateTable('users').set({ server_id: silentId }).where('username', '=', 'manager').execute();
+        serverId = made.body.data.id;
+        await ctx.db.kysely.updateTable('users').set({ server_id: serverId }).where('username', '=', 'manager').execute();
         const dealer = await ctx.as('dealer');
-        const stuck: number[] = [];
         for (let i = 0; i < RENEWALS; i++) {
-          const res = await dealer.post('/accounts', { login: `silent${i}${randomBytes(2).toString('hex')}`, full_name: `Silent ${i}`, password: 'stbpass1', mac_address: uniqueMac(), server_id: silentId });
+          const login = `held${i}${randomBytes(2).toString('hex')}`;
+          const res = await dealer.post('/accounts', { login, full_name: `Held ${i}`, password: 'stbpass1', mac_address: uniqueMac(), server_id: serverId });
           expect(res.status, JSON.stringify(res.body)).toBe(201);
-          stuck.push(res.body.data.id);
+          accounts.push({ id: res.body.data.id, login });
         }
-        host.hang();
-        const expiries = async () => (await ctx.db.kysely.selectFrom('accounts').select(['id', 'expiry_date']).where('id', 'in', stuck).orderBy('id').execute());
-        const expiriesBefore = await expiries();
+      });
+      afterAll(async () => middleware?.drop());
+
+      it(`while the users table is locked, ${RENEWALS} renewals wait and other users answer under 1 s at p95`, { timeout: 120_000 }, async () => {
+        const dealer = await ctx.as('dealer');
         const before = await balance(ctx, 'dealer');
 
-        const started = Date.now();
-        const renewals = stuck.map((id) => dealer.post(`/accounts/${id}/credits`, { action: 'renew', months: 1 }).then((res) => ({ res, ms: Date.now() - started })));
-        await sleep(300);
-        await othersAnswerQuickly(ctx, 'need a host that never answers');
+        const locker: Connection = await mysql.createConnection({ ...MARIADB, database: middleware.name });
+        await locker.query('SET SESSION innodb_lock_wait_timeout = 2');
+        await locker.query('LOCK TABLES users WRITE');
+        let unlocked = false;
+        try {
+          const renewals = accounts.map((a) =>
+            dealer
+              .post(`/accounts/${a.id}/credits`, { action: 'renew', months: 1 }, { 'idempotency-key': `held-${a.id}-${randomBytes(3).toString('hex')}` })
+              .then((res) => ({ res, at: Date.now() })),
+          );
+          await sleep(300);
 
-        for (const { res, ms } of await Promise.all(renewals)) {
-          expect(res.status, JSON.stringify(res.body)).toBe(503);
-          expect(res.body.message).toBe(ACCOUNTS.serverUnavailable('Ministra silent'));
-          // Each within its own budget (a connection, then the handshake that never comes), or at once once the breaker opened.
-          expect(ms).toBeLessThan(SILENT_BUDGET_S * 1000 + 2000);
+          await othersAnswerQuickly(ctx, 'wait on a locked middleware');
+          const measuredUntil = Date.now();
+          // The renewals were held all along: the middleware was locked for the whole measurement.
+          const [[{ waiting }]] = (await admin.query(`SELECT COUNT(*) AS waiting FROM information_schema.PROCESSLIST WHERE DB = ? AND STATE LIKE '%lock%'`, [
+            middleware.name,
+          ])) as unknown as [[{ waiting: number }]];
+          expect(Number(waiting)).toBeGreaterThan(0);
+
+          await locker.query('UNLOCK TABLES');
+          unlocked = true;
+          const done = await Promise.all(renewals);
+          for (const { res, at } of done) {
+            expect(res.status, JSON.stringify(res.body)).toBe(200);
+            expect(at).toBeGreaterThanOrEqual(measuredUntil);
+          }
+          const cost = done.reduce((sum, { res }) => sum + res.body.renewal.credits, 0);
+          expect((await balance(ctx, 'dealer')).credits).toBe(before.credits - cost);
+          for (const a of accounts) {
+            const row = await ctx.db.kysely.selectFrom('accounts').select('expiry_date').where('id', '=', a.id).executeTakeFirstOrThrow();
+            expect(Number((await subscriberByLogin(middleware.conn, a.login))!.expiry_epoch)).toBe(epochOf(row.expiry_date));
+          }
+          const pending = await ctx.db.kysely.selectFrom('middleware_journal').select('id').where('status', '=', 'pending').execute();
+          expect(pending).toEqual([]);
+        } finally {
+          if (!unlocked) await locker.query('UNLOCK TABLES').catch(() => {});
+          await locker.end();
         }
-        expect((await balance(ctx, 'dealer')).credits).toBe(before.credits);
-        expect(await expiries()).toEqual(expiriesBefore);
-        // Nothing reached the middleware, so nothing is left to put back.
-        const pending = await ctx.db.kysely.selectFrom('middleware_journal').select('id').where('status', '=', 'pending').execute();
-        expect(pending).toEqual([]);
-      } finally {
-        await host.close();
-      }
-    });
-  }, { creditOpsPerMinute: 1000 }); // the measured credit moves of both scenarios fall within one minute
+      });
+
+      it(
+        `while the server's host accepts connections and never answers, ${RENEWALS} renewals answer 503 charging nothing and other users answer under 1 s at p95`,
+        { timeout: 120_000 },
+        async () => {
+          const host = await hangingHost();
+          try {
+            // Healthy (relaying to the MariaDB) while the accounts are made, silent from then on.
+            host.state.silent = false;
+            const root = await ctx.as('admin');
+            const made = await root.post('/servers', {
+              name: 'Ministra silent',
+              driver: 'ministra',
+              db_host: '127.0.0.1',
+              db_port: host.port,
+              db_username: 'root',
+              db_name: middleware.name,
+              timeout_seconds: SILENT_BUDGET_S,
+            });
+            expect(made.status, JSON.stringify(made.body)).toBe(201);
+            const silentId = made.body.data.id;
+            await ctx.db.kysely.updateTable('users').set({ server_id: silentId }).where('username', '=', 'manager').execute();
+            const dealer = await ctx.as('dealer');
+            const stuck: number[] = [];
+            for (let i = 0; i < RENEWALS; i++) {
+              const res = await dealer.post('/accounts', {
+                login: `silent${i}${randomBytes(2).toString('hex')}`,
+                full_name: `Silent ${i}`,
+                password: 'stbpass1',
+                mac_address: uniqueMac(),
+                server_id: silentId,
+              });
+              expect(res.status, JSON.stringify(res.body)).toBe(201);
+              stuck.push(res.body.data.id);
+            }
+            host.hang();
+            const expiries = async () => await ctx.db.kysely.selectFrom('accounts').select(['id', 'expiry_date']).where('id', 'in', stuck).orderBy('id').execute();
+            const expiriesBefore = await expiries();
+            const before = await balance(ctx, 'dealer');
+
+            const started = Date.now();
+            const renewals = stuck.map((id) => dealer.post(`/accounts/${id}/credits`, { action: 'renew', months: 1 }).then((res) => ({ res, ms: Date.now() - started })));
+            await sleep(300);
+            await othersAnswerQuickly(ctx, 'need a host that never answers');
+
+            for (const { res, ms } of await Promise.all(renewals)) {
+              expect(res.status, JSON.stringify(res.body)).toBe(503);
+              expect(res.body.message).toBe(ACCOUNTS.serverUnavailable('Ministra silent'));
+              // Each within its own budget (a connection, then the handshake that never comes), or at once once the breaker opened.
+              expect(ms).toBeLessThan(SILENT_BUDGET_S * 1000 + 2000);
+            }
+            expect((await balance(ctx, 'dealer')).credits).toBe(before.credits);
+            expect(await expiries()).toEqual(expiriesBefore);
+            // Nothing reached the middleware, so nothing is left to put back.
+            const pending = await ctx.db.kysely.selectFrom('middleware_journal').select('id').where('status', '=', 'pending').execute();
+            expect(pending).toEqual([]);
+          } finally {
+            await host.close();
+          }
+        },
+      );
+    },
+    { creditOpsPerMinute: 1000 },
+  ); // the measured credit moves of both scenarios fall within one minute
 }

@@ -34,7 +34,9 @@ if (admin) {
 
     const create = async () => {
       const login = `jr${randomBytes(4).toString('hex')}`;
-      const res = await (await ctx.as('dealer')).post('/accounts', { login, full_name: `Journal ${login}`, password: 'stbpass1', mac_address: uniqueMac(), server_id: serverId, months: 1 });
+      const res = await (
+        await ctx.as('dealer')
+      ).post('/accounts', { login, full_name: `Journal ${login}`, password: 'stbpass1', mac_address: uniqueMac(), server_id: serverId, months: 1 });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body.data as { id: number; login: string; expiry_date: string; mac_address: string };
     };
@@ -43,7 +45,9 @@ if (admin) {
 
     beforeAll(async () => {
       middleware = await middlewareDatabase(admin);
-      const made = await (await ctx.as('admin')).post('/servers', { name: 'Ministra', driver: 'ministra', db_host: '127.0.0.1', db_port: 3306, db_username: 'root', db_name: middleware.name });
+      const made = await (
+        await ctx.as('admin')
+      ).post('/servers', { name: 'Ministra', driver: 'ministra', db_host: '127.0.0.1', db_port: 3306, db_username: 'root', db_name: middleware.name });
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       serverId = made.body.data.id;
       await ctx.db.kysely.updateTable('users').set({ server_id: serverId }).where('username', '=', 'manager').execute();
@@ -91,7 +95,10 @@ if (admin) {
       const before = await balance(ctx, 'dealer');
       const key = { 'idempotency-key': `twin-${account.id}` };
       const answers = await Promise.all([1, 2, 3].map(() => dealer.post(`/accounts/${account.id}/credits`, { action: 'renew', months: 1 }, key)));
-      expect(answers.map((a) => a.status), JSON.stringify(answers.map((a) => a.body))).toEqual([200, 200, 200]);
+      expect(
+        answers.map((a) => a.status),
+        JSON.stringify(answers.map((a) => a.body)),
+      ).toEqual([200, 200, 200]);
       expect(answers.filter((a) => a.headers.get('idempotent-replayed') !== 'true')).toHaveLength(1);
       for (const a of answers) expect(a.body.renewal).toEqual(answers[0].body.renewal);
       expect((await balance(ctx, 'dealer')).credits).toBe(before.credits - answers[0].body.renewal.credits);
@@ -139,7 +146,9 @@ if (admin) {
       await middleware.conn.query('UPDATE users SET expire_billing_date = NOW() + INTERVAL 400 DAY, status = 1 WHERE login = ?', [shifted.login]);
       await middleware.conn.query('DELETE FROM users WHERE login = ?', [lost.login]);
       const orphanMac = uniqueMac().match(/.{2}/g)!.join(':');
-      await middleware.conn.query("INSERT INTO users (login, fname, mac, status, expire_billing_date) VALUES ('orphan1', 'Nobody', ?, 0, NOW() + INTERVAL 30 DAY)", [orphanMac]);
+      await middleware.conn.query("INSERT INTO users (login, fname, mac, status, expire_billing_date) VALUES ('orphan1', 'Nobody', ?, 0, NOW() + INTERVAL 30 DAY)", [
+        orphanMac,
+      ]);
 
       const plan = await planReconcile(ctx.db.kysely, provisioners, serverId);
       expect(plan.differences.map((d) => [d.kind, 'account' in d ? d.account.login : d.subscriber.login, 'fields' in d ? d.fields : null])).toEqual([
@@ -148,7 +157,15 @@ if (admin) {
         ['orphan', 'orphan1', null],
       ]);
       const audits = async () =>
-        (await ctx.db.kysely.selectFrom('audit_logs').select(['target_username', 'description']).where('module', '=', 'servers').where('action', '=', 'reconcile').where('entity_id', '=', serverId).execute()).length;
+        (
+          await ctx.db.kysely
+            .selectFrom('audit_logs')
+            .select(['target_username', 'description'])
+            .where('module', '=', 'servers')
+            .where('action', '=', 'reconcile')
+            .where('entity_id', '=', serverId)
+            .execute()
+        ).length;
       const auditedBefore = await audits();
 
       if (ctx.kind === 'sqlite') {
@@ -156,7 +173,9 @@ if (admin) {
         const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(ctx.db.kysely);
         const file = rows.find((r) => r.name === 'main')!.file;
         const run = (args: string[]) =>
-          promisify(execFile)('npx', ['tsx', 'server/cli.ts', 'reconcile', '--server', String(serverId), ...args], { env: { ...process.env, DATABASE_URL: `sqlite:${file}`, DEMO_MODE: 'false' } });
+          promisify(execFile)('npx', ['tsx', 'server/cli.ts', 'reconcile', '--server', String(serverId), ...args], {
+            env: { ...process.env, DATABASE_URL: `sqlite:${file}`, DEMO_MODE: 'false' },
+          });
         const dry = await run([]);
         expect(dry.stdout).toContain(`differs   account #${shifted.id} ${shifted.login}`);
         expect(dry.stdout).toContain(`missing   account #${lost.id} ${lost.login}`);

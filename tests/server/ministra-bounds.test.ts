@@ -36,7 +36,14 @@ const timed = async <T>(work: () => Promise<T>): Promise<{ result: T; ms: number
 };
 
 const ledgerSize = async (ctx: TestContext) =>
-  Number((await ctx.db.kysely.selectFrom('credit_transactions').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await ctx.db.kysely
+        .selectFrom('credit_transactions')
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 if (admin) {
   afterAll(async () => admin.end());
@@ -57,7 +64,9 @@ if (admin) {
       };
       const create = async () => {
         serial += 1;
-        const res = await (await ctx.as('dealer')).post('/accounts', {
+        const res = await (
+          await ctx.as('dealer')
+        ).post('/accounts', {
           login: `bound${serial}${randomBytes(2).toString('hex')}`,
           full_name: `Bounded ${serial}`,
           password: 'stbpass1',
@@ -97,10 +106,26 @@ if (admin) {
         await middleware.query(USERS_TABLE);
         host = await hangingHost();
         const root = await ctx.as('admin');
-        const made = await root.post('/servers', { name: 'Ministra', driver: 'ministra', db_host: '127.0.0.1', db_port: 3306, db_username: 'root', db_name: database, timeout_seconds: TIMEOUT_S });
+        const made = await root.post('/servers', {
+          name: 'Ministra',
+          driver: 'ministra',
+          db_host: '127.0.0.1',
+          db_port: 3306,
+          db_username: 'root',
+          db_name: database,
+          timeout_seconds: TIMEOUT_S,
+        });
         expect(made.status, JSON.stringify(made.body)).toBe(201);
         serverId = made.body.data.id;
-        const silent = await root.post('/servers', { name: 'Ministra silent', driver: 'ministra', db_host: '127.0.0.1', db_port: host.port, db_username: 'root', db_name: database, timeout_seconds: TIMEOUT_S });
+        const silent = await root.post('/servers', {
+          name: 'Ministra silent',
+          driver: 'ministra',
+          db_host: '127.0.0.1',
+          db_port: host.port,
+          db_username: 'root',
+          db_name: database,
+          timeout_seconds: TIMEOUT_S,
+        });
         expect(silent.status, JSON.stringify(silent.body)).toBe(201);
         silentId = silent.body.data.id;
         await ctx.db.kysely.updateTable('users').set({ server_id: serverId }).where('username', '=', 'manager').execute();
@@ -119,7 +144,15 @@ if (admin) {
         });
         expect((await root.post('/servers', { name: 'Defaults', db_host: 'db.example.com', db_username: 'u', db_name: 'd' })).body.data.timeout_seconds).toBe(5);
         for (const bad of [0, 61, 2.5, 'soon', -1]) {
-          const res = await root.put(`/servers/${serverId}`, { name: 'Ministra', driver: 'ministra', db_host: '127.0.0.1', db_port: 3306, db_username: 'root', db_name: database, timeout_seconds: bad });
+          const res = await root.put(`/servers/${serverId}`, {
+            name: 'Ministra',
+            driver: 'ministra',
+            db_host: '127.0.0.1',
+            db_port: 3306,
+            db_username: 'root',
+            db_name: database,
+            timeout_seconds: bad,
+          });
           expect(res.status, String(bad)).toBe(422);
           expect(res.body.errors.timeout_seconds).toEqual(['Timeout must be a whole number of seconds between 1 and 60']);
         }
@@ -180,7 +213,15 @@ if (admin) {
 
       it('a host that accepts connections and never answers: 503 within the connect budget; N failures open the breaker, which then refuses at once; a trial after the cool-down decides', async () => {
         const accounts = [await create(), await create()];
-        await ctx.db.kysely.updateTable('accounts').set({ server_id: silentId }).where('id', 'in', accounts.map((a) => a.id)).execute();
+        await ctx.db.kysely
+          .updateTable('accounts')
+          .set({ server_id: silentId })
+          .where(
+            'id',
+            'in',
+            accounts.map((a) => a.id),
+          )
+          .execute();
         const [account, other] = accounts;
 
         for (let i = 1; i <= BREAKER.middlewareBreakerFailures; i++) {
@@ -217,7 +258,12 @@ if (admin) {
         expect((await breakerOf(silentId)).state).toBe('half_open');
         const provisioner = await Provisioners.of(ctx.db.kysely).forServer(silentId);
         const row = await accountRow(ctx, account.id);
-        const trial = timed(() => provisioner.device(row).then(() => 'answered', (error: Error) => error.message));
+        const trial = timed(() =>
+          provisioner.device(row).then(
+            () => 'answered',
+            (error: Error) => error.message,
+          ),
+        );
         const during = await refusedRenewal(other, 'Ministra silent', 'admin');
         expect(during.ms).toBeLessThan((TIMEOUT_S * 1000) / 2);
         const tried = await trial;
@@ -250,12 +296,26 @@ if (admin) {
 
       it('a full pool and queue answers 503 at once; the calls waiting in it give up within the budget', async () => {
         const root = await ctx.as('admin');
-        const busy = await root.post('/servers', { name: 'Ministra busy', driver: 'ministra', db_host: '127.0.0.1', db_port: 3306, db_username: 'root', db_name: database, timeout_seconds: TIMEOUT_S });
+        const busy = await root.post('/servers', {
+          name: 'Ministra busy',
+          driver: 'ministra',
+          db_host: '127.0.0.1',
+          db_port: 3306,
+          db_username: 'root',
+          db_name: database,
+          timeout_seconds: TIMEOUT_S,
+        });
         expect(busy.status, JSON.stringify(busy.body)).toBe(201);
         const account = await create();
         const row = await accountRow(ctx, account.id);
         const provisioner = await Provisioners.of(ctx.db.kysely).forServer(busy.body.data.id);
-        const outcome = (call: Promise<unknown>) => timed(() => call.then(() => 'answered', (error: Error) => error.message));
+        const outcome = (call: Promise<unknown>) =>
+          timed(() =>
+            call.then(
+              () => 'answered',
+              (error: Error) => error.message,
+            ),
+          );
         const locker = await mysql.createConnection({ ...MARIADB, database });
         try {
           await locker.query('LOCK TABLES users WRITE');

@@ -25,7 +25,6 @@ const admin = await mariadbAdmin('the Ministra driver tests');
 
 type Subscriber = RowDataPacket & Record<string, any>;
 
-
 const colonMac = (bare: string) => bare.match(/.{2}/g)!.join(':');
 const epoch = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 
@@ -73,7 +72,14 @@ if (admin) {
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       expect(made.body.data.driver).toBe('ministra');
       serverId = made.body.data.id;
-      const dead = await root.post('/servers', { name: 'Ministra down', driver: 'ministra', db_host: '127.0.0.1', db_port: await closedPort(), db_username: 'root', db_name: database });
+      const dead = await root.post('/servers', {
+        name: 'Ministra down',
+        driver: 'ministra',
+        db_host: '127.0.0.1',
+        db_port: await closedPort(),
+        db_username: 'root',
+        db_name: database,
+      });
       deadServerId = dead.body.data.id;
       // The demo branch (manager > reseller > dealer) works on the Ministra server.
       await ctx.db.kysely.updateTable('users').set({ server_id: serverId }).where('username', '=', 'manager').execute();
@@ -83,7 +89,7 @@ if (admin) {
       await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
     });
 
-    it('creates the subscriber: login, fname, colon-separated MAC, status 0, expiry and Ministra\'s password hash', async () => {
+    it("creates the subscriber: login, fname, colon-separated MAC, status 0, expiry and Ministra's password hash", async () => {
       const account = await create('dealer', { mac_address: '02-1a-79-aa-bb-01' });
       const row = await subscriber('login', account.login);
       expect(row).toBeDefined();
@@ -106,7 +112,7 @@ if (admin) {
       expect(Number(row!.expiry_epoch)).toBe(epoch(recovered.body.data.expiry_date));
     });
 
-    it('bulk renewal moves every subscriber\'s expiry in one call', async () => {
+    it("bulk renewal moves every subscriber's expiry in one call", async () => {
       const accounts = [await create(), await create(), await create()];
       const res = await (await ctx.as('dealer')).post('/accounts/bulk-renew', { account_ids: accounts.map((a) => a.id), months: 1 });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -131,7 +137,9 @@ if (admin) {
     it('an edit carries login, name, MAC and password to the subscriber', async () => {
       const account = await create();
       const mac = uniqueMac();
-      const res = await (await ctx.as('dealer')).put(`/accounts/${account.id}`, { full_name: 'Renamed Owner', mac_address: mac, password: 'newpass9', login: `${account.login}x` });
+      const res = await (
+        await ctx.as('dealer')
+      ).put(`/accounts/${account.id}`, { full_name: 'Renamed Owner', mac_address: mac, password: 'newpass9', login: `${account.login}x` });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const row = await subscriber('login', `${account.login}x`);
       expect(row).toMatchObject({ fname: 'Renamed Owner', mac: colonMac(mac) });
@@ -141,7 +149,10 @@ if (admin) {
 
     it('reads STB info and the online state from the middleware, and a reset clears the device binding', async () => {
       const account = await create();
-      await middleware.query("UPDATE users SET ip = '10.0.0.7', stb_type = 'MAG322', serial_number = 'SN123', device_id = 'dev1', access_token = 'tok', keep_alive = NOW(), last_active = NOW() WHERE login = ?", [account.login]);
+      await middleware.query(
+        "UPDATE users SET ip = '10.0.0.7', stb_type = 'MAG322', serial_number = 'SN123', device_id = 'dev1', access_token = 'tok', keep_alive = NOW(), last_active = NOW() WHERE login = ?",
+        [account.login],
+      );
       const dealer = await ctx.as('dealer');
       let info = await dealer.get(`/accounts/${account.id}/stb-info`);
       expect(info.status).toBe(200);
@@ -149,7 +160,7 @@ if (admin) {
       expect(info.body.data.last_active).toEqual(expect.any(String));
 
       // The server check refreshes the state the accounts list filters on.
-      expect(await checkServer(ctx.db.kysely, (await ctx.db.kysely.selectFrom('servers').selectAll().where('id', '=', serverId).executeTakeFirstOrThrow()))).toBe('online');
+      expect(await checkServer(ctx.db.kysely, await ctx.db.kysely.selectFrom('servers').selectAll().where('id', '=', serverId).executeTakeFirstOrThrow())).toBe('online');
       expect((await accountRow(ctx, account.id)).state).toBe('online');
       const listed = await dealer.get(`/accounts?filter[state]=online&filter[search]=${account.login}`);
       expect(listed.body.data.map((a: { id: number }) => a.id)).toEqual([account.id]);
@@ -202,7 +213,9 @@ if (admin) {
       expect(await entriesFor(ctx, account.id)).toHaveLength(entries);
       expect((await accountRow(ctx, account.id)).expiry_date).toBe(account.expiry_date);
 
-      const created = await (await ctx.as('admin')).post('/accounts', { login: 'deadbox', full_name: 'Dead', password: 'x1', mac_address: uniqueMac(), server_id: deadServerId });
+      const created = await (
+        await ctx.as('admin')
+      ).post('/accounts', { login: 'deadbox', full_name: 'Dead', password: 'x1', mac_address: uniqueMac(), server_id: deadServerId });
       expect(created.status).toBe(503);
       expect(await ctx.db.kysely.selectFrom('accounts').select('id').where('login', '=', 'deadbox').executeTakeFirst()).toBeUndefined();
 
@@ -259,7 +272,7 @@ if (admin) {
       expect(row.status).toBe('compensated');
     });
 
-    it('imports the middleware\'s own subscribers under a dealer: a dry run first, then --apply', async () => {
+    it("imports the middleware's own subscribers under a dealer: a dry run first, then --apply", async () => {
       const macs = [uniqueMac(), uniqueMac()];
       await middleware.query(
         "INSERT INTO users (login, fname, mac, status, expire_billing_date) VALUES ('imported1', 'Imported One', ?, 0, NOW() + INTERVAL 40 DAY), ('', 'Box Only', ?, 1, NOW() + INTERVAL 5 DAY), ('broken', 'No Mac', 'not-a-mac', 0, NOW())",
@@ -293,7 +306,12 @@ if (admin) {
       } else {
         expect(await applyImport(ctx.db.kysely, plan)).toBe(plan.adopt.length);
       }
-      const imported = await ctx.db.kysely.selectFrom('accounts').selectAll().where('login', 'in', ['imported1', macs[1].toLowerCase()]).orderBy('login', 'desc').execute();
+      const imported = await ctx.db.kysely
+        .selectFrom('accounts')
+        .selectAll()
+        .where('login', 'in', ['imported1', macs[1].toLowerCase()])
+        .orderBy('login', 'desc')
+        .execute();
       expect(imported.map((a) => [a.login, a.owner_id, a.status, a.mac_address])).toEqual([
         ['imported1', dealerId, 'active', macs[0]],
         [macs[1].toLowerCase(), dealerId, 'suspended', macs[1]],

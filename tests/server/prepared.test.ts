@@ -24,7 +24,12 @@ describeEachDatabase('prepared statements', (ctx) => {
     const db = ctx.db.kysely;
     const direct = (role: string, minId: number) =>
       db.selectFrom('users').select(['id', 'username']).where('role', '=', role).where('id', '>=', minId).where('status', '!=', 'deleted').orderBy('id').execute();
-    for (const [role, minId] of [['dealer', 0], ['manager', 0], ['dealer', 5], ['nobody', 0]] as const) {
+    for (const [role, minId] of [
+      ['dealer', 0],
+      ['manager', 0],
+      ['dealer', 5],
+      ['nobody', 0],
+    ] as const) {
       const rows = await usersByRole(db, role, minId);
       expect(rows.map(({ id, username }) => ({ id, username }))).toEqual(await direct(role, minId));
       for (const row of rows) expect(row.echo).toBe(`${role}!`);
@@ -59,7 +64,12 @@ describe.skipIf(!pgUrl)('prepared statements are named on PostgreSQL', () => {
   it('prepares a compiled statement once on its connection and reuses it', async () => {
     const db = connect(pgUrl!, { poolSize: 1 });
     try {
-      const count = prepared((k, min: number) => k.selectFrom('pg_catalog.pg_class' as never).select(sql<number>`count(*)`.as('n')).where(sql<boolean>`oid >= ${min}`));
+      const count = prepared((k, min: number) =>
+        k
+          .selectFrom('pg_catalog.pg_class' as never)
+          .select(sql<number>`count(*)`.as('n'))
+          .where(sql<boolean>`oid >= ${min}`),
+      );
       const named = () => sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'panel_%'`.execute(db.kysely);
       expect((await named()).rows).toEqual([]);
       await count(db.kysely, 0);

@@ -38,7 +38,16 @@ async function setPromos(ctx: TestContext, tiers: Array<[number, number]>) {
     tiersEver.push([credits_required, bonus_credits]);
     await db
       .insertInto('user_promos')
-      .values({ name: `Buy ${credits_required} get ${bonus_credits}`, description: null, server_id: SERVER, credits_required, bonus_credits, is_active: 1, created_at: now, updated_at: now })
+      .values({
+        name: `Buy ${credits_required} get ${bonus_credits}`,
+        description: null,
+        server_id: SERVER,
+        credits_required,
+        bonus_credits,
+        is_active: 1,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
   }
 }
@@ -252,7 +261,17 @@ describeEachDatabase(
     });
 
     it('property: any sequence of gives, recoveries (split, from history), renewals and promo changes mints nothing', async () => {
-      const tiers = fc.constantFrom<Array<[number, number]>>([[20, 5]], [[10, 3], [25, 10]], [[5, 1], [50, 20]]);
+      const tiers = fc.constantFrom<Array<[number, number]>>(
+        [[20, 5]],
+        [
+          [10, 3],
+          [25, 10],
+        ],
+        [
+          [5, 1],
+          [50, 20],
+        ],
+      );
       const op = fc.oneof(
         fc.record({ kind: fc.constant('give' as const), to: fc.constantFrom('r' as const, 'd' as const), amount: fc.integer({ min: 1, max: 60 }) }),
         fc.record({ kind: fc.constant('take' as const), from: fc.constantFrom('r' as const, 'd' as const), amount: fc.integer({ min: 1, max: 60 }) }),
@@ -278,7 +297,8 @@ describeEachDatabase(
               const list = (await r.client.get(`/dealers/${d.id}/credits/recovery-history`)).body.data as Array<{ id: number }>;
               if (list.length === 0) continue;
               res = await r.client.post(`/dealers/${d.id}/credits/recover-from-history`, { transaction_id: list[o.pick % list.length].id });
-            } else if (o.kind === 'renew') res = await (await ctx.as(clients[o.who].username)).post(`/accounts/${accounts[o.who]}/credits`, { action: 'renew', months: o.months });
+            } else if (o.kind === 'renew')
+              res = await (await ctx.as(clients[o.who].username)).post(`/accounts/${accounts[o.who]}/credits`, { action: 'renew', months: o.months });
             else if (o.kind === 'admin') res = await admin.post(`/managers/${m.id}/credits`, o.give ? add(o.amount) : recover(o.amount));
             else {
               await setPromos(ctx, o.tiers);
@@ -308,7 +328,14 @@ describeEachDatabase('check:ledger: bonus per promotion', (ctx) => {
     const clean = await checkLedger(ctx.db.kysely);
     expect(clean.problems).toEqual([]);
     expect(clean.bonuses.promos.find((p) => p.promoId === promoId)).toEqual({
-      source: 'promo', promoId, name: 'Buy 20 get 5', allocations: 2, granted: 10, takenBack: 5, backed: 5, excess: 0,
+      source: 'promo',
+      promoId,
+      name: 'Buy 20 get 5',
+      allocations: 2,
+      granted: 10,
+      takenBack: 5,
+      backed: 5,
+      excess: 0,
     });
     expect(clean.bonuses.promos.find((p) => p.source === 'level')).toMatchObject({ excess: 0 });
 

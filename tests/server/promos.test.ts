@@ -2,8 +2,7 @@ import { expect, it } from 'vitest';
 import { ENTITY_FORM, FIELD_RULES, PROMOS, SERVER_FORM } from '../../src/contract';
 import { type TestContext, describeEachDatabase } from './harness';
 
-const serverId = async (ctx: TestContext, name: string) =>
-  (await ctx.db.kysely.selectFrom('servers').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+const serverId = async (ctx: TestContext, name: string) => (await ctx.db.kysely.selectFrom('servers').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
 
 describeEachDatabase('user promos', (ctx) => {
   it('validates with the contract messages', async () => {

@@ -27,14 +27,24 @@ for (const db of pgUrl ? ['sqlite', 'postgres'] : ['sqlite']) {
   describe(`reliability scripts [${db}]`, () => {
     it('crash test: kill -9 mid-load twice, every acknowledged move present exactly once', { timeout: 240_000 }, async () => {
       const { code, output } = await runScript('scripts/reliability/crash.ts', ['--db', db, '--kills', '2', '--load-ms', '800']);
-      console.log(output.trim().split('\n').find((l) => l.startsWith('crash test')));
+      console.log(
+        output
+          .trim()
+          .split('\n')
+          .find((l) => l.startsWith('crash test')),
+      );
       expect(output, output).toMatch(/crash test: PASS/);
       expect(code).toBe(0);
     });
 
     it('two-process test: two servers start at once and move credits through one ledger', { timeout: 240_000 }, async () => {
       const { code, output } = await runScript('scripts/reliability/two-process.ts', ['--db', db, '--moves', '150']);
-      console.log(output.trim().split('\n').find((l) => l.startsWith('two-process test')));
+      console.log(
+        output
+          .trim()
+          .split('\n')
+          .find((l) => l.startsWith('two-process test')),
+      );
       expect(output, output).toMatch(/two-process test: PASS/);
       expect(code).toBe(0);
     });

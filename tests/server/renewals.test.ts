@@ -75,7 +75,20 @@ describe('calendar months', () => {
   });
 });
 
-async function addDiscount(ctx: TestContext, values: Partial<{ server_id: number; validity_months: number; credits_required: number; is_active: number; valid_from: string | null; valid_until: string | null; max_uses: number | null; current_uses: number; name: string }>) {
+async function addDiscount(
+  ctx: TestContext,
+  values: Partial<{
+    server_id: number;
+    validity_months: number;
+    credits_required: number;
+    is_active: number;
+    valid_from: string | null;
+    valid_until: string | null;
+    max_uses: number | null;
+    current_uses: number;
+    name: string;
+  }>,
+) {
   const now = nowIso();
   const row = await ctx.db.kysely
     .insertInto('global_discounts')
@@ -126,8 +139,14 @@ async function ledgerHolds(ctx: TestContext, ids: number[]) {
   for (const id of ids) {
     const entries = await ctx.db.kysely.selectFrom('credit_transactions').selectAll().where('user_id', '=', id).orderBy('id').execute();
     const b = await balanceOf(ctx, id);
-    expect(entries.reduce((sum, e) => sum + e.credits, 0), `user ${id}`).toBe(b.credits);
-    expect(entries.reduce((sum, e) => sum + e.bonus_credits, 0), `user ${id} bonus`).toBe(b.bonus_credits);
+    expect(
+      entries.reduce((sum, e) => sum + e.credits, 0),
+      `user ${id}`,
+    ).toBe(b.credits);
+    expect(
+      entries.reduce((sum, e) => sum + e.bonus_credits, 0),
+      `user ${id} bonus`,
+    ).toBe(b.bonus_credits);
     let previous = 0;
     for (const e of entries) {
       expect(e.balance_before).toBe(previous);
@@ -220,7 +239,16 @@ describeEachDatabase(
 
       const quote = await (await ctx.as('dealer')).post('/global-discounts/calculate-credits', { server_id: 1, months: 12 });
       expect(quote.status, JSON.stringify(quote.body)).toBe(200);
-      expect(quote.body.data).toMatchObject({ credits: 9, discount_id: discountId, price_per_month: 0.75, regular_credits: 12, savings: 3, is_promo: true, bonus_months: 3, sufficient: true });
+      expect(quote.body.data).toMatchObject({
+        credits: 9,
+        discount_id: discountId,
+        price_per_month: 0.75,
+        regular_credits: 12,
+        savings: 3,
+        is_promo: true,
+        bonus_months: 3,
+        sufficient: true,
+      });
 
       const first = await renew('dealer', a.id, 12);
       expect(first.body.renewal).toMatchObject({ credits: 9, discount_id: discountId });
@@ -367,7 +395,9 @@ describeEachDatabase(
 
     it('refunds recovered months to the user who paid for them, not to the caller', async () => {
       const { manager, reseller, dealer } = await paidBranch(ctx, { manager: 20, reseller: 20, dealer: 30 });
-      const account = (await dealer.client.post('/accounts', { login: `payer${Date.now()}`, full_name: 'Payer Test', password: 'stbpass1', mac_address: uniqueMac(), months: 6 })).body.data;
+      const account = (
+        await dealer.client.post('/accounts', { login: `payer${Date.now()}`, full_name: 'Payer Test', password: 'stbpass1', mac_address: uniqueMac(), months: 6 })
+      ).body.data;
       const after6 = await balanceOf(ctx, dealer.id);
       expect(after6.credits).toBe(24);
       const managerBefore = await balanceOf(ctx, manager.id);
@@ -381,7 +411,15 @@ describeEachDatabase(
       expect(await balanceOf(ctx, reseller.id)).toEqual(resellerBefore);
       expect(res.body.user_credits).toBe(managerBefore.credits);
       const refund = (await entriesFor(ctx, account.id)).at(-1)!;
-      expect(refund).toMatchObject({ type: 'RECOVERED', user_id: dealer.id, credits: 5, bonus_credits: 0, account_id: account.id, actor_id: manager.id, counterparty_id: null });
+      expect(refund).toMatchObject({
+        type: 'RECOVERED',
+        user_id: dealer.id,
+        credits: 5,
+        bonus_credits: 0,
+        account_id: account.id,
+        actor_id: manager.id,
+        counterparty_id: null,
+      });
       expect(refund.transaction_number).toBe(res.body.renewal.transaction_number);
 
       // Outside the caller's subtree: 404, nothing moves.
@@ -393,7 +431,8 @@ describeEachDatabase(
 
     it('refunds each payer its own months, newest first; months nobody paid for refund nothing', async () => {
       const { manager, reseller, dealer } = await paidBranch(ctx, { manager: 10, reseller: 20, dealer: 20 });
-      const account = (await dealer.client.post('/accounts', { login: `mixed${Date.now()}`, full_name: 'Mixed Payers', password: 'stbpass1', mac_address: uniqueMac() })).body.data;
+      const account = (await dealer.client.post('/accounts', { login: `mixed${Date.now()}`, full_name: 'Mixed Payers', password: 'stbpass1', mac_address: uniqueMac() }))
+        .body.data;
       await setAccount(ctx, account.id, { expiry_date: '2031-03-15T00:00:00.000Z' });
       const start = { manager: await balanceOf(ctx, manager.id), reseller: await balanceOf(ctx, reseller.id), dealer: await balanceOf(ctx, dealer.id) };
       expect((await dealer.client.post(`/accounts/${account.id}/credits`, { action: 'renew', months: 2 })).status).toBe(200);
@@ -432,7 +471,8 @@ describeEachDatabase(
 
     it('does not refund months again once they came back and were covered for free', async () => {
       const { manager, dealer } = await paidBranch(ctx, { dealer: 20 });
-      const account = (await dealer.client.post('/accounts', { login: `twice${Date.now()}`, full_name: 'Twice', password: 'stbpass1', mac_address: uniqueMac() })).body.data;
+      const account = (await dealer.client.post('/accounts', { login: `twice${Date.now()}`, full_name: 'Twice', password: 'stbpass1', mac_address: uniqueMac() })).body
+        .data;
       await setAccount(ctx, account.id, { expiry_date: '2031-01-10T00:00:00.000Z' });
       await dealer.client.post(`/accounts/${account.id}/credits`, { action: 'renew', months: 6 });
       await dealer.client.post(`/accounts/${account.id}/credits`, { action: 'renew', months: 6 });
@@ -452,7 +492,9 @@ describeEachDatabase(
     it('returns only the paid part of recovered months: spent bonus credits are forfeited', async () => {
       const { reseller, dealer } = await paidBranch(ctx, { dealer: 10 });
       await giveBonus(ctx, dealer.id, 2);
-      const account = (await dealer.client.post('/accounts', { login: `bonus${Date.now()}`, full_name: 'Bonus', password: 'stbpass1', mac_address: uniqueMac(), months: 3 })).body.data;
+      const account = (
+        await dealer.client.post('/accounts', { login: `bonus${Date.now()}`, full_name: 'Bonus', password: 'stbpass1', mac_address: uniqueMac(), months: 3 })
+      ).body.data;
       const [used] = await entriesFor(ctx, account.id);
       expect(used).toMatchObject({ credits: -3, bonus_credits: -2 });
       expect(await balanceOf(ctx, dealer.id)).toEqual({ credits: 9, bonus_credits: 0 });
@@ -473,7 +515,8 @@ describeEachDatabase(
 
     it('recovering undoes renewing exactly, month ends included', async () => {
       const { dealer } = await paidBranch(ctx, { dealer: 30 });
-      const account = (await dealer.client.post('/accounts', { login: `monthend${Date.now()}`, full_name: 'Month End', password: 'stbpass1', mac_address: uniqueMac() })).body.data;
+      const account = (await dealer.client.post('/accounts', { login: `monthend${Date.now()}`, full_name: 'Month End', password: 'stbpass1', mac_address: uniqueMac() }))
+        .body.data;
       await setAccount(ctx, account.id, { expiry_date: '2030-12-31T12:00:00.000Z' });
       const act = async (action: 'renew' | 'recover', months: number) => {
         const res = await dealer.client.post(`/accounts/${account.id}/credits`, { action, months });
@@ -494,7 +537,13 @@ describeEachDatabase(
     it('renews concurrently for the same payer without refusing (bonus read under the payer lock)', { timeout: 60_000 }, async () => {
       const { dealer } = await paidBranch(ctx, { dealer: 60 });
       const create = (months?: number) =>
-        dealer.client.post('/accounts', { login: `race${Date.now()}${Math.random().toString(36).slice(2, 8)}`, full_name: 'Race', password: 'stbpass1', mac_address: uniqueMac(), ...(months ? { months } : {}) });
+        dealer.client.post('/accounts', {
+          login: `race${Date.now()}${Math.random().toString(36).slice(2, 8)}`,
+          full_name: 'Race',
+          password: 'stbpass1',
+          mac_address: uniqueMac(),
+          ...(months ? { months } : {}),
+        });
       const accounts: number[] = [];
       for (let i = 0; i < 3; i++) accounts.push((await create()).body.data.id);
       let expected = 60;
@@ -509,7 +558,10 @@ describeEachDatabase(
               ? [single(accounts[0]), dealer.client.post('/accounts/bulk-renew', { account_ids: [accounts[2]], months: 1 })]
               : [create(1), single(accounts[1])];
         const answers = await Promise.all(pair);
-        expect(answers.map((a) => [a.status, a.body.errors ?? null]), `round ${round}`).toEqual([
+        expect(
+          answers.map((a) => [a.status, a.body.errors ?? null]),
+          `round ${round}`,
+        ).toEqual([
           [round % 3 === 2 ? 201 : 200, null],
           [200, null],
         ]);
@@ -598,7 +650,12 @@ describeEachDatabase(
       expect(res.body.data.accounts).toHaveLength(BULK_MAX);
       expect(new Set(res.body.data.renewals.map((r: { transaction_number: string }) => r.transaction_number)).size).toBe(BULK_MAX);
       expect((await balanceOf(ctx, branch.dealer.id)).credits).toBe(price / 2);
-      const used = await ctx.db.kysely.selectFrom('credit_transactions').select(['account_id', 'credits']).where('user_id', '=', branch.dealer.id).where('type', '=', 'USED').execute();
+      const used = await ctx.db.kysely
+        .selectFrom('credit_transactions')
+        .select(['account_id', 'credits'])
+        .where('user_id', '=', branch.dealer.id)
+        .where('type', '=', 'USED')
+        .execute();
       expect(used).toHaveLength(BULK_MAX);
       expect(new Set(used.map((e) => e.account_id))).toEqual(new Set(ids));
       await ledgerHolds(ctx, [branch.dealer.id]);
@@ -635,7 +692,10 @@ describeEachDatabase(
         const id = await userId(ctx, username);
         const sum = await ctx.db.kysely
           .selectFrom('credit_transactions')
-          .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('credits'), eb.lit(0)).as('credits'), eb.fn.coalesce(eb.fn.sum<number>('bonus_credits'), eb.lit(0)).as('bonus')])
+          .select((eb) => [
+            eb.fn.coalesce(eb.fn.sum<number>('credits'), eb.lit(0)).as('credits'),
+            eb.fn.coalesce(eb.fn.sum<number>('bonus_credits'), eb.lit(0)).as('bonus'),
+          ])
           .where('user_id', '=', id)
           .executeTakeFirstOrThrow();
         const b = await balance(ctx, username);

@@ -81,26 +81,30 @@ describeEachDatabase('role matrix', (ctx) => {
 
   // Anonymous and forbidden callers never reach a handler; allowed ones do, so reads go first and
   // each request carries a token of its own (a sign-out cannot spoil the next request).
-  it.each(ACTORS)('%s gets 401 / 403 / through exactly as the matrix says on every endpoint', async (actor: Actor) => {
-    const failures: string[] = [];
-    for (const route of readsFirst(apiRoutes(ctx))) {
-      const client = actor === 'anonymous' ? { ...ctx.anonymous, userId: 1 } : await freshClient(ctx, USER_OF[actor]);
-      const url = fillPath(route.url, client.userId);
-      const res = await client.request(route.method, url, takesBody(route.method) ? {} : undefined);
-      const where = `${route.method} ${url} as ${actor}`;
-      const got = `${res.status} ${JSON.stringify(res.body)?.slice(0, 200)}`;
-      if (res.status >= 500) {
-        failures.push(`${where}: expected no server error, got ${got}`);
-      } else if (isPublic(route)) {
-        if (res.status === 401 || res.status === 403) failures.push(`${where}: public route refused: ${got}`);
-      } else if (actor === 'anonymous') {
-        if (res.status !== 401 || res.body?.message !== AUTH.unauthenticated) failures.push(`${where}: expected 401 Unauthenticated., got ${got}`);
-      } else if (!allowed(route, actor)) {
-        if (res.status !== 403 || res.body?.message !== ACCESS.forbidden) failures.push(`${where}: expected 403, got ${got}`);
-      } else if (res.status === 401 || res.status === 403) {
-        failures.push(`${where}: allowed by the matrix but refused: ${got}`);
+  it.each(ACTORS)(
+    '%s gets 401 / 403 / through exactly as the matrix says on every endpoint',
+    async (actor: Actor) => {
+      const failures: string[] = [];
+      for (const route of readsFirst(apiRoutes(ctx))) {
+        const client = actor === 'anonymous' ? { ...ctx.anonymous, userId: 1 } : await freshClient(ctx, USER_OF[actor]);
+        const url = fillPath(route.url, client.userId);
+        const res = await client.request(route.method, url, takesBody(route.method) ? {} : undefined);
+        const where = `${route.method} ${url} as ${actor}`;
+        const got = `${res.status} ${JSON.stringify(res.body)?.slice(0, 200)}`;
+        if (res.status >= 500) {
+          failures.push(`${where}: expected no server error, got ${got}`);
+        } else if (isPublic(route)) {
+          if (res.status === 401 || res.status === 403) failures.push(`${where}: public route refused: ${got}`);
+        } else if (actor === 'anonymous') {
+          if (res.status !== 401 || res.body?.message !== AUTH.unauthenticated) failures.push(`${where}: expected 401 Unauthenticated., got ${got}`);
+        } else if (!allowed(route, actor)) {
+          if (res.status !== 403 || res.body?.message !== ACCESS.forbidden) failures.push(`${where}: expected 403, got ${got}`);
+        } else if (res.status === 401 || res.status === 403) {
+          failures.push(`${where}: allowed by the matrix but refused: ${got}`);
+        }
       }
-    }
-    expect(failures).toEqual([]);
-  }, DERIVED_TIMEOUT);
+      expect(failures).toEqual([]);
+    },
+    DERIVED_TIMEOUT,
+  );
 });

@@ -83,13 +83,26 @@ suite('the API as a runtime role that owns no table [postgres]', () => {
   const state = async (db: Kysely<Database>) => {
     const users = await db.selectFrom('users').select(['id', 'credits', 'bonus_credits', 'ledger_entry_id']).orderBy('id').execute();
     const count = async (table: 'credit_transactions' | 'audit_logs' | 'ledger_operations') =>
-      Number((await db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select(sql<number>`count(*)`.as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     return { users: JSON.stringify(users), entries: await count('credit_transactions'), audits: await count('audit_logs'), operations: await count('ledger_operations') };
   };
   /** The statement, run as the runtime role, fails with `message` and changes nothing. */
   const refused = async (statement: string, message: RegExp) => {
     const before = await state(owner.kysely);
-    const outcome = await sql.raw(statement).execute(runtime.kysely).then(() => null, (error: Error) => error);
+    const outcome = await sql
+      .raw(statement)
+      .execute(runtime.kysely)
+      .then(
+        () => null,
+        (error: Error) => error,
+      );
     expect(outcome?.message ?? `no error from: ${statement}`, statement).toMatch(message);
     expect(await state(owner.kysely), statement).toEqual(before);
   };
@@ -102,7 +115,10 @@ suite('the API as a runtime role that owns no table [postgres]', () => {
     await refused('alter table credit_transactions disable trigger credit_transactions_names_operation', NOT_OWNER);
     await refused('drop trigger users_balance_from_ledger on users', NOT_OWNER);
     // Creating anything in the schema is refused before ownership is even asked.
-    await refused('create or replace function users_balance_from_ledger() returns trigger language plpgsql as $$ begin return new; end $$', /must be owner|permission denied/);
+    await refused(
+      'create or replace function users_balance_from_ledger() returns trigger language plpgsql as $$ begin return new; end $$',
+      /must be owner|permission denied/,
+    );
     await refused('alter table credit_transactions drop constraint credit_transactions_balances_valid', NOT_OWNER);
     await refused('alter table users drop constraint users_balance_valid', NOT_OWNER);
     await refused('set session_replication_role = replica', DENIED);

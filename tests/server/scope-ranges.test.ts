@@ -20,9 +20,19 @@ describeEachDatabase('scope ranges', (ctx) => {
     const db = ctx.db.kysely as Kysely<any>;
     const collate = ctx.kind === 'postgres' ? sql.raw('collate "C"') : sql.raw('');
     await sql`create table scope_probe (path text ${collate} not null)`.execute(db);
-    await db.insertInto('scope_probe').values(PATHS.map((path) => ({ path }))).execute();
+    await db
+      .insertInto('scope_probe')
+      .values(PATHS.map((path) => ({ path })))
+      .execute();
     const subtree = async (path: string) =>
-      (await db.selectFrom('scope_probe').select('path').where(within({ id: 0, role: 'reseller', path }, 'path')).orderBy('path').execute()).map((r) => r.path);
+      (
+        await db
+          .selectFrom('scope_probe')
+          .select('path')
+          .where(within({ id: 0, role: 'reseller', path }, 'path'))
+          .orderBy('path')
+          .execute()
+      ).map((r) => r.path);
     expect(await subtree('/1/5/')).toEqual(['/1/5/', '/1/5/12/', '/1/5/12/99/']);
     expect(await subtree('/1/50/')).toEqual(['/1/50/', '/1/50/7/']);
     expect(await subtree('/1/')).toEqual(PATHS.filter((p) => p.startsWith('/1/')).sort());
@@ -41,7 +51,7 @@ describeEachDatabase('scope ranges', (ctx) => {
     }
   });
 
-  it('counts a reseller\'s live accounts from the owner-path index', async () => {
+  it("counts a reseller's live accounts from the owner-path index", async () => {
     const db = ctx.db.kysely;
     const reseller = await db.selectFrom('users').select('path').where('username', '=', 'reseller').executeTakeFirstOrThrow();
     const query = db

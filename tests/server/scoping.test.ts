@@ -92,7 +92,9 @@ describeEachDatabase(
     beforeAll(async () => {
       for (const name of ['manager', 'reseller', 'dealer', 'manager2', 'reseller2', 'dealer2'] as const) ids[name] = await userId(ctx, name);
       ids.account = (await ctx.db.kysely.selectFrom('accounts').select('id').where('owner_id', '=', ids.dealer).executeTakeFirstOrThrow()).id;
-      ids.entry = (await ctx.db.kysely.selectFrom('credit_transactions').select('id').where('user_id', '=', ids.dealer).where('type', '=', 'PURCHASED').executeTakeFirstOrThrow()).id;
+      ids.entry = (
+        await ctx.db.kysely.selectFrom('credit_transactions').select('id').where('user_id', '=', ids.dealer).where('type', '=', 'PURCHASED').executeTakeFirstOrThrow()
+      ).id;
       snapshot = await state();
     });
 

@@ -25,7 +25,13 @@ async function emptyDatabase(kind: 'sqlite' | 'postgres'): Promise<{ db: Db; dro
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scale-test-'));
     const db = connect(`sqlite:${path.join(dir, 'scale.sqlite')}`);
     await migrateToLatest(db.kysely);
-    return { db, drop: async () => { await db.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+    return {
+      db,
+      drop: async () => {
+        await db.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   const url = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
   const schema = `scale_${randomBytes(5).toString('hex')}`;
@@ -34,7 +40,14 @@ async function emptyDatabase(kind: 'sqlite' | 'postgres'): Promise<{ db: Db; dro
   await admin.query(`create schema ${schema}`);
   const db = connect(url, { schema });
   await migrateToLatest(db.kysely);
-  return { db, drop: async () => { await db.close(); await admin.query(`drop schema ${schema} cascade`); await admin.end(); } };
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    },
+  };
 }
 
 describeEachDatabase('seed:scale', (ctx) => {
@@ -43,8 +56,18 @@ describeEachDatabase('seed:scale', (ctx) => {
     try {
       const report = await seedScale(db.kysely, { accounts: 3_000, managers: 3, resellers: 9, dealers: 30 });
       expect(report).toMatchObject({ users: 43, accounts: 3_000 });
-      const roles = await db.kysely.selectFrom('users').select(['role', sql<number>`count(*)`.as('n')]).groupBy('role').orderBy('role').execute();
-      expect(roles.map((r) => [r.role, Number(r.n)])).toEqual([['admin', 1], ['dealer', 30], ['manager', 3], ['reseller', 9]]);
+      const roles = await db.kysely
+        .selectFrom('users')
+        .select(['role', sql<number>`count(*)`.as('n')])
+        .groupBy('role')
+        .orderBy('role')
+        .execute();
+      expect(roles.map((r) => [r.role, Number(r.n)])).toEqual([
+        ['admin', 1],
+        ['dealer', 30],
+        ['manager', 3],
+        ['reseller', 9],
+      ]);
       // One to five renewals per account: about three entries per account, plus the allocations.
       expect(report.entries).toBeGreaterThan(3_000 * 2);
       expect(report.entries).toBeLessThan(3_000 * 4 + 100);
@@ -62,7 +85,11 @@ describeEachDatabase('seed:scale', (ctx) => {
         where a.expiry_date <> (select max(e.coverage_end) from credit_transactions e where e.account_id = a.id and e.user_id = a.owner_id)
         limit 5`.execute(db.kysely);
       expect(mismatched.rows).toEqual([]);
-      const states = await db.kysely.selectFrom('accounts').select(['status', sql<number>`count(*)`.as('n')]).groupBy('status').execute();
+      const states = await db.kysely
+        .selectFrom('accounts')
+        .select(['status', sql<number>`count(*)`.as('n')])
+        .groupBy('status')
+        .execute();
       expect(states.map((s) => s.status).sort()).toEqual(['active', 'inactive', 'suspended']);
 
       await expect(seedScale(db.kysely, { accounts: 10, managers: 1, resellers: 1, dealers: 1 })).rejects.toThrow(/new database/);

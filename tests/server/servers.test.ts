@@ -7,9 +7,7 @@ import { serverChecksJob } from '../../server/jobs';
 import { GENERATED_KEY_FILE, GENERATED_KEY_SETTING, decryptWith, secretKey, serverPassword } from '../../server/servers/secret';
 import { type TestContext, closedPort, describeEachDatabase } from './harness';
 
-
-const storedRow = (ctx: TestContext, id: number) =>
-  ctx.db.kysely.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const storedRow = (ctx: TestContext, id: number) => ctx.db.kysely.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 let serial = 0;
 const body = (overrides: Record<string, unknown> = {}) => ({
@@ -97,9 +95,7 @@ describeEachDatabase('servers', (ctx) => {
       expect(res.body.errors.db_port).toEqual([SERVER_FORM.portInvalid]);
     }
     expect((await admin.post('/servers', body({ status: 'paused' }))).body.errors.status).toEqual([SERVER_FORM.statusInvalid]);
-    expect((await admin.post('/servers', body({ connection_status: 'up' }))).body.errors.connection_status).toEqual([
-      SERVER_FORM.connectionStatusInvalid,
-    ]);
+    expect((await admin.post('/servers', body({ connection_status: 'up' }))).body.errors.connection_status).toEqual([SERVER_FORM.connectionStatusInvalid]);
     expect((await admin.post('/servers', body({ db_host: 'http://x y' }))).body.errors.db_host).toEqual([SERVER_FORM.hostInvalid]);
     const dup = await admin.post('/servers', body({ name: 'main server' }));
     expect(dup.status).toBe(422);
@@ -223,14 +219,24 @@ describeEachDatabase('servers', (ctx) => {
     }
     expect((await admin.delete(`/servers/${a.body.data.id}`)).status).toBe(404);
     expect((await (await ctx.as('manager')).delete(`/servers/${b.body.data.id}`)).status).toBe(403);
-    const logged = await ctx.db.kysely.selectFrom('audit_logs').select('id').where('module', '=', 'servers').where('action', '=', 'delete').where('entity_id', '=', a.body.data.id).execute();
+    const logged = await ctx.db.kysely
+      .selectFrom('audit_logs')
+      .select('id')
+      .where('module', '=', 'servers')
+      .where('action', '=', 'delete')
+      .where('entity_id', '=', a.body.data.id)
+      .execute();
     expect(logged).toHaveLength(1);
   });
 
   it('refuses (409) to delete a server that accounts or managers still use', async () => {
     const admin = await ctx.as('admin');
     const main = await ctx.db.kysely.selectFrom('servers').select('id').where('name', '=', 'Main Server').executeTakeFirstOrThrow();
-    const used = await ctx.db.kysely.selectFrom('accounts').select(sql<number>`count(*)`.as('n')).where('server_id', '=', main.id).executeTakeFirstOrThrow();
+    const used = await ctx.db.kysely
+      .selectFrom('accounts')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('server_id', '=', main.id)
+      .executeTakeFirstOrThrow();
     const refused = await admin.delete(`/servers/${main.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({ message: SERVER_FORM.usedByAccounts(Number(used.n)) });

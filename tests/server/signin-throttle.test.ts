@@ -28,18 +28,15 @@ function loginFrom(ctx: TestContext, from: string, username: string, password: s
   const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
   if (forwardedFor) headers['x-forwarded-for'] = forwardedFor;
   return new Promise((resolve, reject) => {
-    const request = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, agent: false, headers },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          const retryAfter = res.headers['retry-after'];
-          resolve({ status: res.statusCode!, retryAfter: retryAfter === undefined ? null : Number(retryAfter), body: text ? JSON.parse(text) : null });
-        });
-      },
-    );
+    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, agent: false, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        const retryAfter = res.headers['retry-after'];
+        resolve({ status: res.statusCode!, retryAfter: retryAfter === undefined ? null : Number(retryAfter), body: text ? JSON.parse(text) : null });
+      });
+    });
     request.on('error', reject);
     request.end(payload);
   });
@@ -47,7 +44,10 @@ function loginFrom(ctx: TestContext, from: string, username: string, password: s
 
 /** Time passes for every counter: each window started `ms` earlier. */
 async function elapse(ctx: TestContext, ms: number) {
-  await ctx.db.kysely.updateTable('rate_limits').set({ window_start: sql`window_start - ${ms}` }).execute();
+  await ctx.db.kysely
+    .updateTable('rate_limits')
+    .set({ window_start: sql`window_start - ${ms}` })
+    .execute();
 }
 
 async function makeUser(ctx: TestContext, username: string, password = 'password123') {
@@ -143,11 +143,31 @@ describeEachDatabase('sign-in throttling', (ctx) => {
 
   it('a parallel burst from one address gets no more password checks than the limits allow', async () => {
     const across = await Promise.all(Array.from({ length: 40 }, (_, i) => loginFrom(ctx, '127.0.5.1', `burst_${i}`, 'x')));
-    expect(countOf(across.map((a) => a.status), 422)).toBe(LOGIN_ADDRESS_LIMIT.max);
-    expect(countOf(across.map((a) => a.status), 429)).toBe(40 - LOGIN_ADDRESS_LIMIT.max);
+    expect(
+      countOf(
+        across.map((a) => a.status),
+        422,
+      ),
+    ).toBe(LOGIN_ADDRESS_LIMIT.max);
+    expect(
+      countOf(
+        across.map((a) => a.status),
+        429,
+      ),
+    ).toBe(40 - LOGIN_ADDRESS_LIMIT.max);
     const onOne = await Promise.all(Array.from({ length: 20 }, (_, i) => loginFrom(ctx, '127.0.5.2', 'burst_one', `x-${i}`)));
-    expect(countOf(onOne.map((a) => a.status), 422)).toBe(LOGIN_LIMIT.max);
-    expect(countOf(onOne.map((a) => a.status), 429)).toBe(20 - LOGIN_LIMIT.max);
+    expect(
+      countOf(
+        onOne.map((a) => a.status),
+        422,
+      ),
+    ).toBe(LOGIN_LIMIT.max);
+    expect(
+      countOf(
+        onOne.map((a) => a.status),
+        429,
+      ),
+    ).toBe(20 - LOGIN_LIMIT.max);
   });
 });
 

@@ -38,7 +38,10 @@ describe('sign-in against guessing [sqlite, behind one proxy]', () => {
     const unknown: number[] = [];
     // Interleaved, so a busy machine slows both alike; one attempt per username stays below every limit.
     for (let i = 0; i < samples; i++) {
-      for (const [name, times] of [[`timing_known_${i}`, known], [`timing_unknown_${i}`, unknown]] as const) {
+      for (const [name, times] of [
+        [`timing_known_${i}`, known],
+        [`timing_unknown_${i}`, unknown],
+      ] as const) {
         const started = performance.now();
         const res = await login(name, 'wrong-password');
         times.push(performance.now() - started);

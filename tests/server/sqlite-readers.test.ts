@@ -92,16 +92,33 @@ describe('SQLite reader threads', () => {
 
   it('sees a committed write at once (read your writes)', async () => {
     for (let i = 1; i <= 50; i++) {
-      if (i % 2) await db.insertInto('t').values({ id: i, name: `n${i}` }).execute();
-      else await db.transaction().execute((trx) => trx.insertInto('t').values({ id: i, name: `n${i}` }).execute());
-      const seen = await db.selectFrom('t').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      if (i % 2)
+        await db
+          .insertInto('t')
+          .values({ id: i, name: `n${i}` })
+          .execute();
+      else
+        await db.transaction().execute((trx) =>
+          trx
+            .insertInto('t')
+            .values({ id: i, name: `n${i}` })
+            .execute(),
+        );
+      const seen = await db
+        .selectFrom('t')
+        .select(({ fn }) => fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(seen.n).toBe(i);
-      await db.updateTable('t').set({ name: `m${i}` }).where('id', '=', i).execute();
+      await db
+        .updateTable('t')
+        .set({ name: `m${i}` })
+        .where('id', '=', i)
+        .execute();
       expect((await db.selectFrom('t').select('name').where('id', '=', i).executeTakeFirstOrThrow()).name).toBe(`m${i}`);
     }
   });
 
-  it("reads inside a transaction see its own writes; reads outside see only what was committed, without waiting", async () => {
+  it('reads inside a transaction see its own writes; reads outside see only what was committed, without waiting', async () => {
     await db.insertInto('t').values({ id: 1, name: 'before' }).execute();
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('t').set({ name: 'inside' }).where('id', '=', 1).execute();
@@ -159,7 +176,10 @@ describe('SQLite reader threads', () => {
 
   it('returns blobs as Buffers and large integers as numbers, as the main connection does', async () => {
     const data = Buffer.from([0, 1, 2, 255]);
-    await db.insertInto('t').values({ id: 1, name: 'b', data, big: 2 ** 50 }).execute();
+    await db
+      .insertInto('t')
+      .values({ id: 1, name: 'b', data, big: 2 ** 50 })
+      .execute();
     const row = await db.selectFrom('t').selectAll().where('data', '=', data).executeTakeFirstOrThrow();
     expect(Buffer.isBuffer(row.data)).toBe(true);
     expect(row.data).toEqual(data);
@@ -167,19 +187,35 @@ describe('SQLite reader threads', () => {
   });
 
   it('keeps the SQLite error code, from a reader thread and from the main connection', async () => {
-    const fromReader = await sql`select json_extract('not json', '$') as x`.execute(db).then(() => null, (error: unknown) => error);
+    const fromReader = await sql`select json_extract('not json', '$') as x`.execute(db).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(fromReader).toBeInstanceOf(SQLite.SqliteError);
     expect((fromReader as { code?: string }).code).toBe('SQLITE_ERROR');
     expect((fromReader as Error).message).toMatch(/malformed JSON/);
     await db.insertInto('t').values({ id: 1, name: 'x' }).execute();
-    const duplicate = await db.insertInto('t').values({ id: 2, name: 'x' }).execute().then(() => null, (error: unknown) => error);
+    const duplicate = await db
+      .insertInto('t')
+      .values({ id: 2, name: 'x' })
+      .execute()
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     expect((duplicate as { code?: string }).code).toBe('SQLITE_CONSTRAINT_UNIQUE');
-    const missing = await sql`select * from nowhere`.execute(db).then(() => null, (error: unknown) => error);
+    const missing = await sql`select * from nowhere`.execute(db).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect((missing as { code?: string }).code).toBe('SQLITE_ERROR');
   });
 
   it('rejects the read of a thread that stops, and starts another', async () => {
-    const slow = slowRead.execute(db).then(() => null, (error: unknown) => error);
+    const slow = slowRead.execute(db).then(
+      () => null,
+      (error: unknown) => error,
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const [thread] = dialect.readerThreads();
     await thread.terminate();
@@ -199,10 +235,19 @@ describe('SQLite reader threads', () => {
       const header = fs.readFileSync(shm).subarray(0, 100);
       return { inLog: header.readUInt32LE(16), copied: header.readUInt32LE(96) };
     };
-    await db.insertInto('t').values({ id: 1, name: 'one', data: Buffer.alloc(3000), big: null }).execute();
+    await db
+      .insertInto('t')
+      .values({ id: 1, name: 'one', data: Buffer.alloc(3000), big: null })
+      .execute();
     await db.transaction().execute(async (trx) => {
-      await trx.insertInto('t').values({ id: 2, name: 'two', data: Buffer.alloc(3000), big: null }).execute();
-      await trx.insertInto('t').values({ id: 3, name: 'three', data: Buffer.alloc(3000), big: null }).execute();
+      await trx
+        .insertInto('t')
+        .values({ id: 2, name: 'two', data: Buffer.alloc(3000), big: null })
+        .execute();
+      await trx
+        .insertInto('t')
+        .values({ id: 3, name: 'three', data: Buffer.alloc(3000), big: null })
+        .execute();
     });
     const written = frames();
     expect(written.copied).toBeLessThan(written.inLog);
@@ -260,28 +305,28 @@ describe('connect() on SQLite', () => {
   });
 });
 
-  it('tells onStatement of every statement with its parameters, in the order they run, on either connection', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-readers-'));
-    const seen: Array<[string, unknown[]]> = [];
-    try {
-      const db = connect(`sqlite:${path.join(dir, 'panel.sqlite')}`, { onStatement: (text, parameters) => seen.push([text, [...parameters]]) });
-      await sql`create table m (x integer)`.execute(db.kysely);
-      await db.kysely.transaction().execute(async (trx) => {
-        await sql`insert into m values (${1})`.execute(trx);
-      });
-      await sql`select x from m where x > ${0}`.execute(db.kysely); // a reader thread's
-      await db.close();
-      expect(seen).toEqual([
-        ['create table m (x integer)', []],
-        ['begin immediate', []],
-        ['insert into m values (?)', [1]],
-        ['commit', []],
-        ['select x from m where x > ?', [0]],
-      ]);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+it('tells onStatement of every statement with its parameters, in the order they run, on either connection', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-readers-'));
+  const seen: Array<[string, unknown[]]> = [];
+  try {
+    const db = connect(`sqlite:${path.join(dir, 'panel.sqlite')}`, { onStatement: (text, parameters) => seen.push([text, [...parameters]]) });
+    await sql`create table m (x integer)`.execute(db.kysely);
+    await db.kysely.transaction().execute(async (trx) => {
+      await sql`insert into m values (${1})`.execute(trx);
+    });
+    await sql`select x from m where x > ${0}`.execute(db.kysely); // a reader thread's
+    await db.close();
+    expect(seen).toEqual([
+      ['create table m (x integer)', []],
+      ['begin immediate', []],
+      ['insert into m values (?)', [1]],
+      ['commit', []],
+      ['select x from m where x > ?', [0]],
+    ]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 describe('/health during a slow read [sqlite]', () => {
   let started: Awaited<ReturnType<typeof startTestServer>>;

@@ -50,9 +50,7 @@ for (const kind of kinds) {
     it('migrates, creates the first admin and seeds the demo exactly once; every process starts', { timeout: 120_000 }, async () => {
       const { dbs, cleanup } = await freshDatabase(kind, 4);
       try {
-        const results = await Promise.allSettled(
-          dbs.map((db) => prepareDatabase(db, { demoMode: true, adminUsername: 'root', adminPassword: 'root-password-1' })),
-        );
+        const results = await Promise.allSettled(dbs.map((db) => prepareDatabase(db, { demoMode: true, adminUsername: 'root', adminPassword: 'root-password-1' })));
         expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok', 'ok']);
         const prepared = results.map((r) => (r as PromiseFulfilledResult<{ adminCreated: boolean; demoSeeded: boolean }>).value);
         expect(prepared.filter((p) => p.adminCreated)).toHaveLength(1);
@@ -62,7 +60,10 @@ for (const kind of kinds) {
         const db = dbs[0].kysely;
         const admins = await db.selectFrom('users').select('username').where('role', '=', 'admin').execute();
         expect(admins.map((a) => a.username)).toEqual(['root']);
-        const applied = await db.selectFrom('kysely_migration' as any).select('name').execute();
+        const applied = await db
+          .selectFrom('kysely_migration' as any)
+          .select('name')
+          .execute();
         expect(applied.map((m: any) => m.name).sort()).toEqual(Object.keys(migrations).sort());
       } finally {
         await cleanup();

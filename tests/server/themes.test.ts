@@ -25,8 +25,7 @@ describe('theme slugs (contract)', () => {
 });
 
 describeEachDatabase('themes', (ctx) => {
-  const activeSlugs = async () =>
-    (await ctx.db.kysely.selectFrom('themes').select('slug').where('is_active', '=', 1).execute()).map((r) => r.slug);
+  const activeSlugs = async () => (await ctx.db.kysely.selectFrom('themes').select('slug').where('is_active', '=', 1).execute()).map((r) => r.slug);
 
   it('lists themes under `themes` with meta; the seed has exactly one active theme', async () => {
     const res = await (await ctx.as('admin')).get('/themes');
@@ -123,7 +122,13 @@ describeEachDatabase('themes', (ctx) => {
 
     expect((await (await ctx.as('manager')).post(`/themes/${created.body.data.id}/toggle-status`)).status).toBe(403);
     expect((await admin.post('/themes/999999/toggle-status')).status).toBe(404);
-    const logged = await ctx.db.kysely.selectFrom('audit_logs').select('new_values').where('module', '=', 'themes').where('action', '=', 'status').where('entity_id', '=', midnight.id).execute();
+    const logged = await ctx.db.kysely
+      .selectFrom('audit_logs')
+      .select('new_values')
+      .where('module', '=', 'themes')
+      .where('action', '=', 'status')
+      .where('entity_id', '=', midnight.id)
+      .execute();
     expect(logged.map((l) => JSON.parse(l.new_values!).is_active)).toEqual([true, false]);
   });
 });

@@ -28,7 +28,12 @@ describeEachDatabase('tickets', (ctx) => {
   const listed = async (by: Client, query = '') => {
     const res = await by.get(`/tickets${query}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data as { data: Array<{ id: number; is_unread: boolean; status: string; priority: string; category_id: number }>; total: number; current_page: number; per_page: number };
+    return res.body.data as {
+      data: Array<{ id: number; is_unread: boolean; status: string; priority: string; category_id: number }>;
+      total: number;
+      current_page: number;
+      per_page: number;
+    };
   };
   const unreadFor = async (by: Client, id: number) => (await listed(by, '?per_page=100')).data.find((t) => t.id === id)?.is_unread;
 
@@ -51,7 +56,15 @@ describeEachDatabase('tickets', (ctx) => {
     expect(refused.body.errors).toEqual({ category_id: [TICKETS.categoryInvalid] });
 
     const ticket = await open(dealer, 'Login trouble', { priority: undefined });
-    expect(ticket).toMatchObject({ subject: 'Login trouble', status: 'open', priority: 'medium', category: { id: billing, name: 'Billing' }, user: { username: 'dealer', role: 'dealer' }, replies_count: 0, is_unread: false });
+    expect(ticket).toMatchObject({
+      subject: 'Login trouble',
+      status: 'open',
+      priority: 'medium',
+      category: { id: billing, name: 'Billing' },
+      user: { username: 'dealer', role: 'dealer' },
+      replies_count: 0,
+      is_unread: false,
+    });
   });
 
   it('shows a ticket to its owner and everyone above it up to admin; other branches get 404 everywhere', async () => {
@@ -115,7 +128,11 @@ describeEachDatabase('tickets', (ctx) => {
     // A reseller in the chain answers too.
     const fromReseller = await reseller.post(`/tickets/${ticket.id}/replies`, { message: 'Restart the box.' });
     expect(fromReseller.status).toBe(201);
-    expect((await dealer.get(`/tickets/${ticket.id}`)).body.data.replies.map((r: { user: { username: string } }) => r.user.username)).toEqual(['admin', 'dealer', 'reseller']);
+    expect((await dealer.get(`/tickets/${ticket.id}`)).body.data.replies.map((r: { user: { username: string } }) => r.user.username)).toEqual([
+      'admin',
+      'dealer',
+      'reseller',
+    ]);
 
     const empty = await dealer.post(`/tickets/${ticket.id}/replies`, { message: '   ' });
     expect(empty.status).toBe(422);

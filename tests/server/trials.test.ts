@@ -46,7 +46,19 @@ async function extraServers(ctx: TestContext, count: number): Promise<number[]> 
   for (let i = 0; i < count; i++) {
     const { id } = await ctx.db.kysely
       .insertInto('servers')
-      .values({ name: `Trial Server ${Date.now()}-${i}`, db_host: '127.0.0.1', db_name: 'stalker_db', db_username: 'stalker', db_password_enc: null, db_port: '3306', status: 'active', connection_status: 'online', last_checked_at: null, created_at: now, updated_at: now })
+      .values({
+        name: `Trial Server ${Date.now()}-${i}`,
+        db_host: '127.0.0.1',
+        db_name: 'stalker_db',
+        db_username: 'stalker',
+        db_password_enc: null,
+        db_port: '3306',
+        status: 'active',
+        connection_status: 'online',
+        last_checked_at: null,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     ids.push(id);
@@ -84,11 +96,7 @@ describeEachDatabase(
       const servers = await extraServers(ctx, 13);
       const mac = uniqueMac();
       const [admin, dealer, dealer2] = await Promise.all([ctx.as('admin'), ctx.as('dealer'), ctx.as('dealer2')]);
-      const results = await Promise.all([
-        startTrial(dealer, mac),
-        startTrial(dealer2, mac),
-        ...servers.map((server_id) => startTrial(admin, mac, { server_id })),
-      ]);
+      const results = await Promise.all([startTrial(dealer, mac), startTrial(dealer2, mac), ...servers.map((server_id) => startTrial(admin, mac, { server_id }))]);
       const created = results.filter((r) => r.status === 201);
       expect(created, JSON.stringify(results.map((r) => [r.status, r.body]))).toHaveLength(1);
       for (const refused of results.filter((r) => r.status !== 201)) {
@@ -218,7 +226,10 @@ describeEachDatabase(
       expect((await dealer.post('/accounts', { ...trialBody(uniqueMac()), is_trial: false, months: 1 })).status).toBe(201);
 
       // The next day counts anew.
-      await ctx.db.kysely.updateTable('trial_quotas').set({ day: new Date(Date.now() - DAY).toISOString().slice(0, 10) }).execute();
+      await ctx.db.kysely
+        .updateTable('trial_quotas')
+        .set({ day: new Date(Date.now() - DAY).toISOString().slice(0, 10) })
+        .execute();
       expect((await startTrial(dealer, uniqueMac())).status).toBe(201);
     });
 
@@ -234,7 +245,10 @@ describeEachDatabase(
       await updateSystemSettings(ctx.db.kysely, { trials_per_day: 5 });
       const dealer = await ctx.as('dealer');
       const results = await Promise.all(Array.from({ length: 15 }, () => startTrial(dealer, uniqueMac())));
-      expect(results.filter((r) => r.status === 201), JSON.stringify(results.map((r) => r.status))).toHaveLength(5);
+      expect(
+        results.filter((r) => r.status === 201),
+        JSON.stringify(results.map((r) => r.status)),
+      ).toHaveLength(5);
       for (const refused of results.filter((r) => r.status !== 201)) {
         expect(refused.status).toBe(422);
         expect(refused.body.errors).toEqual({ is_trial: [ACCOUNTS.trialDailyLimit(5)] });
@@ -296,7 +310,21 @@ describeEachDatabase('trial history carried into the trial limits (migration 001
     const longAgo = new Date(Date.now() - 40 * DAY).toISOString();
     await ctx.db.kysely
       .insertInto('accounts')
-      .values(newAccountRow({ owner_id: owner.id, owner_path: owner.path, server_id: 1, login: `old${old}`, full_name: 'Old Trial', pwd_txt: 'x', mac_address: old, expiry_date: longAgo, status: 'active', is_trial: 1, created_at: longAgo }))
+      .values(
+        newAccountRow({
+          owner_id: owner.id,
+          owner_path: owner.path,
+          server_id: 1,
+          login: `old${old}`,
+          full_name: 'Old Trial',
+          pwd_txt: 'x',
+          mac_address: old,
+          expiry_date: longAgo,
+          status: 'active',
+          is_trial: 1,
+          created_at: longAgo,
+        }),
+      )
       .execute();
 
     // The database as it was before 0018, migrated again.

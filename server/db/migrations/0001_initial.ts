@@ -4,10 +4,7 @@ import { isPostgres } from '../dialect';
 /** The schema of every entity the panel keeps, for SQLite and PostgreSQL alike. */
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = isPostgres(db);
-  const table = (name: string) =>
-    db.schema
-      .createTable(name)
-      .addColumn('id', pg ? 'serial' : 'integer', (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()));
+  const table = (name: string) => db.schema.createTable(name).addColumn('id', pg ? 'serial' : 'integer', (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()));
   const timestamps = <T extends string>(t: CreateTableBuilder<T, any>) =>
     t.addColumn('created_at', 'text', (c) => c.notNull()).addColumn('updated_at', 'text', (c) => c.notNull());
 

@@ -47,9 +47,7 @@ async function backfill(db: Kysely<any>): Promise<void> {
     .select(['id', 'transaction_number', 'user_id', 'type', 'credits', 'remarks', 'created_at'])
     .where('counterparty_id', 'is not', null)
     .where('bonus_credits', '=', 0)
-    .where((eb: any) =>
-      eb.or([eb.and([eb('type', '=', 'PURCHASED'), eb('credits', '>', 0)]), eb.and([eb('type', '=', 'RECOVERED'), eb('credits', '<', 0)])]),
-    )
+    .where((eb: any) => eb.or([eb.and([eb('type', '=', 'PURCHASED'), eb('credits', '>', 0)]), eb.and([eb('type', '=', 'RECOVERED'), eb('credits', '<', 0)])]))
     .orderBy('user_id')
     .orderBy('id')
     .execute();
@@ -78,6 +76,9 @@ async function backfill(db: Kysely<any>): Promise<void> {
     }
   }
   for (let i = 0; i < links.length; i += 500) {
-    await db.insertInto('allocation_recoveries').values(links.slice(i, i + 500)).execute();
+    await db
+      .insertInto('allocation_recoveries')
+      .values(links.slice(i, i + 500))
+      .execute();
   }
 }

@@ -16,7 +16,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   const pg = isPostgres(db);
 
   await db.schema.alterTable('tickets').addColumn('last_activity_at', 'text').execute();
-  await db.schema.alterTable('tickets').addColumn('last_activity_side', 'text', (c) => c.notNull().defaultTo('owner')).execute();
+  await db.schema
+    .alterTable('tickets')
+    .addColumn('last_activity_side', 'text', (c) => c.notNull().defaultTo('owner'))
+    .execute();
   await sql`update tickets set last_activity_at = coalesce(
       (select max(r.created_at) from ticket_replies r where r.ticket_id = tickets.id), created_at)`.execute(db);
   await db.schema

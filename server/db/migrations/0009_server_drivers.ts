@@ -5,7 +5,10 @@ import type { Kysely } from 'kysely';
  * `local` or `ministra`), and an account remembers its subscriber's id in that middleware.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('servers').addColumn('driver', 'text', (c) => c.notNull().defaultTo('local')).execute();
+  await db.schema
+    .alterTable('servers')
+    .addColumn('driver', 'text', (c) => c.notNull().defaultTo('local'))
+    .execute();
   await db.schema.alterTable('accounts').addColumn('middleware_id', 'integer').execute();
   await db.schema.createIndex('accounts_middleware_idx').on('accounts').columns(['server_id', 'middleware_id']).execute();
 }

@@ -19,12 +19,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       await sql.raw(`alter table ${table} alter column ${column} type text collate "C"`).execute(db);
     }
   }
-  await db.schema
-    .createIndex('accounts_live_owner_path_idx')
-    .on('accounts')
-    .column('owner_path')
-    .where(sql.ref('deleted_at'), 'is', null)
-    .execute();
+  await db.schema.createIndex('accounts_live_owner_path_idx').on('accounts').column('owner_path').where(sql.ref('deleted_at'), 'is', null).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -39,7 +39,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Statistics for the new indexes (and, on PostgreSQL, the indexed expressions) before the first list.
   await raw(isPostgres(db) ? 'analyze accounts' : 'analyze accounts_live_created_idx');
   if (!isPostgres(db)) {
-    for (const name of ['accounts_live_expiry_idx', 'accounts_live_owner_created_idx', 'accounts_live_owner_path_idx', 'credit_transactions_user_created_idx']) await raw(`analyze ${name}`);
+    for (const name of ['accounts_live_expiry_idx', 'accounts_live_owner_created_idx', 'accounts_live_owner_path_idx', 'credit_transactions_user_created_idx'])
+      await raw(`analyze ${name}`);
   }
 }
 
@@ -90,7 +91,9 @@ async function postgresSearch(db: Kysely<any>) {
   if (available.rows.length === 0) return;
   await sql`create extension if not exists pg_trgm with schema public`.execute(db);
   // The operator class lives in the extension's schema, which need not be on the search path.
-  const { rows } = await sql<{ schema: string }>`select quote_ident(n.nspname) as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
+  const { rows } = await sql<{
+    schema: string;
+  }>`select quote_ident(n.nspname) as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
   const ops = `${rows[0].schema}.gin_trgm_ops`;
   const [login, fullName, mac] = TRIGRAM_INDEXES;
   await sql.raw(`create index ${login} on accounts using gin (lower(login) ${ops})`).execute(db);

@@ -97,7 +97,14 @@ async function backfill(db: Kysely<any>): Promise<void> {
         const promoName = e.remarks?.startsWith('Promo bonus: ') ? e.remarks.slice('Promo bonus: '.length) : null;
         const named = promoName === null ? [] : promos.filter((p) => p.name === promoName);
         const source = e.remarks?.startsWith('Credit level bonus') ? 'level' : promoName !== null ? 'promo' : 'unknown';
-        bonuses.push({ allocation_id: allocation.id, bonus_id: e.id, credits: e.bonus_credits, source, promo_id: named.length === 1 ? named[0].id : null, created_at: e.created_at });
+        bonuses.push({
+          allocation_id: allocation.id,
+          bonus_id: e.id,
+          credits: e.bonus_credits,
+          source,
+          promo_id: named.length === 1 ? named[0].id : null,
+          created_at: e.created_at,
+        });
         open.push({ allocation_id: allocation.id, left: e.bonus_credits });
       } else if (e.type === 'RECOVERED') {
         let amount = -e.credits;
@@ -113,6 +120,14 @@ async function backfill(db: Kysely<any>): Promise<void> {
       }
     }
   }
-  for (let i = 0; i < bonuses.length; i += 500) await db.insertInto('allocation_bonuses').values(bonuses.slice(i, i + 500)).execute();
-  for (let i = 0; i < taken.length; i += 500) await db.insertInto('bonus_recoveries').values(taken.slice(i, i + 500)).execute();
+  for (let i = 0; i < bonuses.length; i += 500)
+    await db
+      .insertInto('allocation_bonuses')
+      .values(bonuses.slice(i, i + 500))
+      .execute();
+  for (let i = 0; i < taken.length; i += 500)
+    await db
+      .insertInto('bonus_recoveries')
+      .values(taken.slice(i, i + 500))
+      .execute();
 }

@@ -8,7 +8,12 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('servers')
-    .addColumn('timeout_seconds', 'integer', (c) => c.notNull().defaultTo(5).check(sql`timeout_seconds between 1 and 60`))
+    .addColumn('timeout_seconds', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(5)
+        .check(sql`timeout_seconds between 1 and 60`),
+    )
     .execute();
 }
 

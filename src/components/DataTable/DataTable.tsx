@@ -46,10 +46,7 @@ interface ColumnBase<T> extends Omit<ColumnType<T>, 'sorter' | 'dataIndex'> {
  * Whether a column sorts on the server, and by which of its list's sort keys K (src/contract/lists.ts):
  * its sortKey, or its dataIndex when that is one. A sortable column of a list that has no such key does not compile.
  */
-type ColumnSort<K extends string> =
-  | { sortable: true; sortKey: K }
-  | { sortable: true; sortKey?: undefined; dataIndex: K }
-  | { sortable?: false; sortKey?: undefined };
+type ColumnSort<K extends string> = { sortable: true; sortKey: K } | { sortable: true; sortKey?: undefined; dataIndex: K } | { sortable?: false; sortKey?: undefined };
 
 /** A column of a list whose sort keys are K (never: not sortable); see ListColumn. */
 export type DataColumn<T, K extends string = never> = ColumnBase<T> & ColumnSort<K>;
@@ -234,20 +231,17 @@ export function DataTable<T extends BaseRecord, R extends string>({
   const [bodyRef, bodyWidth, measured] = useWidth<HTMLDivElement>();
   const isPageTitle = usePageHeading(Boolean(title));
   useKeyboardScrollable(bodyRef, typeof title === 'string' ? title : resource);
-  const { tableQuery, result, currentPage, setCurrentPage, pageSize, setPageSize, sorters, setSorters, filters, setFilters } =
-    useTable<T, HttpError>({
-      resource,
-      pagination: { currentPage: 1, pageSize: defaultPageSize, mode: 'server' },
-      sorters: { initial: initialSorters },
-      filters: { permanent: permanentFilters, defaultBehavior: 'merge' },
-      syncWithLocation,
-      meta,
-      queryOptions: { retry: false },
-      // Load failures show in the banner above the table, and as a toast only where the screen asks.
-      errorNotification: notifyLoadError
-        ? errorNotification(loadErrorMessage ?? GENERAL.loadFailed, { title: loadErrorTitle, server: !loadErrorMessage })
-        : false,
-    });
+  const { tableQuery, result, currentPage, setCurrentPage, pageSize, setPageSize, sorters, setSorters, filters, setFilters } = useTable<T, HttpError>({
+    resource,
+    pagination: { currentPage: 1, pageSize: defaultPageSize, mode: 'server' },
+    sorters: { initial: initialSorters },
+    filters: { permanent: permanentFilters, defaultBehavior: 'merge' },
+    syncWithLocation,
+    meta,
+    queryOptions: { retry: false },
+    // Load failures show in the banner above the table, and as a toast only where the screen asks.
+    errorNotification: notifyLoadError ? errorNotification(loadErrorMessage ?? GENERAL.loadFailed, { title: loadErrorTitle, server: !loadErrorMessage }) : false,
+  });
 
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebounced(search, SEARCH_DEBOUNCE_MS);
@@ -272,7 +266,10 @@ export function DataTable<T extends BaseRecord, R extends string>({
     const value = (texts: Record<string, string>, field: string) => texts[field]?.trim() || undefined;
     const changed = (textFilters ?? []).filter((f) => value(before, f.field) !== value(debouncedTexts, f.field));
     if (changed.length === 0) return;
-    setFilters(changed.map((f) => ({ field: f.field, operator: 'eq' as const, value: value(debouncedTexts, f.field) })), 'merge');
+    setFilters(
+      changed.map((f) => ({ field: f.field, operator: 'eq' as const, value: value(debouncedTexts, f.field) })),
+      'merge',
+    );
     setCurrentPage(1);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debouncedTexts]);
@@ -313,7 +310,9 @@ export function DataTable<T extends BaseRecord, R extends string>({
   const selectable = Boolean(bulkActions);
   const keys = useMemo(() => keyColumns(columns), [columns]);
   const extrasWidth = (selectable ? SELECTION_WIDTH : 0) + (hasActions ? ACTIONS_WIDTH : 0) + (rowNumbers ? NUMBER_WIDTH : 0) + EXPAND_WIDTH;
-  const { shown, folded } = useSameFit(useMemo(() => fitColumns(columns, bodyWidth === null ? null : bodyWidth - extrasWidth, screens), [columns, bodyWidth, extrasWidth, screens]));
+  const { shown, folded } = useSameFit(
+    useMemo(() => fitColumns(columns, bodyWidth === null ? null : bodyWidth - extrasWidth, screens), [columns, bodyWidth, extrasWidth, screens]),
+  );
   const nameColumn = keys[0];
 
   const sortOrder = (column: DataColumn<T, string>): SortOrder | undefined => {
@@ -340,7 +339,9 @@ export function DataTable<T extends BaseRecord, R extends string>({
         title: DATA_TABLE.actions,
         fixed: 'right',
         width: ACTIONS_WIDTH,
-        render: (_: unknown, record: T) => <RowActionsMenu actions={rowActions(record).filter((a) => !a.hidden)} record={record} name={rowName(nameColumn, record, rowKey)} />,
+        render: (_: unknown, record: T) => (
+          <RowActionsMenu actions={rowActions(record).filter((a) => !a.hidden)} record={record} name={rowName(nameColumn, record, rowKey)} />
+        ),
       });
     }
     return mapped;
@@ -348,7 +349,10 @@ export function DataTable<T extends BaseRecord, R extends string>({
   }, [shown, rowActions, sorters, rowNumbers, currentPage, pageSize, nameColumn, rowKey]);
 
   // A search or a removable filter narrows the list: an empty answer then says so and offers to clear them.
-  const narrowed = search !== '' || Object.values(texts).some((t) => t.trim() !== '') || filters.some((f) => 'field' in f && f.field !== 'search' && f.value !== undefined && !permanentFilters?.some((p) => 'field' in p && p.field === f.field));
+  const narrowed =
+    search !== '' ||
+    Object.values(texts).some((t) => t.trim() !== '') ||
+    filters.some((f) => 'field' in f && f.field !== 'search' && f.value !== undefined && !permanentFilters?.some((p) => 'field' in p && p.field === f.field));
   const clearFilters = () => {
     setSearch('');
     setTexts({});
@@ -360,11 +364,7 @@ export function DataTable<T extends BaseRecord, R extends string>({
     setCurrentPage(1);
   };
   // Nothing is said of an empty list before its first answer (the spinner shows it is loading).
-  const emptyState = tableQuery.isLoading ? (
-    LOADING
-  ) : (
-    <ListEmpty narrowed={narrowed} onClear={clearFilters} hint={empty?.hint} action={empty?.action} />
-  );
+  const emptyState = tableQuery.isLoading ? LOADING : <ListEmpty narrowed={narrowed} onClear={clearFilters} hint={empty?.hint} action={empty?.action} />;
 
   // The table renders again only when what it shows changes: the page around it renders again as the
   // table is measured, its title takes the h1 and the page's other queries settle, and each time the
@@ -458,7 +458,9 @@ export function DataTable<T extends BaseRecord, R extends string>({
               tableQuery.refetch();
               onRefresh?.();
             }}
-            loading={tableQuery.isFetching} aria-label={DATA_TABLE.refresh}>
+            loading={tableQuery.isFetching}
+            aria-label={DATA_TABLE.refresh}
+          >
             {DATA_TABLE.refresh}
           </Button>
         </Space>
@@ -547,7 +549,13 @@ export function DataTable<T extends BaseRecord, R extends string>({
                   key={a.key}
                   size="small"
                   danger={a.danger}
-                  onClick={() => a.onClick(selected, rows.filter((r) => selected.includes(r[rowKey] as string | number)), clearSelection)}
+                  onClick={() =>
+                    a.onClick(
+                      selected,
+                      rows.filter((r) => selected.includes(r[rowKey] as string | number)),
+                      clearSelection,
+                    )
+                  }
                 >
                   {a.label}
                 </Button>

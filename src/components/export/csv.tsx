@@ -35,9 +35,25 @@ export function downloadCsv(filename: string, csv: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export function ExportCsvButton<T>({ rows, columns, filename, label = 'Export CSV' }: { rows: readonly T[]; columns: ReadonlyArray<CsvColumn<T>>; filename: string; label?: string }) {
+export function ExportCsvButton<T>({
+  rows,
+  columns,
+  filename,
+  label = 'Export CSV',
+}: {
+  rows: readonly T[];
+  columns: ReadonlyArray<CsvColumn<T>>;
+  filename: string;
+  label?: string;
+}) {
   return (
-    <Button icon={<DownloadOutlined />} size="small" disabled={rows.length === 0} onClick={() => downloadCsv(filename, toCsv(rows, columns))} aria-label={`${label}: ${filename}`}>
+    <Button
+      icon={<DownloadOutlined />}
+      size="small"
+      disabled={rows.length === 0}
+      onClick={() => downloadCsv(filename, toCsv(rows, columns))}
+      aria-label={`${label}: ${filename}`}
+    >
       {label}
     </Button>
   );

@@ -50,7 +50,8 @@ export function FormField<T extends FieldValues>({
   const value = toInput ? toInput(field.value) : field.value;
   const onChange = (...args: unknown[]) => {
     const first = args[0] as { target?: { value?: unknown; checked?: unknown } } | undefined;
-    const raw = first && typeof first === 'object' && 'target' in first && first.target ? (valuePropName === 'checked' ? first.target.checked : first.target.value) : first;
+    const raw =
+      first && typeof first === 'object' && 'target' in first && first.target ? (valuePropName === 'checked' ? first.target.checked : first.target.value) : first;
     field.onChange(fromInput ? fromInput(raw) : raw);
   };
   const input = cloneElement(children as ReactElement<Record<string, unknown>>, {

@@ -141,5 +141,4 @@ export function fieldsOf(schema: z.ZodObject, overrides: FieldOverrides = {}): F
 }
 
 /** The initial values of a create form. */
-export const initialValues = (fields: FieldDef[]) =>
-  Object.fromEntries(fields.filter((f) => f.initial !== undefined).map((f) => [f.name, f.initial]));
+export const initialValues = (fields: FieldDef[]) => Object.fromEntries(fields.filter((f) => f.initial !== undefined).map((f) => [f.name, f.initial]));

@@ -7,7 +7,13 @@ import type { HttpError } from '@refinedev/core';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 
 const messagesOf = (value: unknown): string[] =>
-  Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : value && typeof value === 'object' && 'message' in value ? [String((value as { message: unknown }).message)] : [];
+  Array.isArray(value)
+    ? value.map(String)
+    : typeof value === 'string'
+      ? [value]
+      : value && typeof value === 'object' && 'message' in value
+        ? [String((value as { message: unknown }).message)]
+        : [];
 
 export interface FieldErrorItem {
   field: string;

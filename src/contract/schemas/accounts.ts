@@ -118,7 +118,7 @@ export type AccountCreditsBody = z.infer<typeof accountCreditsBody>;
 /** POST /accounts/{id}/auto-renew: months 1-50 enables, 0 or null disables. */
 export const autoRenewBody = z.object({
   months: z.preprocess(
-    (v) => (v === '' || v === undefined ? null : blankToUndefined(v) ?? null),
+    (v) => (v === '' || v === undefined ? null : (blankToUndefined(v) ?? null)),
     z.union([z.null(), z.literal(0), int(MONTHS_MESSAGE, RENEW_MONTHS.min, RENEW_MONTHS.max)], { error: MONTHS_MESSAGE }),
   ),
   auto_renew_end_date: futureDate(ACCOUNTS.autoRenewEndPast),
@@ -126,9 +126,19 @@ export const autoRenewBody = z.object({
 export type AutoRenewBody = z.infer<typeof autoRenewBody>;
 
 const accountIds = z
-  .array(z.preprocess(blankToUndefined, z.number({ error: ACCOUNTS.accountIdsRequired }).int(ACCOUNTS.accountIdsRequired).positive(ACCOUNTS.accountIdsRequired).max(MAX_RECORD_ID, ACCOUNTS.accountIdsRequired)), {
-    error: ACCOUNTS.accountIdsRequired,
-  })
+  .array(
+    z.preprocess(
+      blankToUndefined,
+      z
+        .number({ error: ACCOUNTS.accountIdsRequired })
+        .int(ACCOUNTS.accountIdsRequired)
+        .positive(ACCOUNTS.accountIdsRequired)
+        .max(MAX_RECORD_ID, ACCOUNTS.accountIdsRequired),
+    ),
+    {
+      error: ACCOUNTS.accountIdsRequired,
+    },
+  )
   .min(1, ACCOUNTS.accountIdsRequired)
   .max(BULK_MAX, ACCOUNTS.bulkTooMany(BULK_MAX))
   .transform((ids) => [...new Set(ids)].sort((a, b) => a - b));

@@ -57,17 +57,13 @@ export const announcementState = (a: { is_active: boolean; starts_at: string | n
   return 'active';
 };
 
-
 const userIdValue = boundedInt(ANNOUNCEMENT_FORM.usersInvalid, 1);
 
 /** POST and PUT /announcements. Empty target roles: everyone; target users narrow their role. */
 export const announcementBody = z
   .object({
     title: requiredText(ANNOUNCEMENT_FORM.titleRequired, ANNOUNCEMENT_TITLE_MAX),
-    content: requiredText(ANNOUNCEMENT_FORM.contentRequired, ANNOUNCEMENT_CONTENT_MAX).refine(
-      (html) => htmlText(html) !== '',
-      ANNOUNCEMENT_FORM.contentRequired,
-    ),
+    content: requiredText(ANNOUNCEMENT_FORM.contentRequired, ANNOUNCEMENT_CONTENT_MAX).refine((html) => htmlText(html) !== '', ANNOUNCEMENT_FORM.contentRequired),
     type: z.enum(ANNOUNCEMENT_TYPES, { error: ANNOUNCEMENT_FORM.typeInvalid }).default('info'),
     priority: z.enum(ANNOUNCEMENT_PRIORITIES, { error: ANNOUNCEMENT_FORM.priorityInvalid }).default('medium'),
     target_roles: z

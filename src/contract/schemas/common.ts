@@ -18,8 +18,7 @@ const FORBIDDEN_CHARACTERS =
 export const hasForbiddenCharacters = (text: string): boolean => FORBIDDEN_CHARACTERS.test(text);
 
 /** A required text field whose every failure (missing, wrong type, blank) reads `message`. */
-export const requiredText = (message: string, max = 255) =>
-  z.string({ error: message }).trim().min(1, message).max(max, FIELD_RULES.tooLong(max));
+export const requiredText = (message: string, max = 255) => z.string({ error: message }).trim().min(1, message).max(max, FIELD_RULES.tooLong(max));
 
 export const optionalText = (max = 1000) =>
   z

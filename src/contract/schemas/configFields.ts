@@ -29,20 +29,28 @@ export const boundedInt = (message: string, min: number, max: number = MAX_RECOR
   );
 
 /** A labelled integer within [min, max]: its message, its bounds and its label from one statement. */
-export const intBetween = (label: string, min: number, max: number) =>
-  withMeta(boundedInt(FIELD_RULES.between(label, min, max), min, max), { label, min, max });
+export const intBetween = (label: string, min: number, max: number) => withMeta(boundedInt(FIELD_RULES.between(label, min, max), min, max), { label, min, max });
 
 /** A number within [min, max]; every failure reads `message`. */
 export const boundedNumber = (message: string, min: number, max: number) =>
-  withMeta(z.preprocess(numeric, z.number({ error: message }).refine((n) => n >= min && n <= max, message)), { min, max });
+  withMeta(
+    z.preprocess(
+      numeric,
+      z.number({ error: message }).refine((n) => n >= min && n <= max, message),
+    ),
+    { min, max },
+  );
 
 /** true/false, 1/0 or their text forms; anything else reads `message`. */
 export const switchField = (message: string) =>
-  z.preprocess((value) => {
-    if (value === 1 || value === '1' || value === 'true') return true;
-    if (value === 0 || value === '0' || value === 'false') return false;
-    return value;
-  }, z.boolean({ error: message }));
+  z.preprocess(
+    (value) => {
+      if (value === 1 || value === '1' || value === 'true') return true;
+      if (value === 0 || value === '0' || value === 'false') return false;
+      return value;
+    },
+    z.boolean({ error: message }),
+  );
 
 /**
  * A list of integers within [min, max], sent as an array or as comma-separated text ('10, 25, 50');
@@ -51,17 +59,8 @@ export const switchField = (message: string) =>
 export const intList = (message: string, min: number, max: number) =>
   z.unknown().transform((value, ctx): number[] => {
     const items =
-      typeof value === 'string'
-        ? value.trim() === ''
-          ? []
-          : value.split(',').map((part) => numeric(part.trim()))
-        : Array.isArray(value)
-          ? value.map(numeric)
-          : null;
-    const valid =
-      items !== null &&
-      items.length <= 100 &&
-      items.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max);
+      typeof value === 'string' ? (value.trim() === '' ? [] : value.split(',').map((part) => numeric(part.trim()))) : Array.isArray(value) ? value.map(numeric) : null;
+    const valid = items !== null && items.length <= 100 && items.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max);
     if (!valid) {
       ctx.addIssue({ code: 'custom', message });
       return z.NEVER;

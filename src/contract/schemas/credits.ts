@@ -62,7 +62,9 @@ export function withCreditAmountRules<S extends z.ZodType<unknown>>(schema: S, r
  * `rules`, then the API's own rule for `credits` above.
  */
 export const creditAmount = (rules: CreditAmountRules) =>
-  withCreditAmountRules(z.preprocess(integerInput, z.number({ error: CREDITS.selectAmount }).int(CREDITS.selectAmount)), rules).pipe(creditMoveBody.shape.credits as z.ZodType<number, number>);
+  withCreditAmountRules(z.preprocess(integerInput, z.number({ error: CREDITS.selectAmount }).int(CREDITS.selectAmount)), rules).pipe(
+    creditMoveBody.shape.credits as z.ZodType<number, number>,
+  );
 
 export const recoverFromHistoryBody = z.object({
   transaction_id: z.preprocess(

@@ -7,8 +7,6 @@ import { namedRefEntity, optionalCalendarDate, optionalText, requiredText } from
 export const DISCOUNT_VALIDITY_MONTHS = { min: 1, max: 120 } as const;
 const CREDITS_MAX = 1_000_000;
 
-
-
 export const globalDiscountBody = z
   .object({
     name: requiredText(ENTITY_FORM.nameRequired, 100),

@@ -12,10 +12,7 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 
 /** An optional id picked in a form: empty string and null mean none. */
 const optionalId = (message: string) =>
-  z.preprocess(
-    (v) => (v === '' ? null : integerInput(v)),
-    z.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message).nullish(),
-  );
+  z.preprocess((v) => (v === '' ? null : integerInput(v)), z.number({ error: message }).int(message).positive(message).max(MAX_RECORD_ID, message).nullish());
 
 /** Initial credits; `cap` replaces the general upper bound with a level's own limit and message. */
 const credits = (message: string, cap?: { max: number; message: string }) =>
@@ -51,8 +48,7 @@ const username = z
   .max(100)
   .refine((v) => /^[A-Za-z0-9._@-]+$/.test(v), HIERARCHY.usernameFormat);
 
-const status = (allowed: readonly UserStatus[]) =>
-  z.enum(allowed as [UserStatus, ...UserStatus[]], { error: HIERARCHY.statusInvalid }).optional();
+const status = (allowed: readonly UserStatus[]) => z.enum(allowed as [UserStatus, ...UserStatus[]], { error: HIERARCHY.statusInvalid }).optional();
 
 interface LevelMessages {
   name: string;

@@ -13,10 +13,7 @@ export const settingKeyParam = z.object({
 /** The one body field of a per-key PUT, with its bounds. */
 export function systemSettingBody(key: SettingKey) {
   const def: SettingDef = SETTING_KEYS[key];
-  const field =
-    def.type === 'int'
-      ? boundedInt(FIELD_RULES.between(def.label, def.min, def.max), def.min, def.max)
-      : switchField(FIELD_RULES.boolean(def.label));
+  const field = def.type === 'int' ? boundedInt(FIELD_RULES.between(def.label, def.min, def.max), def.min, def.max) : switchField(FIELD_RULES.boolean(def.label));
   return z.object({ [def.field]: field });
 }
 
@@ -78,9 +75,9 @@ export const creditOptionsTestBody = z.object({
  * or a number). The map is open: a stored key the table does not know yet is sent as it is.
  */
 export const systemSettingsEntity = z.looseObject(
-  Object.fromEntries(
-    Object.entries(SYSTEM_SETTING_DEFAULTS).map(([field, fallback]) => [field, typeof fallback === 'boolean' ? z.boolean() : z.number()]),
-  ) as { [K in keyof typeof SYSTEM_SETTING_DEFAULTS]: (typeof SYSTEM_SETTING_DEFAULTS)[K] extends boolean ? z.ZodBoolean : z.ZodNumber },
+  Object.fromEntries(Object.entries(SYSTEM_SETTING_DEFAULTS).map(([field, fallback]) => [field, typeof fallback === 'boolean' ? z.boolean() : z.number()])) as {
+    [K in keyof typeof SYSTEM_SETTING_DEFAULTS]: (typeof SYSTEM_SETTING_DEFAULTS)[K] extends boolean ? z.ZodBoolean : z.ZodNumber;
+  },
 );
 
 /** The stored credit levels configuration (open, like every settings map). */

@@ -51,7 +51,9 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
   const mode = editing ? 'edit' : 'create';
 
   /** The fields on screen in this mode: a server error on any other shows in the summary box. */
-  const shown = ACCOUNT_FORM_FIELDS.filter((f) => (f === 'expiry_date' ? admin : f === 'status' ? mode === 'edit' : f === 'purchase' || f === 'months' ? mode === 'create' : true));
+  const shown = ACCOUNT_FORM_FIELDS.filter((f) =>
+    f === 'expiry_date' ? admin : f === 'status' ? mode === 'edit' : f === 'purchase' || f === 'months' ? mode === 'create' : true,
+  );
   const fallback = editing ? ACCOUNT_SCREEN.updateFailed : ACCOUNT_SCREEN.createFailed;
 
   const schema = useMemo(() => accountFormSchema({ mode, admin, expiry: editing?.expiry_date ?? null }), [mode, admin, editing]);
@@ -76,7 +78,11 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
   const { control, handleSubmit, reset, setError, getValues, setValue, refineCore } = form;
   const { mutation } = refineCore;
 
-  const [purchase, months, serverId] = useWatch({ control, name: ['purchase', 'months', 'server_id'] }) as [Purchase | undefined, number | null | undefined, number | null | undefined];
+  const [purchase, months, serverId] = useWatch({ control, name: ['purchase', 'months', 'server_id'] }) as [
+    Purchase | undefined,
+    number | null | undefined,
+    number | null | undefined,
+  ];
   const servers = useMemo(() => [serverId ?? null], [serverId]);
   const price = useRenewalQuote(servers, months, target === 'create' && purchase === 'months');
 
@@ -153,7 +159,13 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
         <FormField<AccountFormValues> control={control} name="login" label="Username" required>
           <Input autoComplete="off" />
         </FormField>
-        <FormField<AccountFormValues> control={control} name="password" label="Password" required={mode === 'create'} help={mode === 'edit' ? ENTITY_FORM.keepPassword : undefined}>
+        <FormField<AccountFormValues>
+          control={control}
+          name="password"
+          label="Password"
+          required={mode === 'create'}
+          help={mode === 'edit' ? ENTITY_FORM.keepPassword : undefined}
+        >
           <Input.Password autoComplete="new-password" />
         </FormField>
         <FormField<AccountFormValues> control={control} name="mac_address" label="STB MAC address" required fromInput={upper}>

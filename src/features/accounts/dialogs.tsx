@@ -53,7 +53,13 @@ export function StbInfoDrawer({ account, onClose }: { account: Account | null; o
 /** The ledger entries of one account (GET /accounts/{id}/transactions) in the shared transactions table, read-only. */
 export function TransactionsDrawer({ account, onClose }: { account: Account | null; onClose: () => void }) {
   return (
-    <Drawer open={Boolean(account)} onClose={onClose} title={`${ACCOUNT_SCREEN.transactions}${account ? `: ${account.login}` : ''}`} width="min(1100px, 100vw)" destroyOnHidden>
+    <Drawer
+      open={Boolean(account)}
+      onClose={onClose}
+      title={`${ACCOUNT_SCREEN.transactions}${account ? `: ${account.login}` : ''}`}
+      width="min(1100px, 100vw)"
+      destroyOnHidden
+    >
       {account && <TransactionsTable path={`accounts/${account.id}/transactions`} />}
     </Drawer>
   );
@@ -83,7 +89,10 @@ export function AutoRenewDialog({ account, onClose }: { account: Account | null;
       action: 'create',
       meta: { path: `accounts/${account?.id}/auto-renew` },
       redirect: false,
-      successNotification: (_data, values) => ({ type: 'success', message: (values as unknown as { months?: number }).months ? ACCOUNTS.autoRenewEnabled : ACCOUNTS.autoRenewDisabled }),
+      successNotification: (_data, values) => ({
+        type: 'success',
+        message: (values as unknown as { months?: number }).months ? ACCOUNTS.autoRenewEnabled : ACCOUNTS.autoRenewDisabled,
+      }),
       errorNotification: errorNotification(ACCOUNT_SCREEN.actionFailed),
     },
   });

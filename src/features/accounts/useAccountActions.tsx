@@ -71,7 +71,9 @@ export function useAccountActions() {
 
   /** PATCH /accounts/{id} {is_active}. useUpdate answers the record, so the toast is `done` (the text the API also sends). */
   const setStatus = (account: Account, active: boolean) =>
-    update({ resource: 'accounts', id: account.id, values: { is_active: active }, meta: { method: 'patch' }, successNotification: false, errorNotification: false }).then(() => undefined);
+    update({ resource: 'accounts', id: account.id, values: { is_active: active }, meta: { method: 'patch' }, successNotification: false, errorNotification: false }).then(
+      () => undefined,
+    );
   const deleteAccount = (account: Account) =>
     remove({ resource: 'accounts', id: account.id, successNotification: false, errorNotification: false }).then(() => undefined);
 
@@ -121,8 +123,7 @@ export function useAccountActions() {
         icon: <DeleteOutlined />,
         danger: true,
         hidden: !can.delete,
-        onClick: (r) =>
-          confirmDelete(subject(r), () => call(() => deleteAccount(r), ACCOUNTS.deleted, GENERAL.error, ACCOUNT_SCREEN.deleteFailed)),
+        onClick: (r) => confirmDelete(subject(r), () => call(() => deleteAccount(r), ACCOUNTS.deleted, GENERAL.error, ACCOUNT_SCREEN.deleteFailed)),
       },
     ];
   };

@@ -89,7 +89,16 @@ export const RichTextEditor = forwardRef<{ focus(): void }, RichTextEditorProps>
 
   const tool = (label: string, icon: ReactNode, on: boolean | undefined, run: () => void) => (
     <Tooltip title={label} key={label}>
-      <Button size="small" type={on ? 'primary' : 'text'} icon={icon} aria-label={label} aria-pressed={on} disabled={disabled} onMouseDown={(e) => e.preventDefault()} onClick={run} />
+      <Button
+        size="small"
+        type={on ? 'primary' : 'text'}
+        icon={icon}
+        aria-label={label}
+        aria-pressed={on}
+        disabled={disabled}
+        onMouseDown={(e) => e.preventDefault()}
+        onClick={run}
+      />
     </Tooltip>
   );
 

@@ -79,11 +79,7 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
         loading={dialog.loading}
       />
       {chosen && chosen.bonus_credits > 0 && (
-        <Alert
-          type="success"
-          showIcon
-          message={`Includes ${chosen.bonus_credits} bonus credits: ${target?.name} receives ${chosen.total_credits} credits.`}
-        />
+        <Alert type="success" showIcon message={`Includes ${chosen.bonus_credits} bonus credits: ${target?.name} receives ${chosen.total_credits} credits.`} />
       )}
       {!dialog.loading && options.length === 0 && <Alert type="warning" showIcon message="No amounts are available for your balance." />}
     </Modal>

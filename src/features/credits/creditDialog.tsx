@@ -162,7 +162,17 @@ export function useCreditDialog<T>({ entity, target, onClose, lookup, loadFailed
 }
 
 /** The user at the top of a credit dialog, its balance, and the dialog's own lines (Descriptions items). */
-export function CreditTargetSummary({ target, label, balance, children }: { target: CreditTarget | null; label: string; balance: number | undefined; children?: ReactNode }) {
+export function CreditTargetSummary({
+  target,
+  label,
+  balance,
+  children,
+}: {
+  target: CreditTarget | null;
+  label: string;
+  balance: number | undefined;
+  children?: ReactNode;
+}) {
   if (!target) return null;
   return (
     <Descriptions size="small" column={1} style={{ marginBottom: 16 }}>

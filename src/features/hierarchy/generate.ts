@@ -13,7 +13,7 @@ function randomInt(max: number): number {
   return Math.floor(Math.random() * max);
 }
 
-const pick = <T,>(list: readonly T[]) => list[randomInt(list.length)];
+const pick = <T>(list: readonly T[]) => list[randomInt(list.length)];
 
 export function randomPassword(length = 12): string {
   return Array.from({ length }, () => PASSWORD_CHARS[randomInt(PASSWORD_CHARS.length)]).join('');

@@ -41,7 +41,13 @@ export function CreditsCell({ value, bonus }: { value: number; bonus?: number })
  * credits, account, date and whose entry it is. Secondary (in the expanded row): the coverage, the
  * balances and the hierarchy names. Remarks stay in the row while they fit.
  */
-const numberColumn: ListColumn<TransactionEntry, 'transactions'> = { dataIndex: 'transaction_number', title: 'Transaction #', sortable: true, width: 150, priority: 'key' };
+const numberColumn: ListColumn<TransactionEntry, 'transactions'> = {
+  dataIndex: 'transaction_number',
+  title: 'Transaction #',
+  sortable: true,
+  width: 150,
+  priority: 'key',
+};
 
 const userColumn: ListColumn<TransactionEntry, 'transactions'> = {
   dataIndex: 'user',
@@ -117,12 +123,7 @@ export function TransactionsTable({ title, path, filters = NO_FILTERS, showUser 
       extra={
         <Space wrap>
           {filterable && (
-            <DatePicker.RangePicker
-              aria-label="Date range"
-              allowEmpty={[true, true]}
-              value={range}
-              onChange={(value) => setRange(value ? [value[0], value[1]] : null)}
-            />
+            <DatePicker.RangePicker aria-label="Date range" allowEmpty={[true, true]} value={range} onChange={(value) => setRange(value ? [value[0], value[1]] : null)} />
           )}
           {extra}
         </Space>

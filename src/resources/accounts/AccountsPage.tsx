@@ -82,8 +82,17 @@ export function AccountsPage() {
             : []),
           ...(can.status
             ? [
-                { key: 'suspend', label: 'Suspend', danger: true, onClick: (ids: Array<string | number>, _rows: Account[], clear: () => void) => bulkStatus('bulk-suspend', ids, clear) },
-                { key: 'activate', label: STATUS.activate, onClick: (ids: Array<string | number>, _rows: Account[], clear: () => void) => bulkStatus('bulk-activate', ids, clear) },
+                {
+                  key: 'suspend',
+                  label: 'Suspend',
+                  danger: true,
+                  onClick: (ids: Array<string | number>, _rows: Account[], clear: () => void) => bulkStatus('bulk-suspend', ids, clear),
+                },
+                {
+                  key: 'activate',
+                  label: STATUS.activate,
+                  onClick: (ids: Array<string | number>, _rows: Account[], clear: () => void) => bulkStatus('bulk-activate', ids, clear),
+                },
               ]
             : []),
           ...(canMessage

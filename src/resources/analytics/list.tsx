@@ -47,7 +47,15 @@ function CreditsFlow({ range }: { range: Record<string, string> }) {
       loading={loading}
       extra={
         <Space wrap>
-          <Select allowClear placeholder="Role" aria-label="Role" style={{ width: 130 }} value={role} onChange={setRole} options={ANALYTICS_ROLES.map((r) => ({ value: r, label: capitalise(r) }))} />
+          <Select
+            allowClear
+            placeholder="Role"
+            aria-label="Role"
+            style={{ width: 130 }}
+            value={role}
+            onChange={setRole}
+            options={ANALYTICS_ROLES.map((r) => ({ value: r, label: capitalise(r) }))}
+          />
           <ExportCsvButton
             rows={rows}
             filename="credits-flow.csv"
@@ -63,7 +71,16 @@ function CreditsFlow({ range }: { range: Record<string, string> }) {
     >
       <Failed show={error} />
       <div data-testid="chart-credits-flow">
-        <Line data={rows} xField="period" yField="credits" colorField="role" height={CHART_HEIGHT} autoFit point={{ shapeField: 'circle', sizeField: 3 }} axis={{ y: { title: 'Credits' } }} />
+        <Line
+          data={rows}
+          xField="period"
+          yField="credits"
+          colorField="role"
+          height={CHART_HEIGHT}
+          autoFit
+          point={{ shapeField: 'circle', sizeField: 3 }}
+          axis={{ y: { title: 'Credits' } }}
+        />
       </div>
       <Table
         size="small"
@@ -87,10 +104,11 @@ function Renewals({ range }: { range: Record<string, string> }) {
   const [activeOnly, setActiveOnly] = useState<'all' | 'active'>('all');
   const rows = useMemo(() => data.filter((p) => activeOnly === 'all' || p.renewals > 0 || p.new_accounts > 0), [data, activeOnly]);
   const series = useMemo(
-    () => rows.flatMap((p) => [
-      { period: p.period, kind: 'Renewals', value: p.renewals },
-      { period: p.period, kind: 'New accounts', value: p.new_accounts },
-    ]),
+    () =>
+      rows.flatMap((p) => [
+        { period: p.period, kind: 'Renewals', value: p.renewals },
+        { period: p.period, kind: 'New accounts', value: p.new_accounts },
+      ]),
     [rows],
   );
   return (
@@ -156,7 +174,15 @@ function Expiring() {
       extra={
         <Space wrap>
           <Segmented size="small" value={days} onChange={(v) => setDays(Number(v))} options={EXPIRY_WINDOWS.map((d) => ({ value: d, label: `${d} days` }))} />
-          <Input allowClear size="small" placeholder="Search..." aria-label="Search expiring accounts" style={{ width: 160 }} value={search} onChange={(e) => setSearch(e.target.value)} />
+          <Input
+            allowClear
+            size="small"
+            placeholder="Search..."
+            aria-label="Search expiring accounts"
+            style={{ width: 160 }}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
           <ExportCsvButton
             rows={rows}
             filename={`expiring-${days}-days.csv`}
@@ -213,7 +239,15 @@ function TopUsers({ role, title, range }: { role: 'reseller' | 'dealer'; title: 
       loading={loading}
       extra={
         <Space wrap>
-          <Input allowClear size="small" placeholder="Search..." aria-label={`Search ${role}s`} style={{ width: 140 }} value={search} onChange={(e) => setSearch(e.target.value)} />
+          <Input
+            allowClear
+            size="small"
+            placeholder="Search..."
+            aria-label={`Search ${role}s`}
+            style={{ width: 140 }}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
           <ExportCsvButton
             rows={rows}
             filename={`top-${role}s.csv`}
@@ -259,7 +293,13 @@ function AnalyticsBoard() {
       <Space wrap style={{ width: '100%', justifyContent: 'space-between' }}>
         <h2 style={{ margin: 0 }}>{ANALYTICS.title}</h2>
         <Space wrap>
-          <DatePicker.RangePicker aria-label="Date range" value={range} allowClear={false} format={DATE_FORMAT} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} />
+          <DatePicker.RangePicker
+            aria-label="Date range"
+            value={range}
+            allowClear={false}
+            format={DATE_FORMAT}
+            onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
+          />
           <Button icon={<ReloadOutlined />} onClick={() => setVersion((n) => n + 1)}>
             Refresh
           </Button>

@@ -12,7 +12,6 @@ import { priorityOptions, roleOptions, typeOptions } from '../../features/announ
 import type { RichTextEditorProps } from '../../features/announcements/RichTextEditor';
 import { FormField, dateInput } from '../../components/form';
 
-
 // The editor (tiptap, ProseMirror) is most of this page's code: it loads when the dialog opens.
 const LoadedEditor = lazy(() => import('../../features/announcements/RichTextEditor').then((m) => ({ default: m.RichTextEditor })));
 const RichTextEditor = forwardRef<{ focus(): void }, RichTextEditorProps>(function RichTextEditor(props, ref) {

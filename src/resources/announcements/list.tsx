@@ -37,7 +37,17 @@ const STATE_LABEL: Record<Announcement['status'], string> = {
 const STATE_COLOR: Record<Announcement['status'], string> = { active: 'green', scheduled: 'blue', expired: 'default', inactive: 'default' };
 const stateOptions = ANNOUNCEMENT_STATES.map((s) => ({ label: STATE_LABEL[s], value: s }));
 
-const NEW_ANNOUNCEMENT = { title: '', content: '', type: 'info', priority: 'medium', target_roles: [], target_users: [], is_active: true, starts_at: null, expires_at: null };
+const NEW_ANNOUNCEMENT = {
+  title: '',
+  content: '',
+  type: 'info',
+  priority: 'medium',
+  target_roles: [],
+  target_users: [],
+  is_active: true,
+  starts_at: null,
+  expires_at: null,
+};
 
 /** The icon buttons of an announcement's row: the eye toggle, edit and delete. */
 const ROW_BUTTONS: Array<{ key: string; tip: (a: Announcement) => string; icon: (a: Announcement) => ReactNode }> = [

@@ -38,7 +38,9 @@ export function ValuesSideBySide({ before, after }: { before: unknown; after: un
   const block = (title: string, value: unknown) => (
     <Col xs={24} md={12}>
       <Typography.Text strong>{title}</Typography.Text>
-      <pre style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: 320, overflow: 'auto' }}>{value === null || value === undefined ? AUDIT.noValues : JSON.stringify(value, null, 2)}</pre>
+      <pre style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: 320, overflow: 'auto' }}>
+        {value === null || value === undefined ? AUDIT.noValues : JSON.stringify(value, null, 2)}
+      </pre>
     </Col>
   );
   return (

@@ -54,9 +54,7 @@ function AuditLogViewer() {
   const [open, setOpen] = useState<AuditLog | null>(null);
   const [statsQuery, setStatsQuery] = useState<Record<string, string>>({});
   const followFilters = (filters: CrudFilter[]) =>
-    setStatsQuery(
-      Object.fromEntries(filters.flatMap((f) => ('field' in f && STATS_FILTERS.includes(f.field) && f.value ? [[f.field, String(f.value)]] : []))),
-    );
+    setStatsQuery(Object.fromEntries(filters.flatMap((f) => ('field' in f && STATS_FILTERS.includes(f.field) && f.value ? [[f.field, String(f.value)]] : []))));
   const stats = useCustom<{ data: AuditStats }>({ url: 'audit-logs/stats', method: 'get', config: { query: statsQuery }, ...silent });
   const modules = useCustom<{ data: string[] }>({ url: 'audit-logs/modules', method: 'get', ...silent });
   const actions = useCustom<{ data: string[] }>({ url: 'audit-logs/actions', method: 'get', ...silent });

@@ -47,7 +47,14 @@ function LevelsPreview({ control }: { control: Control<any> }) {
 
 export function CreditLevelsPage() {
   const canEdit = useCan({ resource: 'credit-levels', action: 'edit' }).data?.can === true;
-  const { form, value: config, loadError, load, save, saving } = useConfigDocument<CreditLevelsConfig>('credit-levels', creditLevelsConfigSchema, {
+  const {
+    form,
+    value: config,
+    loadError,
+    load,
+    save,
+    saving,
+  } = useConfigDocument<CreditLevelsConfig>('credit-levels', creditLevelsConfigSchema, {
     loadFailed: CREDIT_LEVELS.loadFailed,
     saveFailed: CREDIT_LEVELS.updateFailed,
     saved: CONFIG_SCREENS.creditLevelsUpdated,
@@ -74,13 +81,7 @@ export function CreditLevelsPage() {
             <FormField control={control} name="promo_enabled" label="Promo enabled" valuePropName="checked">
               <Switch />
             </FormField>
-            <FormField
-              control={control}
-              name="promo_ratio"
-              label="Promo ratio"
-              required
-              extra="Bonus credits per credit, from 0 to 1 (0.2 gives 20 bonus on 100)."
-            >
+            <FormField control={control} name="promo_ratio" label="Promo ratio" required extra="Bonus credits per credit, from 0 to 1 (0.2 gives 20 bonus on 100).">
               <InputNumber min={0} max={1} step={0.01} style={{ width: '100%' }} />
             </FormField>
             <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saving}>

@@ -88,7 +88,15 @@ export function CreditOptionsSettingsPage() {
   const notify = useNotify();
   const { confirm } = useConfirm();
   const canEdit = useCan({ resource: 'credit-options-settings', action: 'edit' }).data?.can === true;
-  const { form, value: settings, loadError, load, applied, save, saving } = useConfigDocument<CreditOptionsSettings>(
+  const {
+    form,
+    value: settings,
+    loadError,
+    load,
+    applied,
+    save,
+    saving,
+  } = useConfigDocument<CreditOptionsSettings>(
     'credit-options-settings',
     creditOptionsSettingsSchema,
     { loadFailed: CREDIT_OPTIONS.loadFailed, saveFailed: CREDIT_OPTIONS.saveFailed, saved: CONFIG_SCREENS.creditOptionsSaved },
@@ -148,12 +156,7 @@ export function CreditOptionsSettingsPage() {
             <FormField control={control} name="enable_percentage_options" label="Percentage options" valuePropName="checked">
               <Switch />
             </FormField>
-            <FormField
-              control={control}
-              name="percentage_options"
-              label="Percentages"
-              extra="Comma-separated integers from 1 to 100: shares of the giver's balance"
-            >
+            <FormField control={control} name="percentage_options" label="Percentages" extra="Comma-separated integers from 1 to 100: shares of the giver's balance">
               <Input />
             </FormField>
             <Row gutter={16}>
@@ -163,7 +166,13 @@ export function CreditOptionsSettingsPage() {
                 </FormField>
               </Col>
               <Col xs={24} sm={12}>
-                <FormField control={control} name="is_active" label="Active" valuePropName="checked" extra="When inactive, the fallback list (10 in steps of 5) is offered.">
+                <FormField
+                  control={control}
+                  name="is_active"
+                  label="Active"
+                  valuePropName="checked"
+                  extra="When inactive, the fallback list (10 in steps of 5) is offered."
+                >
                   <Switch />
                 </FormField>
               </Col>

@@ -52,7 +52,13 @@ export function RecoveryHistoryDialog({ dealer, onClose }: { dealer: HierarchyUs
   };
 
   return (
-    <Modal open={dealer !== null} title={dealer ? `${HIERARCHY_PANEL.recoveryHistory}: ${dealer.name}` : HIERARCHY_PANEL.recoveryHistory} footer={null} onCancel={onClose} width={820}>
+    <Modal
+      open={dealer !== null}
+      title={dealer ? `${HIERARCHY_PANEL.recoveryHistory}: ${dealer.name}` : HIERARCHY_PANEL.recoveryHistory}
+      footer={null}
+      onCancel={onClose}
+      width={820}
+    >
       {failed && <Alert type="error" showIcon style={{ marginBottom: 12 }} message={HIERARCHY_PANEL.recoveryHistoryFailed} />}
       <Table<RecoveryHistoryItem>
         rowKey="id"
@@ -70,8 +76,7 @@ export function RecoveryHistoryDialog({ dealer, onClose }: { dealer: HierarchyUs
           {
             key: 'state',
             title: 'Status',
-            render: (_: unknown, r) =>
-              r.recovered ? <Tag>Recovered {dateTime(r.recovered_at)}</Tag> : <Tag color="green">Recoverable: {r.recoverable_credits}</Tag>,
+            render: (_: unknown, r) => (r.recovered ? <Tag>Recovered {dateTime(r.recovered_at)}</Tag> : <Tag color="green">Recoverable: {r.recoverable_credits}</Tag>),
           },
           {
             key: 'action',

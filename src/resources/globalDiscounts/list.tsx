@@ -112,8 +112,20 @@ function DiscountCard({ discount, onEdit, onDelete }: { discount: GlobalDiscount
       title={discount.name}
       extra={<ActiveTag active={discount.is_active} />}
       actions={[
-        ...(onEdit ? [<Button key="edit" type="link" icon={<EditOutlined />} onClick={onEdit}>Edit</Button>] : []),
-        ...(onDelete ? [<Button key="delete" type="link" danger icon={<DeleteOutlined />} onClick={onDelete}>Delete</Button>] : []),
+        ...(onEdit
+          ? [
+              <Button key="edit" type="link" icon={<EditOutlined />} onClick={onEdit}>
+                Edit
+              </Button>,
+            ]
+          : []),
+        ...(onDelete
+          ? [
+              <Button key="delete" type="link" danger icon={<DeleteOutlined />} onClick={onDelete}>
+                Delete
+              </Button>,
+            ]
+          : []),
       ]}
     >
       <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ minHeight: 22 }}>

@@ -20,7 +20,19 @@ import { QuickRenewDialog } from '../../features/accounts/renewals';
 type MacForm = z.input<typeof macSearchQuery>;
 const FIELDS = ['mac', 'server_id'];
 
-function AccountCard({ account, onDelete, onRenew, canDelete, canRenew }: { account: Account; onDelete: () => void; onRenew: () => void; canDelete: boolean; canRenew: boolean }) {
+function AccountCard({
+  account,
+  onDelete,
+  onRenew,
+  canDelete,
+  canRenew,
+}: {
+  account: Account;
+  onDelete: () => void;
+  onRenew: () => void;
+  canDelete: boolean;
+  canRenew: boolean;
+}) {
   return (
     <Card
       size="small"

@@ -48,12 +48,7 @@ export function ResellersList() {
       else popup({ type: 'success', title: RESELLERS.deleted });
     });
 
-  const bulkRun = (
-    run: () => ReturnType<typeof bulk.remove>,
-    verb: 'deleted' | 'suspended' | 'activated',
-    failedMessage: string,
-    clear: () => void,
-  ) =>
+  const bulkRun = (run: () => ReturnType<typeof bulk.remove>, verb: 'deleted' | 'suspended' | 'activated', failedMessage: string, clear: () => void) =>
     run().then(({ done, failed, firstError }) => {
       if (failed > 0) notify.httpError(firstError, failedMessage);
       else notify.success(RESELLERS.bulkDone(done, verb));

@@ -50,7 +50,14 @@ const fields: FieldDef[] = fieldsOf(serverBody, {
   db_host: { placeholder: 'db.example.com' },
   db_port: { type: 'number', initial: Number(SERVER_DEFAULTS.db_port) },
   timeout_seconds: { help: SERVERS.timeoutHelp },
-}).flatMap((field) => (field.name === 'db_password' ? [{ ...field, ...passwordField('create') }, { ...field, ...passwordField('edit') }] : [field]));
+}).flatMap((field) =>
+  field.name === 'db_password'
+    ? [
+        { ...field, ...passwordField('create') },
+        { ...field, ...passwordField('edit') },
+      ]
+    : [field],
+);
 
 export function ServersPage() {
   const notify = useNotify();
@@ -71,56 +78,56 @@ export function ServersPage() {
 
   return (
     <PageAccess resource="servers">
-    <CrudPage<Server, 'servers'>
-      resource="servers"
-      schema={serverBody}
-      singular="server"
-      header={
-        <Breadcrumb
-          items={[
-            {
-              title: (
-                <Link to="/">
-                  <HomeOutlined /> Home
-                </Link>
-              ),
-            },
-            { title: 'Servers' },
-          ]}
-        />
-      }
-      searchPlaceholder="Search servers..."
-      messages={{
-        loadFailed: SERVERS.loadFailed,
-        createFailed: SERVERS.createFailed,
-        updateFailed: SERVERS.updateFailed,
-        deleteFailed: SERVERS.deleteFailed,
-        bulkDeleteFailed: SERVERS.bulkDeleteFailed,
-      }}
-      notifyLoadError
-      bulkDelete
-      selectFilters={[
-        { field: 'status', label: 'Status', options: statusOptions },
-        { field: 'connection_status', label: 'Connection', options: connectionOptions },
-        { field: 'driver', label: 'Driver', options: driverOptions },
-      ]}
-      columns={[
-        { dataIndex: 'name', title: 'Name', sortable: true },
-        { dataIndex: 'db_host', title: 'Host', sortable: true, render: (_: unknown, r: Server) => `${r.db_host}:${r.db_port}` },
-        { dataIndex: 'db_name', title: 'Database' },
-        { dataIndex: 'driver', title: 'Driver', render: driverLabel, priority: 'secondary' },
-        { dataIndex: 'status', title: 'Status', sortable: true, render: (v: string) => <StatusTag status={v} /> },
-        { dataIndex: 'connection_status', title: 'Connection', sortable: true, render: (v: string) => <StatusTag status={v} /> },
-        { dataIndex: 'breaker', title: SERVERS.breakerTitle, render: (_: unknown, r: Server) => <BreakerCell server={r} /> },
-        { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
-      ]}
-      fields={fields}
-      toPayload={(values) => {
-        const { db_password, ...rest } = values;
-        return { ...rest, ...(db_password ? { db_password } : {}) };
-      }}
-      extraRowActions={() => [{ key: 'check', label: CONFIG_SCREENS.checkConnection, icon: <ApiOutlined />, hidden: !canCheck, onClick: check }]}
-    />
+      <CrudPage<Server, 'servers'>
+        resource="servers"
+        schema={serverBody}
+        singular="server"
+        header={
+          <Breadcrumb
+            items={[
+              {
+                title: (
+                  <Link to="/">
+                    <HomeOutlined /> Home
+                  </Link>
+                ),
+              },
+              { title: 'Servers' },
+            ]}
+          />
+        }
+        searchPlaceholder="Search servers..."
+        messages={{
+          loadFailed: SERVERS.loadFailed,
+          createFailed: SERVERS.createFailed,
+          updateFailed: SERVERS.updateFailed,
+          deleteFailed: SERVERS.deleteFailed,
+          bulkDeleteFailed: SERVERS.bulkDeleteFailed,
+        }}
+        notifyLoadError
+        bulkDelete
+        selectFilters={[
+          { field: 'status', label: 'Status', options: statusOptions },
+          { field: 'connection_status', label: 'Connection', options: connectionOptions },
+          { field: 'driver', label: 'Driver', options: driverOptions },
+        ]}
+        columns={[
+          { dataIndex: 'name', title: 'Name', sortable: true },
+          { dataIndex: 'db_host', title: 'Host', sortable: true, render: (_: unknown, r: Server) => `${r.db_host}:${r.db_port}` },
+          { dataIndex: 'db_name', title: 'Database' },
+          { dataIndex: 'driver', title: 'Driver', render: driverLabel, priority: 'secondary' },
+          { dataIndex: 'status', title: 'Status', sortable: true, render: (v: string) => <StatusTag status={v} /> },
+          { dataIndex: 'connection_status', title: 'Connection', sortable: true, render: (v: string) => <StatusTag status={v} /> },
+          { dataIndex: 'breaker', title: SERVERS.breakerTitle, render: (_: unknown, r: Server) => <BreakerCell server={r} /> },
+          { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
+        ]}
+        fields={fields}
+        toPayload={(values) => {
+          const { db_password, ...rest } = values;
+          return { ...rest, ...(db_password ? { db_password } : {}) };
+        }}
+        extraRowActions={() => [{ key: 'check', label: CONFIG_SCREENS.checkConnection, icon: <ApiOutlined />, hidden: !canCheck, onClick: check }]}
+      />
     </PageAccess>
   );
 }

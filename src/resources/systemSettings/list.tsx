@@ -7,15 +7,7 @@ import type { HttpError } from '@refinedev/core';
 import { Alert, Button, Card, Col, Descriptions, InputNumber, type InputNumberProps, Result, Row, Space, Spin, Switch, Tabs, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
-import {
-  CONFIG_SCREENS,
-  GENERAL,
-  SETTINGS,
-  type SystemSettingField,
-  type SystemSettingsValues,
-  settingNumberOrFallback,
-  systemSettingBody,
-} from '../../contract';
+import { CONFIG_SCREENS, GENERAL, SETTINGS, type SystemSettingField, type SystemSettingsValues, settingNumberOrFallback, systemSettingBody } from '../../contract';
 import { errorToast, useNotify } from '../../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
 import { useAppConfig } from '../../providers/appConfig';
@@ -27,8 +19,16 @@ const NUMBERS: Array<{ field: SystemSettingField; label: string; help: string }>
   { field: 'minimum_credit_limit', label: 'Minimum Credit Limit', help: 'Smallest amount of one Add Credits operation by a non-admin (0 = none).' },
   { field: 'minimum_credits_reseller_creation', label: 'Minimum Credits for Reseller Creation', help: 'Credits a manager must hold to create a reseller (0 = no rule).' },
   { field: 'minimum_credits_dealer_creation', label: 'Minimum Credits for Dealer Creation', help: 'Credits a reseller must hold to create a dealer (0 = no rule).' },
-  { field: 'minimum_credits_trial_user_creation', label: 'Minimum Credits for Trial User Creation', help: 'Credits a user must hold to create a trial account (0 = no rule).' },
-  { field: 'trial_period_days', label: 'Trial Period (days)', help: 'A device (MAC address) gets one trial in this many days, across servers and branches; deleting the account does not free it.' },
+  {
+    field: 'minimum_credits_trial_user_creation',
+    label: 'Minimum Credits for Trial User Creation',
+    help: 'Credits a user must hold to create a trial account (0 = no rule).',
+  },
+  {
+    field: 'trial_period_days',
+    label: 'Trial Period (days)',
+    help: 'A device (MAC address) gets one trial in this many days, across servers and branches; deleting the account does not free it.',
+  },
   { field: 'trials_per_day', label: 'Trials per User per Day', help: 'Trial accounts one user may create per day (UTC) (0 = none).' },
 ];
 const NUMBER_FIELDS = NUMBERS.map((n) => n.field);

@@ -3,15 +3,7 @@ import { useCan, useCustomMutation, useInvalidate } from '@refinedev/core';
 import { ColorPicker, Divider, InputNumber, Select, Space, Tag } from 'antd';
 import { useEffect, useRef } from 'react';
 import { type UseFormReturn, useWatch } from 'react-hook-form';
-import {
-  CONFIG_SCREENS,
-  STATUS,
-  THEMES,
-  THEME_ALGORITHMS,
-  type Theme,
-  slugify,
-  themeBody,
-} from '../../contract';
+import { CONFIG_SCREENS, STATUS, THEMES, THEME_ALGORITHMS, type Theme, slugify, themeBody } from '../../contract';
 import { CrudPage } from '../../components/CrudPage';
 import { ActiveTag, activeOptions, dateTime } from '../../components/display';
 import { useConfirm, useNotify } from '../../components/feedback';
@@ -78,7 +70,12 @@ const tokensPayload = (tokens: unknown) =>
 
 function Swatch({ color }: { color?: string }) {
   if (!color) return null;
-  return <span title={color} style={{ display: 'inline-block', width: 14, height: 14, borderRadius: 3, background: color, border: '1px solid rgba(0,0,0,.15)', verticalAlign: 'middle' }} />;
+  return (
+    <span
+      title={color}
+      style={{ display: 'inline-block', width: 14, height: 14, borderRadius: 3, background: color, border: '1px solid rgba(0,0,0,.15)', verticalAlign: 'middle' }}
+    />
+  );
 }
 
 export function ThemesPage() {

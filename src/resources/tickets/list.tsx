@@ -139,11 +139,7 @@ export function TicketsPage() {
           <Input.TextArea rows={5} />
         </FormField>
       </ModalForm>
-      <TicketDrawer
-        id={openId}
-        onClose={() => openTicket(null)}
-        onChanged={() => statsQuery.refetch()}
-      />
+      <TicketDrawer id={openId} onClose={() => openTicket(null)} onChanged={() => statsQuery.refetch()} />
     </>
   );
 }

@@ -15,6 +15,9 @@ export function UserTransactionsPage() {
   const userId = params.get('userId');
   const valid = userId !== null && /^\d+$/.test(userId);
   const filters = useMemo<CrudFilter[]>(() => (valid ? [{ field: 'user_id', operator: 'eq', value: userId }] : []), [valid, userId]);
-  if (!valid) return <Alert type="warning" showIcon message="No user selected" description="Open a user's transactions from a list." action={<BackButton fallback="/transactions" />} />;
+  if (!valid)
+    return (
+      <Alert type="warning" showIcon message="No user selected" description="Open a user's transactions from a list." action={<BackButton fallback="/transactions" />} />
+    );
   return <TransactionsTable title="User Transactions" filters={filters} showUser extra={<BackButton fallback="/transactions" />} />;
 }

@@ -8,15 +8,7 @@ import { type HttpError, useCustom, useInvalidate, useOne } from '@refinedev/cor
 import { Badge, List, Modal, Space, Spin, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import {
-  ANNOUNCEMENTS,
-  ANNOUNCEMENT_FORM,
-  ANNOUNCEMENT_PAGE_SIZE,
-  ANNOUNCEMENT_SECTIONS,
-  LIST_PREVIEW_CUT,
-  type UserAnnouncement,
-  previewText,
-} from '../../contract';
+import { ANNOUNCEMENTS, ANNOUNCEMENT_FORM, ANNOUNCEMENT_PAGE_SIZE, ANNOUNCEMENT_SECTIONS, LIST_PREVIEW_CUT, type UserAnnouncement, previewText } from '../../contract';
 import { AnnouncementContent, AnnouncementPriorityTag, AnnouncementTypeTag, ExpiringSoonTag, NewTag } from '../../features/announcements';
 import { DataTable } from '../../components/DataTable';
 import { dateTime } from '../../components/display';

@@ -1,6 +1,19 @@
 /** The contract of a plain resource: what the form, the API and the show page know about a tariff. */
 import { z } from 'zod';
-import { ENTITY_FORM, FIELD_RULES, PROMOS, type RouteSpec, adminOnly, boundedInt, CRUD, entityOf, labelled, list, looseBoolean, requiredText } from '../../../src/contract';
+import {
+  ENTITY_FORM,
+  FIELD_RULES,
+  PROMOS,
+  type RouteSpec,
+  adminOnly,
+  boundedInt,
+  CRUD,
+  entityOf,
+  labelled,
+  list,
+  looseBoolean,
+  requiredText,
+} from '../../../src/contract';
 
 export const tariffBody = z.object({
   name: labelled(requiredText(ENTITY_FORM.nameRequired, 100), 'Name'),

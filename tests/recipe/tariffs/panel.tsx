@@ -13,13 +13,5 @@ export const tariffs: PanelResource = {
 };
 
 export function TariffsPage() {
-  return (
-    <CrudPage<Tariff, 'tariffs'>
-      resource="tariffs"
-      singular="tariff"
-      schema={tariffBody}
-      entity={tariffEntity}
-      columns={['name', 'months', 'credits', 'active']}
-    />
-  );
+  return <CrudPage<Tariff, 'tariffs'> resource="tariffs" singular="tariff" schema={tariffBody} entity={tariffEntity} columns={['name', 'months', 'credits', 'active']} />;
 }

@@ -47,7 +47,11 @@ export function BulkRenewDialog({ accounts, onClose, onRenewed }: BulkRenewDialo
 
   const header = () => (
     <Typography.Paragraph>
-      {count} account(s) selected: {(accounts ?? []).slice(0, 10).map((a) => a.login).join(', ')}
+      {count} account(s) selected:{' '}
+      {(accounts ?? [])
+        .slice(0, 10)
+        .map((a) => a.login)
+        .join(', ')}
       {count > 10 ? ', ...' : ''}
     </Typography.Paragraph>
   );

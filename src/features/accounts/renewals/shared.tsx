@@ -52,7 +52,11 @@ export function PriceSummary({ price, count = 1 }: { price: RenewalPrice; count?
               {price.quotes.length ? `${price.total} credit${price.total === 1 ? '' : 's'}` : '—'}
             </Typography.Text>
             {count > 1 && <Typography.Text type="secondary">for {count} accounts</Typography.Text>}
-            {price.regular > price.total && !admin && <Typography.Text delete type="secondary">{price.regular}</Typography.Text>}
+            {price.regular > price.total && !admin && (
+              <Typography.Text delete type="secondary">
+                {price.regular}
+              </Typography.Text>
+            )}
             {admin && <Typography.Text type="secondary">Administrators renew without spending credits</Typography.Text>}
           </Space>
         </Descriptions.Item>
