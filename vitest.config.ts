@@ -9,7 +9,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'providers', include: ['tests/providers/**/*.test.{ts,tsx}'], environment: 'jsdom' },
+        test: {
+          name: 'providers',
+          include: ['tests/providers/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          // Refine's router bindings then use the tests' react-router (one router context, as in the bundle).
+          server: { deps: { inline: ['@refinedev/react-router'] } },
+        },
       },
       {
         extends: true,

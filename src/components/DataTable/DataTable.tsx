@@ -27,6 +27,7 @@ import { RowActionsMenu, RowDetails, rowName } from './cells';
 import { useKeyboardScrollable } from './scrollRegion';
 import { ACTIONS_WIDTH, type ColumnPriority, EXPAND_WIDTH, NUMBER_WIDTH, SELECTION_WIDTH, columnWidth, fitColumns, keyColumns } from './fit';
 import type { DateRangeValue } from './DateRangeFilter';
+import { type ViewRules, anyText, calendarDay, oneOf, useUrlView, useViewInUrl } from './listLocation';
 import './DataTable.css';
 
 const DateRangeFilter = lazy(() => import('./DateRangeFilter'));
@@ -140,6 +141,10 @@ export interface DataTableProps<T extends BaseRecord, R extends string> {
   loadErrorTitle?: string;
   /** A leading '#' column numbering the rows across pages. */
   rowNumbers?: boolean;
+  /**
+   * Keep the search, filters, sort, page and page size in the URL (listLocation.ts). Default: when the
+   * list has a title, i.e. is its page's list; a list in a dialog or drawer has none and leaves the URL alone.
+   */
   syncWithLocation?: boolean;
   /** What an empty list (no search or filter) says to do next, and the button that does it. */
   empty?: { hint: ReactNode; action?: ReactNode };
@@ -222,7 +227,7 @@ export function DataTable<T extends BaseRecord, R extends string>({
   notifyLoadError = false,
   loadErrorTitle = GENERAL.error,
   rowNumbers = false,
-  syncWithLocation = false,
+  syncWithLocation,
   empty,
   preload,
 }: DataTableProps<T, R>) {
@@ -231,19 +236,41 @@ export function DataTable<T extends BaseRecord, R extends string>({
   const [bodyRef, bodyWidth, measured] = useWidth<HTMLDivElement>();
   const isPageTitle = usePageHeading(Boolean(title));
   useKeyboardScrollable(bodyRef, typeof title === 'string' ? title : resource);
+  const inUrl = syncWithLocation ?? title !== undefined;
+  const permanentFields = (permanentFilters ?? []).flatMap((f) => ('field' in f ? [f.field] : []));
+  const rules: ViewRules = {
+    pageSizes,
+    defaultPageSize,
+    sortKeys: [...columns.flatMap((c) => (c.sortable ? [c.sortKey ?? c.dataIndex] : [])), ...(initialSorters ?? []).map((s) => s.field)],
+    initialSorters: initialSorters ?? [],
+    filters: [
+      ...(searchable ? [{ field: 'search', operator: 'contains' as const, accept: anyText }] : []),
+      ...selectFilters.map((f) => ({ field: f.field, operator: 'eq' as const, accept: oneOf(f.options.map((o) => o.value)) })),
+      ...(textFilters ?? []).map((f) => ({ field: f.field, operator: 'eq' as const, accept: (raw: string) => raw.trim() || undefined })),
+      ...(dateRange ? [dateRange.from, dateRange.to].map((field) => ({ field, operator: 'eq' as const, accept: calendarDay })) : []),
+    ].filter((r) => !permanentFields.includes(r.field)),
+  };
+  const { fromUrl, initial } = useUrlView(inUrl, rules);
   const { tableQuery, result, currentPage, setCurrentPage, pageSize, setPageSize, sorters, setSorters, filters, setFilters } = useTable<T, HttpError>({
     resource,
-    pagination: { currentPage: 1, pageSize: defaultPageSize, mode: 'server' },
-    sorters: { initial: initialSorters },
-    filters: { permanent: permanentFilters, defaultBehavior: 'merge' },
-    syncWithLocation,
+    pagination: { currentPage: initial?.currentPage ?? 1, pageSize: initial?.pageSize ?? defaultPageSize, mode: 'server' },
+    sorters: { initial: initial?.sorters ?? initialSorters },
+    filters: { initial: initial?.filters, permanent: permanentFilters, defaultBehavior: 'merge' },
+    // Kept in the URL by useViewInUrl below, not by Refine (see listLocation.ts).
+    syncWithLocation: false,
     meta,
     queryOptions: { retry: false },
     // Load failures show in the banner above the table, and as a toast only where the screen asks.
     errorNotification: notifyLoadError ? errorNotification(loadErrorMessage ?? GENERAL.loadFailed, { title: loadErrorTitle, server: !loadErrorMessage }) : false,
   });
 
-  const [search, setSearch] = useState('');
+  const filterValue = (field: string) => {
+    const found = filters.find((f) => 'field' in f && f.field === field);
+    return found && 'value' in found ? found.value : undefined;
+  };
+  const textOf = (field: string) => (filterValue(field) as string | undefined) ?? '';
+
+  const [search, setSearch] = useState(() => textOf('search'));
   const debouncedSearch = useDebounced(search, SEARCH_DEBOUNCE_MS);
   // Only a change of the search: applying the empty one on mount would change the list's query key
   // after its first request was made, and the rows would wait for a second one.
@@ -257,7 +284,7 @@ export function DataTable<T extends BaseRecord, R extends string>({
   }, [debouncedSearch]);
 
   // Text filters: each applied when its debounced value changes, like the search.
-  const [texts, setTexts] = useState<Record<string, string>>({});
+  const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries((textFilters ?? []).map((f) => [f.field, textOf(f.field)])));
   const debouncedTexts = useDebounced(texts, SEARCH_DEBOUNCE_MS);
   const appliedTexts = useRef(debouncedTexts);
   useEffect(() => {
@@ -274,10 +301,37 @@ export function DataTable<T extends BaseRecord, R extends string>({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debouncedTexts]);
 
-  const [range, setRange] = useState<DateRangeValue | null>(null);
+  // The inputs follow the filters when they change from outside (the URL, on Back or Forward); typing
+  // changes the filters only after the debounce, and they then already match.
+  const searchFilter = textOf('search');
+  useEffect(() => {
+    if (searchFilter === (appliedSearch.current ?? '')) return;
+    appliedSearch.current = searchFilter;
+    setSearch(searchFilter);
+  }, [searchFilter]);
+  const textsFilter = JSON.stringify((textFilters ?? []).map((f) => textOf(f.field)));
+  useEffect(() => {
+    const fromFilters = Object.fromEntries((textFilters ?? []).map((f) => [f.field, textOf(f.field)]));
+    const applied = appliedTexts.current;
+    if ((textFilters ?? []).every((f) => (applied[f.field]?.trim() ?? '') === fromFilters[f.field])) return;
+    appliedTexts.current = fromFilters;
+    setTexts(fromFilters);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [textsFilter]);
+
+  useViewInUrl(inUrl, rules, fromUrl, { currentPage, pageSize, sorters, filters }, (view) => {
+    setCurrentPage(view.currentPage);
+    setPageSize(view.pageSize);
+    setSorters(view.sorters);
+    setFilters(view.filters, 'replace');
+  });
+
+  // The range is the filters' (a range has both days).
+  const rangeFrom = dateRange && filterValue(dateRange.from);
+  const rangeTo = dateRange && filterValue(dateRange.to);
+  const range: DateRangeValue | null = typeof rangeFrom === 'string' && typeof rangeTo === 'string' ? { from: rangeFrom, to: rangeTo } : null;
   const chooseRange = (value: DateRangeValue | null) => {
     if (!dateRange) return;
-    setRange(value);
     setFilters(
       [
         { field: dateRange.from, operator: 'eq', value: value?.from },
@@ -300,11 +354,6 @@ export function DataTable<T extends BaseRecord, R extends string>({
   const [selected, setSelected] = useState<Array<string | number>>([]);
   const rows = tableQuery.isError ? [] : result.data;
   const clearSelection = () => setSelected([]);
-
-  const filterValue = (field: string) => {
-    const found = filters.find((f) => 'field' in f && f.field === field);
-    return found && 'value' in found ? found.value : undefined;
-  };
 
   const hasActions = Boolean(rowActions);
   const selectable = Boolean(bulkActions);
@@ -355,8 +404,9 @@ export function DataTable<T extends BaseRecord, R extends string>({
     filters.some((f) => 'field' in f && f.field !== 'search' && f.value !== undefined && !permanentFilters?.some((p) => 'field' in p && p.field === f.field));
   const clearFilters = () => {
     setSearch('');
+    appliedSearch.current = '';
     setTexts({});
-    setRange(null);
+    appliedTexts.current = {};
     setFilters(
       filters.filter((f) => 'field' in f && !permanentFilters?.some((p) => 'field' in p && p.field === f.field)).map((f) => ({ ...f, value: undefined }) as CrudFilter),
       'merge',

@@ -4,9 +4,8 @@
  * 'transactions' convention, also for sub-lists read through meta.path).
  */
 import type { CrudFilter } from '@refinedev/core';
-import { DatePicker, Space, Tag, Typography } from 'antd';
-import type { Dayjs } from 'dayjs';
-import { type ReactNode, useMemo, useState } from 'react';
+import { Tag, Typography } from 'antd';
+import { type ReactNode, useMemo } from 'react';
 import { DATA_TABLE, HIERARCHY_PANEL, type TransactionEntry } from '../../contract';
 import { DataTable, type ListColumn } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
@@ -96,16 +95,6 @@ export interface TransactionsTableProps {
 }
 
 export function TransactionsTable({ title, path, filters = NO_FILTERS, showUser = false, filterable = true, extra }: TransactionsTableProps) {
-  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
-  // The date filters are always declared (possibly empty) so clearing the range removes them.
-  const permanent = useMemo<CrudFilter[]>(
-    () => [
-      ...filters,
-      { field: 'date_from', operator: 'eq', value: range?.[0] ? range[0].format('YYYY-MM-DD') : undefined },
-      { field: 'date_to', operator: 'eq', value: range?.[1] ? range[1].format('YYYY-MM-DD') : undefined },
-    ],
-    [filters, range],
-  );
   const columns = useMemo(() => [numberColumn, ...(showUser ? [userColumn] : []), ...entryColumns, ...(showUser ? chainColumns : [])], [showUser]);
 
   return (
@@ -115,19 +104,13 @@ export function TransactionsTable({ title, path, filters = NO_FILTERS, showUser 
       title={title}
       columns={columns}
       initialSorters={[{ field: 'created_at', order: 'desc' }]}
-      permanentFilters={permanent}
+      permanentFilters={filters}
       searchPlaceholder="Search transactions..."
       selectFilters={filterable ? [{ field: 'type', label: 'Type', options: TRANSACTION_TYPE_OPTIONS }] : []}
+      dateRange={filterable ? { from: 'date_from', to: 'date_to', label: 'Date range' } : undefined}
       loadErrorMessage={HIERARCHY_PANEL.transactionsLoadFailed}
       empty={{ hint: DATA_TABLE.noTransactions }}
-      extra={
-        <Space wrap>
-          {filterable && (
-            <DatePicker.RangePicker aria-label="Date range" allowEmpty={[true, true]} value={range} onChange={(value) => setRange(value ? [value[0], value[1]] : null)} />
-          )}
-          {extra}
-        </Space>
-      }
+      extra={extra}
     />
   );
 }
