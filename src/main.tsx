@@ -21,7 +21,7 @@ z.config({ jitless: true });
 // soon as it is known, rather than in the first render.
 void preloadAppConfig().then((config) => themeConfig(config.theme));
 void identity.load(http).catch(() => undefined);
-const page = preloadPage(window.location.pathname, Boolean(session.token()));
+const page = preloadPage(window.location.pathname, Boolean(session.token()), window.location.search);
 
 // The first render waits for the page's module (nothing shows before the theme anyway, which
 // arrives at about the same time): a page that suspends shows its fallback, and React then holds

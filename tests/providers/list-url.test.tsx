@@ -9,7 +9,7 @@ import { Refine } from '@refinedev/core';
 import routerProvider from '@refinedev/react-router';
 import { act, fireEvent, render, waitFor } from '@testing-library/react';
 import { type NavigateFunction, MemoryRouter, Route, Routes, useLocation, useNavigate, useNavigationType } from 'react-router';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { DataTable } from '../../src/components/DataTable';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
@@ -150,5 +150,24 @@ describe('lists in the URL', { timeout: 30_000 }, () => {
     fireEvent.click(view.getByLabelText('Next page'));
     await waitFor(() => expect(lastQuery()?.page).toBe('2'));
     expect(where.path).toBe('/managers?currentPage=2');
+  });
+});
+
+describe('the first load of a list', () => {
+  it('asks ahead for the fresh first page only when the URL carries no view of the list', async () => {
+    const { preloadPage } = await import('../../src/navigation');
+    const { dataProvider } = await import('../../src/providers/dataProvider');
+    const { session } = await import('../../src/providers/session');
+    session.save('token', 'admin');
+    const prefetch = vi.spyOn(dataProvider, 'prefetchList').mockImplementation(() => undefined);
+    vi.spyOn(dataProvider, 'prefetchGet').mockImplementation(() => undefined);
+    const listed = () => prefetch.mock.calls.filter(([p]) => p.resource === 'accounts');
+
+    void preloadPage('/users', true, '');
+    expect(listed()).toHaveLength(1);
+    void preloadPage('/users', true, '?currentPage=2&filters[0][field]=search&filters[0][value]=bob');
+    void preloadPage('/users', true, '?sorters%5B0%5D%5Bfield%5D=login');
+    expect(listed()).toHaveLength(1);
+    vi.restoreAllMocks();
   });
 });
