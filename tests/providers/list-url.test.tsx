@@ -144,6 +144,18 @@ describe('lists in the URL', { timeout: 30_000 }, () => {
     expect(searchBox(view).value).toBe('');
   });
 
+  it('shows the last page for a page past it', async () => {
+    fake.on('GET', 'managers', (request) =>
+      request.query.page === '6'
+        ? { status: 200, body: { data: [{ id: 6, name: 'Row of page 6' }], meta: { total: 60 } } }
+        : { status: 200, body: { data: [], meta: { total: 60 } } },
+    );
+    const view = renderAt('/managers?currentPage=999999999');
+    await waitFor(() => expect(view.container.textContent).toContain('Row of page 6'));
+    expect(calls().map((c) => c.query.page)).toEqual(['999999999', '6']);
+    await waitFor(() => expect(query(where.path).get('currentPage')).toBe('6'));
+  });
+
   it('leaves the URL alone for a list without a title (in a dialog or drawer)', async () => {
     const view = renderAt('/managers?currentPage=2', { inDialog: true });
     await waitFor(() => expect(view.container.textContent).toContain('Row of page 1'));

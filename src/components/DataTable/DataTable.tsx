@@ -355,6 +355,14 @@ export function DataTable<T extends BaseRecord, R extends string>({
   const rows = tableQuery.isError ? [] : result.data;
   const clearSelection = () => setSelected([]);
 
+  // A page past the last (a bookmark to rows since deleted, a page number typed in the URL) shows the last one.
+  const { pageCount } = pagingOf(tableQuery.data, pageSize);
+  const pastTheEnd = tableQuery.isSuccess && rows.length === 0 && currentPage > pageCount;
+  useEffect(() => {
+    if (pastTheEnd) setCurrentPage(pageCount);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pastTheEnd]);
+
   const hasActions = Boolean(rowActions);
   const selectable = Boolean(bulkActions);
   const keys = useMemo(() => keyColumns(columns), [columns]);
