@@ -27,15 +27,12 @@ async function rowTexts(page: Page): Promise<string[]> {
   return page.locator('.data-table tbody tr.ant-table-row').allInnerTexts();
 }
 
+const selectNamed = (page: Page, select: string) => page.locator('.ant-select', { has: page.getByRole('combobox', { name: select, exact: true }) });
 const chooseOption = async (page: Page, select: string, option: string) => {
-  await page.getByRole('combobox', { name: select }).click();
+  await selectNamed(page, select).click();
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: new RegExp(`^${option}$`) }).click();
 };
-const selectShows = (page: Page, select: string) =>
-  page
-    .locator('.data-table-toolbar .ant-select', { has: page.getByRole('combobox', { name: select }) })
-    .locator('.ant-select-selection-item')
-    .innerText();
+const selectShows = (page: Page, select: string) => selectNamed(page, select).locator('.ant-select-selection-item').innerText();
 
 describeBrowser('lists in the URL', (ctx) => {
   it('/users as admin: search, sort, status and page survive a reload and Back; the menu link opens the list fresh', async () => {

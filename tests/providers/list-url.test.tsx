@@ -43,9 +43,9 @@ function Probe() {
   return null;
 }
 
-function renderAt(url: string, { inDialog = false } = {}) {
+function tree(url: string, { inDialog = false, statusOptions = STATUS.options } = {}) {
   const title = inDialog ? undefined : 'Managers';
-  return render(
+  return (
     <MemoryRouter initialEntries={['/transactions', url]} initialIndex={1}>
       <Refine
         dataProvider={createDataProvider(fake.http)}
@@ -57,14 +57,22 @@ function renderAt(url: string, { inDialog = false } = {}) {
         <Routes>
           <Route
             path="/managers"
-            element={<DataTable resource="managers" title={title} columns={[{ dataIndex: 'name', title: 'Name', sortable: true }]} selectFilters={[STATUS]} />}
+            element={
+              <DataTable
+                resource="managers"
+                title={title}
+                columns={[{ dataIndex: 'name', title: 'Name', sortable: true }]}
+                selectFilters={[{ ...STATUS, options: statusOptions }]}
+              />
+            }
           />
           <Route path="/transactions" element={<p>Transactions</p>} />
         </Routes>
       </Refine>
-    </MemoryRouter>,
+    </MemoryRouter>
   );
 }
+const renderAt = (url: string, options: Parameters<typeof tree>[1] = {}) => render(tree(url, options));
 
 const calls = () => fake.requests.filter((r) => r.method === 'GET' && r.path === 'managers');
 const lastQuery = () => calls().at(-1)?.query;
@@ -154,6 +162,17 @@ describe('lists in the URL', { timeout: 30_000 }, () => {
     await waitFor(() => expect(view.container.textContent).toContain('Row of page 6'));
     expect(calls().map((c) => c.query.page)).toEqual(['999999999', '6']);
     await waitFor(() => expect(query(where.path).get('currentPage')).toBe('6'));
+  });
+
+  it("keeps a select's value from the URL while its options load, and shows its label once they arrive", async () => {
+    const url = '/managers?filters[0][field]=is_active&filters[0][operator]=eq&filters[0][value]=false';
+    const view = renderAt(url, { statusOptions: [] });
+    await waitFor(() => expect(calls().length).toBeGreaterThan(0));
+    expect(calls()[0].query['filter[is_active]']).toBe('false');
+    view.rerender(tree(url));
+    await waitFor(() => expect(statusShown(view)).toBe('Inactive'));
+    expect(calls().every((c) => c.query['filter[is_active]'] === 'false')).toBe(true);
+    expect(query(where.path).get('filters[0][value]')).toBe('false');
   });
 
   it('leaves the URL alone for a list without a title (in a dialog or drawer)', async () => {

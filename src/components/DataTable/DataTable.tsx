@@ -245,7 +245,8 @@ export function DataTable<T extends BaseRecord, R extends string>({
     initialSorters: initialSorters ?? [],
     filters: [
       ...(searchable ? [{ field: 'search', operator: 'contains' as const, accept: anyText }] : []),
-      ...selectFilters.map((f) => ({ field: f.field, operator: 'eq' as const, accept: oneOf(f.options.map((o) => o.value)) })),
+      // Options still loading (the audit log's modules, the servers): any value, matched to its option once they arrive.
+      ...selectFilters.map((f) => ({ field: f.field, operator: 'eq' as const, accept: f.options.length > 0 ? oneOf(f.options.map((o) => o.value)) : anyText })),
       ...(textFilters ?? []).map((f) => ({ field: f.field, operator: 'eq' as const, accept: (raw: string) => raw.trim() || undefined })),
       ...(dateRange ? [dateRange.from, dateRange.to].map((field) => ({ field, operator: 'eq' as const, accept: calendarDay })) : []),
     ].filter((r) => !permanentFields.includes(r.field)),
@@ -267,6 +268,11 @@ export function DataTable<T extends BaseRecord, R extends string>({
   const filterValue = (field: string) => {
     const found = filters.find((f) => 'field' in f && f.field === field);
     return found && 'value' in found ? found.value : undefined;
+  };
+  /** A select's value as its option's (a value taken from the URL before the options arrived is text). */
+  const optionValue = (f: SelectFilter) => {
+    const value = filterValue(f.field);
+    return value === undefined ? undefined : (f.options.find((o) => String(o.value) === String(value))?.value ?? value);
   };
   const textOf = (field: string) => (filterValue(field) as string | undefined) ?? '';
 
@@ -546,10 +552,10 @@ export function DataTable<T extends BaseRecord, R extends string>({
               setCurrentPage(1);
             }}
             {...(f.clearable
-              ? { allowClear: true, placeholder: f.label, value: filterValue(f.field), options: f.options.map((o) => ({ label: o.label, value: o.value as string })) }
+              ? { allowClear: true, placeholder: f.label, value: optionValue(f), options: f.options.map((o) => ({ label: o.label, value: o.value as string })) }
               : {
                   prefix: <Typography.Text type="secondary">{f.label}:</Typography.Text>,
-                  value: filterValue(f.field) ?? '__all',
+                  value: optionValue(f) ?? '__all',
                   options: [{ label: f.allLabel ?? `All`, value: '__all' }, ...f.options.map((o) => ({ label: o.label, value: o.value as string }))],
                 })}
             showSearch={f.showSearch}
