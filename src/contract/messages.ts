@@ -3,13 +3,15 @@
  * texts in its 422 field errors so the panel can show them under the fields unchanged.
  * A toast written as 'Title: description' is a { title, description } pair.
  */
+import { plural, pluralWord } from './format';
+
 export interface ToastText {
   title: string;
   description: string;
 }
 
-/** The toast of a bulk operation: '3 reseller(s) deleted successfully.' */
-const bulkDone = (n: number, what: string, verb: string) => `${n} ${what}(s) ${verb} successfully.`;
+/** The toast of a bulk operation: '3 resellers deleted successfully.' */
+const bulkDone = (n: number, what: string, verb: string) => `${plural(n, what)} ${verb} successfully.`;
 
 export const AUTH = {
   welcome: 'Welcome Back',
@@ -225,7 +227,7 @@ export const SERVERS = {
   breakerStates: { closed: 'Closed', open: 'Open', half_open: 'Half-open' },
   breakerDetails: (failures: number, openedAt: string | null, retryAt: string | null) =>
     [
-      `${failures} consecutive failed call(s)`,
+      `${failures} consecutive failed ${pluralWord(failures, 'call')}`,
       openedAt ? `open since ${openedAt}` : null,
       retryAt ? `calls refused at once until ${retryAt}, then one trial call decides` : null,
     ]
@@ -335,8 +337,8 @@ export const SERVER_FORM = {
   nameTaken: 'A server with this name already exists',
   appKeyRequired: 'Database passwords are stored encrypted with APP_KEY: set the APP_KEY environment variable on the server to save one.',
   selectedInvalid: 'The selected server is invalid.',
-  usedByAccounts: (n: number) => `This server is still used by ${n} account(s). Move or delete them first.`,
-  usedByManagers: (n: number) => `This server is still assigned to ${n} manager(s). Assign them another server first.`,
+  usedByAccounts: (n: number) => `This server is still used by ${plural(n, 'account')}. Move or delete them first.`,
+  usedByManagers: (n: number) => `This server is still assigned to ${plural(n, 'manager')}. Assign them another server first.`,
 } as const;
 
 export const THEME_FORM = {
@@ -366,8 +368,8 @@ export const HIERARCHY = {
   minimumCreditLimit: (n: number) => `The minimum amount is ${n} ${n === 1 ? 'credit' : 'credits'}.`,
   initialCreditsDirectChildOnly: 'Only its direct parent can give initial credits to a new user. Create it with 0 credits; its parent can add credits later.',
   deleteHasCredits: (n: number) => `This user still holds ${n} credits. Recover them before deleting.`,
-  deleteHasChildren: (n: number, what: string) => `This user still has ${n} ${what}. Delete or move them before deleting.`,
-  deleteHasAccounts: (n: number) => `This user still owns ${n} account(s). Delete or move them before deleting.`,
+  deleteHasChildren: (n: number, what: string) => `This user still has ${plural(n, what)}. Delete or move them before deleting.`,
+  deleteHasAccounts: (n: number) => `This user still owns ${plural(n, 'account')}. Delete or move them before deleting.`,
   idempotencyMismatch: 'This Idempotency-Key was already used with a different request.',
   idempotencyKeyInvalid: 'The Idempotency-Key header must be 1 to 255 characters.',
   creditsAdded: 'Credits added successfully.',
@@ -395,12 +397,14 @@ export const ACCOUNTS = {
   trialsDisabled: 'Trial accounts are disabled.',
   trialWithMonths: 'A trial account cannot be bought for months.',
   trialWhat: 'trial account',
-  trialDeviceUsed: (days: number) => `This device (MAC address) already had a trial in the last ${days} day(s): one trial per device in that period.`,
+  trialDeviceUsed: (days: number) => `This device (MAC address) already had a trial in the last ${plural(days, 'day')}: one trial per device in that period.`,
   trialDailyLimit: (n: number) =>
-    n === 0 ? 'Trial accounts cannot be created: the daily trial limit is 0.' : `You have reached the daily limit of ${n} trial account(s). Try again tomorrow (UTC).`,
+    n === 0
+      ? 'Trial accounts cannot be created: the daily trial limit is 0.'
+      : `You have reached the daily limit of ${plural(n, 'trial account')}. Try again tomorrow (UTC).`,
   expiryAdminOnly: 'Only an administrator can set the expiry date directly. Renew the account instead.',
   bonusPeriod: 'This promo account is in its bonus period and cannot be renewed until one month before it expires.',
-  recoverTooMany: (n: number) => `Only ${n} unused whole month(s) can be recovered from this account.`,
+  recoverTooMany: (n: number) => `Only ${plural(n, 'unused whole month')} can be recovered from this account.`,
   autoRenewEndPast: 'The auto-renew end date cannot be in the past.',
   accountIdsRequired: 'Select at least one account.',
   bulkTooMany: (n: number) => `At most ${n} accounts at a time.`,
@@ -474,8 +478,8 @@ export const ACCOUNT_SCREEN = {
   autoRenew: 'Auto-renew',
   resetDevice: 'Reset Device',
   resetDeviceConfirm: (login: string) => `Reset the device of ${login}? The box will have to sign in again.`,
-  suspendConfirm: (n: number) => `Suspend ${n} account(s)?`,
-  activateConfirm: (n: number) => `Activate ${n} account(s)?`,
+  suspendConfirm: (n: number) => `Suspend ${plural(n, 'account')}?`,
+  activateConfirm: (n: number) => `Activate ${plural(n, 'account')}?`,
   macCheck: 'MAC Check',
   userSearch: 'User Search',
   searchPlaceholder: 'Search login, name or MAC...',
@@ -501,7 +505,7 @@ export const HIERARCHY_PANEL = {
   recoveryHistory: 'Recovery History',
   promoteToReseller: 'Promote to Reseller',
   suspendAllTitle: 'Suspend Resellers',
-  suspendAllBody: (n: number) => `Suspend all ${n} selected reseller(s)? They will not be able to sign in until activated again.`,
+  suspendAllBody: (n: number) => `Suspend all ${n} selected ${pluralWord(n, 'reseller')}? They will not be able to sign in until activated again.`,
   passwordHidden: 'Passwords are stored encrypted and cannot be shown.',
   /** The status column's tag on a user whose branch an ancestor stopped. */
   blockedBy: (role: string, username: string) => `Blocked by ${role} ${username}`,
@@ -512,11 +516,11 @@ export const HIERARCHY_PANEL = {
    * (a count, or null when it could not be read) and the end-user accounts of the branch.
    */
   stopImpact: (below: { resellers: number | null; dealers: number | null; accounts: number | null }, many = false) => {
-    const count = (n: number | null, what: string) => (n === null ? `every ${what}` : n > 0 ? `${n} ${what}(s)` : null);
+    const count = (n: number | null, what: string) => (n === null ? `every ${what}` : n > 0 ? plural(n, what) : null);
     const users = [count(below.resellers, 'reseller'), count(below.dealers, 'dealer')].filter((u) => u !== null);
     const subject = many ? 'They' : 'It';
     const branch = users.length > 0 ? `${subject} and the ${users.join(' and ')} below ${many ? 'them' : 'it'}` : subject;
-    const accounts = below.accounts === null ? 'The end-user accounts' : `The ${below.accounts} end-user account(s)`;
+    const accounts = below.accounts === null ? 'The end-user accounts' : `The ${plural(below.accounts, 'end-user account')}`;
     return `${branch} will not be able to sign in, spend or move credits until activated again. ${accounts} of the branch keep their service.`;
   },
 } as const;

@@ -148,7 +148,7 @@ describeBrowser('admin configuration in the browser', (ctx) => {
 
     const card = page.getByTestId('discount-card').filter({ hasText: 'Yearly deal' });
     await card.waitFor();
-    expect(await card.getByTestId('discount-savings').innerText()).toBe('2 month(s) (16.7%)');
+    expect(await card.getByTestId('discount-savings').innerText()).toBe('2 months (16.7%)');
     await card.getByText('0 / Unlimited').waitFor();
     await card.getByText('Main Server').waitFor();
     await page.context().close();
