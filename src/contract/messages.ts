@@ -454,6 +454,41 @@ export const CONFIG_SCREENS = {
   maintenanceMode: 'Maintenance Mode',
 } as const;
 
+/**
+ * The confirmation of a system switch whose effect reaches other users: what turning it on or off
+ * does, said before anything is saved.
+ */
+export const SETTING_SWITCHES = {
+  confirmTitle: (label: string, on: boolean) => `${on ? 'Turn on' : 'Turn off'} ${label}?`,
+  turnOn: 'Turn on',
+  turnOff: 'Turn off',
+  effects: {
+    maintenance_mode: {
+      on: 'Every manager, reseller and dealer will be locked out of the panel until you turn it off: the panel shows them a maintenance notice, their sign-ins are refused and the API answers their calls with 503. Administrators keep working.',
+      off: 'Managers, resellers and dealers can sign in and use the panel again.',
+    },
+    enable_trials: {
+      on: 'Managers, resellers and dealers can create trial accounts again, within the trial limits.',
+      off: 'Nobody can create a trial account until you turn it on again. Existing trial accounts keep running.',
+    },
+    enable_promos: {
+      on: 'Credit moves earn bonus credits again: credit levels for managers, user promos for resellers and dealers (when their switch is on).',
+      off: 'No credit move earns bonus credits until you turn it on again, for every manager, reseller and dealer. Bonus credits already given stay.',
+    },
+    enable_reseller_dealer_promos: {
+      on: 'Credits given to resellers and dealers earn the bonus of their server’s active user promos again.',
+      off: 'Credits given to resellers and dealers earn no promo bonus until you turn it on again. Bonus credits already given stay.',
+    },
+    global_discounts_enabled: {
+      on: 'Renewals by managers, resellers and dealers are priced with the active global discounts again.',
+      off: 'Every renewal is charged the regular price until you turn it on again: no global discount applies.',
+    },
+  },
+} as const;
+
+/** The system switches; each one's effect reaches other users. */
+export type SettingSwitch = keyof typeof SETTING_SWITCHES.effects;
+
 /** The end-user accounts screens of the panel: titles, expiry display, dialogs. */
 export const ACCOUNT_SCREEN = {
   title: 'Users',

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { FIELD_RULES, GLOBAL_DISCOUNTS, SERVERS, SETTINGS } from '../../src/contract';
+import { FIELD_RULES, GLOBAL_DISCOUNTS, SERVERS, SETTINGS, SETTING_SWITCHES } from '../../src/contract';
 import { describeBrowser } from './harness';
 
 /** A field of a declared CRUD form (its id is prefixed with the form's name: '<resource>-<mode>_<field>'). */
@@ -165,6 +165,7 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     await page.goto('/settings');
     const promos = page.getByRole('switch', { name: 'Enable Promos' });
     await promos.click();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: SETTING_SWITCHES.turnOff }).click();
     await toast(page, SETTINGS.updateFailed);
     // Not saved: the switch shows the stored value again.
     expect(await promos.getAttribute('aria-checked')).toBe('true');
