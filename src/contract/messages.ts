@@ -489,6 +489,12 @@ export const SETTING_SWITCHES = {
 /** The system switches; each one's effect reaches other users. */
 export type SettingSwitch = keyof typeof SETTING_SWITCHES.effects;
 
+/** The bar every admin screen shows while maintenance mode is on. */
+export const MAINTENANCE_BAR = {
+  text: 'Maintenance mode is on: managers, resellers and dealers are locked out of the panel.',
+  manage: 'Turn it off in System Settings',
+} as const;
+
 /** The end-user accounts screens of the panel: titles, expiry display, dialogs. */
 export const ACCOUNT_SCREEN = {
   title: 'Users',
