@@ -25,6 +25,10 @@ export const AUTH = {
   /** Sign-in and every call of a user below a suspended or inactive user (its branch is stopped). */
   branchSuspended: "This account's branch is suspended: a user above it is not active. Please contact your upline.",
   authRequired: { title: 'Authentication Required', description: 'Please log in to continue' },
+  /** Under the maintenance message on the sign-in page while maintenance mode is on. */
+  maintenanceSignIn: 'Only administrators can sign in until the maintenance is over.',
+  /** On the sign-in page when the API ended the session (a 401 sent the user there). */
+  sessionEnded: 'Your session has ended. Please sign in again.',
 } as const;
 
 export const ACCESS = {
