@@ -15,13 +15,14 @@ async function toast(page: Page, text: string) {
 }
 
 describeBrowser('admin configuration in the browser', (ctx) => {
-  it('a feature switch saves on change and is still off after a reload', async () => {
+  it('a feature switch saves once confirmed and is still off after a reload', async () => {
     const page = await ctx.signIn('admin');
     await page.goto('/settings');
     const trials = page.getByRole('switch', { name: 'Enable Trials' });
     await trials.waitFor();
     expect(await trials.getAttribute('aria-checked')).toBe('true');
     await trials.click();
+    await page.locator('.ant-modal-confirm', { hasText: SETTING_SWITCHES.effects.enable_trials.off }).getByRole('button', { name: SETTING_SWITCHES.turnOff }).click();
     await toast(page, SETTINGS.updated);
     expect(await trials.getAttribute('aria-checked')).toBe('false');
 
