@@ -49,7 +49,7 @@ export function PriceSummary({ price, count = 1 }: { price: RenewalPrice; count?
         <Descriptions.Item label="Price">
           <Space wrap>
             <Typography.Text strong data-testid="renewal-total">
-              {price.quotes.length ? `${price.total} credit${price.total === 1 ? '' : 's'}` : '—'}
+              {price.quotes.length ? plural(price.total, 'credit') : '—'}
             </Typography.Text>
             {count > 1 && <Typography.Text type="secondary">for {count} accounts</Typography.Text>}
             {price.regular > price.total && !admin && (
