@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ACCESS,
   AUTH,
   DEMO_USERNAMES,
   PROFILE,
@@ -25,10 +26,11 @@ import type { UserRow } from '../db/schema';
 import { nowIso } from '../db/values';
 import { throttleAddress } from '../http/clientAddress';
 import { stoppedOnPath } from '../hierarchy/branch';
-import { fieldError, tooManyRequests, validationError } from '../http/errors';
+import { fieldError, tooManyRequests, unavailable, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { hit, releaseHit } from '../http/rateLimit';
 import { pathIds } from '../http/scope';
+import { getSystemSettings } from '../settings';
 import { toCurrentUser } from '../users';
 
 // Sign-in throttling slows the guessing address and never refuses the right password from elsewhere:
@@ -61,7 +63,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/login',
-    { config: { public: true }, schema: { body: loginBody, response: { 200: loginResponseEntity, '4xx': apiErrorBody }, tags: ['auth'] } },
+    { config: { public: true }, schema: { body: loginBody, response: { 200: loginResponseEntity, '4xx': apiErrorBody, 503: apiErrorBody }, tags: ['auth'] } },
     async (request) => {
       const { username, password } = request.body;
       const name = username.toLowerCase();
@@ -90,6 +92,9 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await releaseHit(db, userKey);
       if (user.status !== 'active') throw fieldError('username', AUTH.accountDisabled);
       if ((await stoppedOnPath(db, user.id)).length > 0) throw fieldError('username', AUTH.branchSuspended);
+      // During maintenance only administrators get a session: anyone else gets the 503 every other
+      // call would answer them, told only after the right password, so it says nothing of the account.
+      if (user.role !== 'admin' && (await getSystemSettings(db)).maintenance_mode) throw unavailable(ACCESS.maintenance);
 
       const token = await issueToken(db, user.id, app.config.tokenTtlHours);
       request.user = user;

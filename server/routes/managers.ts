@@ -6,7 +6,7 @@ export default userRoutes({
   role: 'manager',
   resource: 'managers',
   label: 'Manager',
-  childrenLabel: 'reseller(s)',
+  childrenLabel: 'reseller',
   createBody: managerCreateBody,
   updateBody: managerUpdateBody,
   statuses: ['active', 'inactive'],

@@ -11,7 +11,7 @@ export default userRoutes({
   role: 'reseller',
   resource: 'resellers',
   label: 'Reseller',
-  childrenLabel: 'dealer(s)',
+  childrenLabel: 'dealer',
   createBody: resellerCreateBody,
   updateBody: resellerUpdateBody,
   statuses: ['active', 'inactive', 'suspended'],

@@ -96,7 +96,7 @@ export interface LevelDef<R extends LevelResource = LevelResource> {
   resource: R;
   /** 'Manager', used in messages. */
   label: string;
-  /** What its direct children are called in the delete refusal ('resellers'), or null. */
+  /** What one of its direct children is called in the delete refusal ('reseller'), or null. */
   childrenLabel: string | null;
   createBody: ZodType;
   updateBody: ZodType;
@@ -411,7 +411,7 @@ export function userRoutes<R extends LevelResource>(level: LevelDef<R>): Fastify
         await inTransaction(db, async (trx) => {
           const locked = (await lockUsers(trx, [target.id])).get(target.id);
           if (!locked || locked.status === DELETED) throw notFound();
-          await refuseDeleteWhileHolding(trx, locked, level.childrenLabel ?? 'users');
+          await refuseDeleteWhileHolding(trx, locked, level.childrenLabel ?? 'user');
           // Bonus credits alone cannot be recovered: they are written off with the user.
           if (locked.bonus_credits > 0) {
             await postChanges(

@@ -12,7 +12,7 @@ import { Button, Drawer } from 'antd';
 import { type ReactNode, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { CRUD_PAGE, DATA_TABLE, RESOURCE_LABELS, type SortKeyFor, fieldInfo, humanise } from '../contract';
+import { CRUD_PAGE, DATA_TABLE, RESOURCE_LABELS, type SortKeyFor, fieldInfo, humanise, plural } from '../contract';
 import { type DataColumn, DataTable, type DataTableProps, type RowAction, type SelectFilter } from './DataTable';
 import { errorNotification, useConfirm, useNotify } from './feedback';
 import { type FieldDef, type FieldOverrides, FieldList, ModalForm, fieldsOf, initialValues, useSchemaModalForm } from './form';
@@ -139,7 +139,7 @@ export function CrudPage<T extends BaseRecord, R extends string>(decl: CrudDecla
     const many = ids.length > 1;
     return Promise.all(ids.map((id) => deleteOne({ resource: decl.resource, id, successNotification: false, errorNotification: false })))
       .then(() => {
-        notify.success(messages.deleted ?? `${many ? `${ids.length} ${decl.singular}(s)` : capitalise(decl.singular)} deleted successfully.`);
+        notify.success(messages.deleted ?? `${many ? plural(ids.length, decl.singular) : capitalise(decl.singular)} deleted successfully.`);
         clear?.();
         decl.onSaved?.();
       })
@@ -207,7 +207,7 @@ export function CrudPage<T extends BaseRecord, R extends string>(decl: CrudDecla
                   key: 'delete',
                   label: 'Delete selected',
                   danger: true,
-                  onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} ${decl.singular}(s)`, () => remove(ids, clear)),
+                  onClick: (ids, _rows, clear) => confirmDelete(plural(ids.length, decl.singular), () => remove(ids, clear)),
                 },
               ]
             : undefined

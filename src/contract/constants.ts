@@ -111,6 +111,8 @@ export const STORAGE_KEYS = {
   token: 'token',
   dismissedAnnouncements: 'dismissed-announcements',
   userRole: 'userRole',
+  /** sessionStorage: the API ended the session (a 401); the sign-in page says so until the next sign-in. */
+  sessionEnded: 'sessionEnded',
 } as const;
 
 /** Demo users: seeded in demo mode, where they accept any password. */

@@ -3,6 +3,7 @@
  * lookups, the settings test panel) and the panel (previews). Pure functions of the settings.
  */
 import { CREDIT_LEVELS_DEFAULTS, CREDIT_LEVELS_PREVIEW_MAX, CREDIT_OPTIONS_DEFAULTS, FALLBACK_CREDIT_OPTIONS, MANAGER_ALLOCATION_MAX } from './constants';
+import { plural } from './format';
 
 export type CreditOptionsSettings = {
   min_credits: number;
@@ -114,7 +115,7 @@ export function levelOption(config: CreditLevelsConfig, base: number): CreditOpt
   const bonus = config.promo_enabled ? Math.round(base * config.promo_ratio) : 0;
   return {
     value: base,
-    display_text: bonus > 0 ? `${base} credits + ${bonus} bonus` : `${base} credits`,
+    display_text: bonus > 0 ? `${plural(base, 'credit')} + ${bonus} bonus` : plural(base, 'credit'),
     bonus_credits: bonus,
     total_credits: base + bonus,
   };

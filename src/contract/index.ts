@@ -9,3 +9,4 @@ export * from './creditOptions';
 export * from './settings';
 export * from './slug';
 export * from './lists';
+export * from './format';

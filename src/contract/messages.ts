@@ -3,13 +3,15 @@
  * texts in its 422 field errors so the panel can show them under the fields unchanged.
  * A toast written as 'Title: description' is a { title, description } pair.
  */
+import { plural, pluralWord } from './format';
+
 export interface ToastText {
   title: string;
   description: string;
 }
 
-/** The toast of a bulk operation: '3 reseller(s) deleted successfully.' */
-const bulkDone = (n: number, what: string, verb: string) => `${n} ${what}(s) ${verb} successfully.`;
+/** The toast of a bulk operation: '3 resellers deleted successfully.' */
+const bulkDone = (n: number, what: string, verb: string) => `${plural(n, what)} ${verb} successfully.`;
 
 export const AUTH = {
   welcome: 'Welcome Back',
@@ -23,6 +25,10 @@ export const AUTH = {
   /** Sign-in and every call of a user below a suspended or inactive user (its branch is stopped). */
   branchSuspended: "This account's branch is suspended: a user above it is not active. Please contact your upline.",
   authRequired: { title: 'Authentication Required', description: 'Please log in to continue' },
+  /** Under the maintenance message on the sign-in page while maintenance mode is on. */
+  maintenanceSignIn: 'Only administrators can sign in until the maintenance is over.',
+  /** On the sign-in page when the API ended the session (a 401 sent the user there). */
+  sessionEnded: 'Your session has ended. Please sign in again.',
 } as const;
 
 export const ACCESS = {
@@ -125,7 +131,7 @@ export const RENEWAL = {
   failed: 'Renewal Failed',
   invalidMonths: { title: 'Invalid months', description: 'Please enter a value between 1 and 50 months' },
   insufficientTitle: 'Insufficient credits',
-  monthsLeft: (n: number) => (n === 1 ? '1 month left' : `${n} months left`),
+  monthsLeft: (n: number) => `${plural(n, 'month')} left`,
   expiringSoon: 'Expiring Soon',
   quickRenew: 'Quick Renew',
   bulkRenew: 'Bulk Renew',
@@ -225,7 +231,7 @@ export const SERVERS = {
   breakerStates: { closed: 'Closed', open: 'Open', half_open: 'Half-open' },
   breakerDetails: (failures: number, openedAt: string | null, retryAt: string | null) =>
     [
-      `${failures} consecutive failed call(s)`,
+      `${failures} consecutive failed ${pluralWord(failures, 'call')}`,
       openedAt ? `open since ${openedAt}` : null,
       retryAt ? `calls refused at once until ${retryAt}, then one trial call decides` : null,
     ]
@@ -335,8 +341,8 @@ export const SERVER_FORM = {
   nameTaken: 'A server with this name already exists',
   appKeyRequired: 'Database passwords are stored encrypted with APP_KEY: set the APP_KEY environment variable on the server to save one.',
   selectedInvalid: 'The selected server is invalid.',
-  usedByAccounts: (n: number) => `This server is still used by ${n} account(s). Move or delete them first.`,
-  usedByManagers: (n: number) => `This server is still assigned to ${n} manager(s). Assign them another server first.`,
+  usedByAccounts: (n: number) => `This server is still used by ${plural(n, 'account')}. Move or delete them first.`,
+  usedByManagers: (n: number) => `This server is still assigned to ${plural(n, 'manager')}. Assign them another server first.`,
 } as const;
 
 export const THEME_FORM = {
@@ -363,11 +369,11 @@ export const HIERARCHY = {
   resellerInvalid: 'The selected reseller is invalid.',
   actionInvalid: 'The action must be renew or recover.',
   minimumToCreate: (n: number, what: string) => `You need at least ${n} credits to create a ${what}.`,
-  minimumCreditLimit: (n: number) => `The minimum amount is ${n} ${n === 1 ? 'credit' : 'credits'}.`,
+  minimumCreditLimit: (n: number) => `The minimum amount is ${plural(n, 'credit')}.`,
   initialCreditsDirectChildOnly: 'Only its direct parent can give initial credits to a new user. Create it with 0 credits; its parent can add credits later.',
   deleteHasCredits: (n: number) => `This user still holds ${n} credits. Recover them before deleting.`,
-  deleteHasChildren: (n: number, what: string) => `This user still has ${n} ${what}. Delete or move them before deleting.`,
-  deleteHasAccounts: (n: number) => `This user still owns ${n} account(s). Delete or move them before deleting.`,
+  deleteHasChildren: (n: number, what: string) => `This user still has ${plural(n, what)}. Delete or move them before deleting.`,
+  deleteHasAccounts: (n: number) => `This user still owns ${plural(n, 'account')}. Delete or move them before deleting.`,
   idempotencyMismatch: 'This Idempotency-Key was already used with a different request.',
   idempotencyKeyInvalid: 'The Idempotency-Key header must be 1 to 255 characters.',
   creditsAdded: 'Credits added successfully.',
@@ -395,12 +401,14 @@ export const ACCOUNTS = {
   trialsDisabled: 'Trial accounts are disabled.',
   trialWithMonths: 'A trial account cannot be bought for months.',
   trialWhat: 'trial account',
-  trialDeviceUsed: (days: number) => `This device (MAC address) already had a trial in the last ${days} day(s): one trial per device in that period.`,
+  trialDeviceUsed: (days: number) => `This device (MAC address) already had a trial in the last ${plural(days, 'day')}: one trial per device in that period.`,
   trialDailyLimit: (n: number) =>
-    n === 0 ? 'Trial accounts cannot be created: the daily trial limit is 0.' : `You have reached the daily limit of ${n} trial account(s). Try again tomorrow (UTC).`,
+    n === 0
+      ? 'Trial accounts cannot be created: the daily trial limit is 0.'
+      : `You have reached the daily limit of ${plural(n, 'trial account')}. Try again tomorrow (UTC).`,
   expiryAdminOnly: 'Only an administrator can set the expiry date directly. Renew the account instead.',
   bonusPeriod: 'This promo account is in its bonus period and cannot be renewed until one month before it expires.',
-  recoverTooMany: (n: number) => `Only ${n} unused whole month(s) can be recovered from this account.`,
+  recoverTooMany: (n: number) => `Only ${plural(n, 'unused whole month')} can be recovered from this account.`,
   autoRenewEndPast: 'The auto-renew end date cannot be in the past.',
   accountIdsRequired: 'Select at least one account.',
   bulkTooMany: (n: number) => `At most ${n} accounts at a time.`,
@@ -450,6 +458,47 @@ export const CONFIG_SCREENS = {
   maintenanceMode: 'Maintenance Mode',
 } as const;
 
+/**
+ * The confirmation of a system switch whose effect reaches other users: what turning it on or off
+ * does, said before anything is saved.
+ */
+export const SETTING_SWITCHES = {
+  confirmTitle: (label: string, on: boolean) => `${on ? 'Turn on' : 'Turn off'} ${label}?`,
+  turnOn: 'Turn on',
+  turnOff: 'Turn off',
+  effects: {
+    maintenance_mode: {
+      on: 'Every manager, reseller and dealer will be locked out of the panel until you turn it off: the panel shows them a maintenance notice, their sign-ins are refused and the API answers their calls with 503. Administrators keep working.',
+      off: 'Managers, resellers and dealers can sign in and use the panel again.',
+    },
+    enable_trials: {
+      on: 'Managers, resellers and dealers can create trial accounts again, within the trial limits.',
+      off: 'Nobody can create a trial account until you turn it on again. Existing trial accounts keep running.',
+    },
+    enable_promos: {
+      on: 'Credit moves earn bonus credits again: credit levels for managers, user promos for resellers and dealers (when their switch is on).',
+      off: 'No credit move earns bonus credits until you turn it on again, for every manager, reseller and dealer. Bonus credits already given stay.',
+    },
+    enable_reseller_dealer_promos: {
+      on: 'Credits given to resellers and dealers earn the bonus of their server’s active user promos again.',
+      off: 'Credits given to resellers and dealers earn no promo bonus until you turn it on again. Bonus credits already given stay.',
+    },
+    global_discounts_enabled: {
+      on: 'Renewals by managers, resellers and dealers are priced with the active global discounts again.',
+      off: 'Every renewal is charged the regular price until you turn it on again: no global discount applies.',
+    },
+  },
+} as const;
+
+/** The system switches; each one's effect reaches other users. */
+export type SettingSwitch = keyof typeof SETTING_SWITCHES.effects;
+
+/** The bar every admin screen shows while maintenance mode is on. */
+export const MAINTENANCE_BAR = {
+  text: 'Maintenance mode is on: managers, resellers and dealers are locked out of the panel.',
+  manage: 'Turn it off in System Settings',
+} as const;
+
 /** The end-user accounts screens of the panel: titles, expiry display, dialogs. */
 export const ACCOUNT_SCREEN = {
   title: 'Users',
@@ -465,7 +514,7 @@ export const ACCOUNT_SCREEN = {
   actionFailed: 'Action failed',
   expired: 'Expired',
   noExpiry: 'No expiry',
-  daysLeft: (n: number) => (n === 1 ? '1 day left' : `${n} days left`),
+  daysLeft: (n: number) => `${plural(n, 'day')} left`,
   expiryFilter: (value: string) => (value === 'expired' ? 'Expired' : `Within ${value} days`),
   bulkMonthsPositive: 'Months must be greater than 0',
   sendMessage: 'Send Message',
@@ -474,8 +523,8 @@ export const ACCOUNT_SCREEN = {
   autoRenew: 'Auto-renew',
   resetDevice: 'Reset Device',
   resetDeviceConfirm: (login: string) => `Reset the device of ${login}? The box will have to sign in again.`,
-  suspendConfirm: (n: number) => `Suspend ${n} account(s)?`,
-  activateConfirm: (n: number) => `Activate ${n} account(s)?`,
+  suspendConfirm: (n: number) => `Suspend ${plural(n, 'account')}?`,
+  activateConfirm: (n: number) => `Activate ${plural(n, 'account')}?`,
   macCheck: 'MAC Check',
   userSearch: 'User Search',
   searchPlaceholder: 'Search login, name or MAC...',
@@ -501,7 +550,7 @@ export const HIERARCHY_PANEL = {
   recoveryHistory: 'Recovery History',
   promoteToReseller: 'Promote to Reseller',
   suspendAllTitle: 'Suspend Resellers',
-  suspendAllBody: (n: number) => `Suspend all ${n} selected reseller(s)? They will not be able to sign in until activated again.`,
+  suspendAllBody: (n: number) => `Suspend all ${n} selected ${pluralWord(n, 'reseller')}? They will not be able to sign in until activated again.`,
   passwordHidden: 'Passwords are stored encrypted and cannot be shown.',
   /** The status column's tag on a user whose branch an ancestor stopped. */
   blockedBy: (role: string, username: string) => `Blocked by ${role} ${username}`,
@@ -512,11 +561,11 @@ export const HIERARCHY_PANEL = {
    * (a count, or null when it could not be read) and the end-user accounts of the branch.
    */
   stopImpact: (below: { resellers: number | null; dealers: number | null; accounts: number | null }, many = false) => {
-    const count = (n: number | null, what: string) => (n === null ? `every ${what}` : n > 0 ? `${n} ${what}(s)` : null);
+    const count = (n: number | null, what: string) => (n === null ? `every ${what}` : n > 0 ? plural(n, what) : null);
     const users = [count(below.resellers, 'reseller'), count(below.dealers, 'dealer')].filter((u) => u !== null);
     const subject = many ? 'They' : 'It';
     const branch = users.length > 0 ? `${subject} and the ${users.join(' and ')} below ${many ? 'them' : 'it'}` : subject;
-    const accounts = below.accounts === null ? 'The end-user accounts' : `The ${below.accounts} end-user account(s)`;
+    const accounts = below.accounts === null ? 'The end-user accounts' : `The ${plural(below.accounts, 'end-user account')}`;
     return `${branch} will not be able to sign in, spend or move credits until activated again. ${accounts} of the branch keep their service.`;
   },
 } as const;

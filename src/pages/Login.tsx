@@ -3,9 +3,10 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useLogin } from '@refinedev/core';
 import { Alert, Button, Card, Input, Layout, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { AUTH, type LoginBody, loginBody } from '../contract';
+import { ACCESS, AUTH, type LoginBody, loginBody } from '../contract';
 import { FormField, SchemaForm, useSchemaForm } from '../components/form';
 import { useAppConfig } from '../providers/appConfig';
+import { session } from '../providers/session';
 
 export function LoginPage() {
   const { mutate: login, isPending } = useLogin<LoginBody>();
@@ -29,7 +30,20 @@ export function LoginPage() {
         <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
           Sign in to your account
         </Typography.Paragraph>
-        {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} role="alert" />}
+        {session.ended() && !error && <Alert type="info" showIcon data-testid="session-ended" message={AUTH.sessionEnded} style={{ marginBottom: 16 }} role="status" />}
+        {/* Maintenance (from /config, or the API's answer to this sign-in) is said once, as a notice, not as an error. */}
+        {(config.maintenance_mode || error === ACCESS.maintenance) && (
+          <Alert
+            type="warning"
+            showIcon
+            data-testid="maintenance-notice"
+            message={ACCESS.maintenance}
+            description={AUTH.maintenanceSignIn}
+            style={{ marginBottom: 16 }}
+            role="status"
+          />
+        )}
+        {error && error !== ACCESS.maintenance && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} role="alert" />}
         <SchemaForm name="login" handleSubmit={handleSubmit} onSubmit={signIn}>
           <FormField control={control} name="username" label="Username">
             <Input prefix={<UserOutlined />} autoComplete="username" autoFocus />

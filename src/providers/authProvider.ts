@@ -19,7 +19,8 @@ export function loginErrorMessage(error: HttpError): string {
       if (first) return first;
     }
   }
-  if (error.statusCode === 429) return error.message;
+  // Too many attempts, and maintenance (a non-admin during it): the API's own message says why.
+  if (error.statusCode === 429 || error.statusCode === 503) return error.message;
   return AUTH.invalidCredentials;
 }
 
@@ -58,7 +59,7 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
       } catch (error) {
         const e = error as HttpError;
         if (e.statusCode === 401 || SESSION_ERROR.test(e.message ?? '')) {
-          session.clear();
+          session.end();
           return { authenticated: false, logout: true, redirectTo: '/login', error: { name: 'Error', message: e.message } };
         }
         // A passing network failure is not a reason to sign the user out.
@@ -68,7 +69,7 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
 
     async onError(error: HttpError) {
       if (error?.statusCode === 401) {
-        session.clear();
+        session.end();
         return { logout: true, redirectTo: '/login' };
       }
       return {};
@@ -80,7 +81,7 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
         return await identity.load(http);
       } catch (error) {
         const e = error as HttpError;
-        if (e.statusCode === 401 || SESSION_ERROR.test(e.message ?? '')) session.clear();
+        if (e.statusCode === 401 || SESSION_ERROR.test(e.message ?? '')) session.end();
         return null;
       }
     },

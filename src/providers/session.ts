@@ -7,7 +7,18 @@ export const session = {
   save(token: string, role: string) {
     localStorage.setItem(STORAGE_KEYS.token, token);
     localStorage.setItem(STORAGE_KEYS.userRole, role);
+    sessionStorage.removeItem(STORAGE_KEYS.sessionEnded);
   },
+  /**
+   * The API refused the token (a 401: expired, revoked, signed out elsewhere): clear it and remember
+   * why, so the sign-in page the user lands on says the session ended instead of looking like a
+   * normal visit. Kept until the next sign-in (a sign-out after it keeps it: Refine signs out on a 401).
+   */
+  end() {
+    this.clear();
+    sessionStorage.setItem(STORAGE_KEYS.sessionEnded, '1');
+  },
+  ended: (): boolean => sessionStorage.getItem(STORAGE_KEYS.sessionEnded) === '1',
   setRole(role: string) {
     localStorage.setItem(STORAGE_KEYS.userRole, role);
   },

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { FIELD_RULES, GLOBAL_DISCOUNTS, SERVERS, SETTINGS } from '../../src/contract';
+import { FIELD_RULES, GLOBAL_DISCOUNTS, SERVERS, SETTINGS, SETTING_SWITCHES } from '../../src/contract';
 import { describeBrowser } from './harness';
 
 /** A field of a declared CRUD form (its id is prefixed with the form's name: '<resource>-<mode>_<field>'). */
@@ -15,13 +15,14 @@ async function toast(page: Page, text: string) {
 }
 
 describeBrowser('admin configuration in the browser', (ctx) => {
-  it('a feature switch saves on change and is still off after a reload', async () => {
+  it('a feature switch saves once confirmed and is still off after a reload', async () => {
     const page = await ctx.signIn('admin');
     await page.goto('/settings');
     const trials = page.getByRole('switch', { name: 'Enable Trials' });
     await trials.waitFor();
     expect(await trials.getAttribute('aria-checked')).toBe('true');
     await trials.click();
+    await page.locator('.ant-modal-confirm', { hasText: SETTING_SWITCHES.effects.enable_trials.off }).getByRole('button', { name: SETTING_SWITCHES.turnOff }).click();
     await toast(page, SETTINGS.updated);
     expect(await trials.getAttribute('aria-checked')).toBe('false');
 
@@ -148,7 +149,7 @@ describeBrowser('admin configuration in the browser', (ctx) => {
 
     const card = page.getByTestId('discount-card').filter({ hasText: 'Yearly deal' });
     await card.waitFor();
-    expect(await card.getByTestId('discount-savings').innerText()).toBe('2 month(s) (16.7%)');
+    expect(await card.getByTestId('discount-savings').innerText()).toBe('2 months (16.7%)');
     await card.getByText('0 / Unlimited').waitFor();
     await card.getByText('Main Server').waitFor();
     await page.context().close();
@@ -165,6 +166,7 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     await page.goto('/settings');
     const promos = page.getByRole('switch', { name: 'Enable Promos' });
     await promos.click();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: SETTING_SWITCHES.turnOff }).click();
     await toast(page, SETTINGS.updateFailed);
     // Not saved: the switch shows the stored value again.
     expect(await promos.getAttribute('aria-checked')).toBe('true');

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ACCESS, type CurrentUser } from '../../src/contract';
 import { createAuthProvider, loginErrorMessage } from '../../src/providers/authProvider';
 import { identity } from '../../src/providers/identity';
+import { session } from '../../src/providers/session';
 import { createQueryClient } from '../../src/providers/queryClient';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
 
@@ -288,5 +289,38 @@ describe('the query client: checks answered on their first render once the ident
     await auth.check();
     localStorage.clear();
     expect(initial(client, ['auth', 'check'])).toBeUndefined();
+  });
+});
+
+describe('maintenance and an ended session at sign-in', () => {
+  beforeEach(() => sessionStorage.clear());
+
+  it("a non-admin's sign-in during maintenance fails with the maintenance message: no session, no 'Login successful'", async () => {
+    fake.on('POST', 'login', { status: 503, body: { message: ACCESS.maintenance } });
+    const result = await auth.login({ username: 'reseller', password: 'secret' });
+    expect(result).toEqual({ success: false, error: { name: 'Error', message: ACCESS.maintenance } });
+    expect(stored()).toEqual({ token: null, userRole: null });
+  });
+
+  it('a 401 remembers that the session ended; the next sign-in forgets it; a session never opened is not "ended"', async () => {
+    expect(session.ended()).toBe(false);
+    await auth.check();
+    expect(session.ended()).toBe(false);
+    signedIn();
+    await auth.onError({ statusCode: 401, message: 'Unauthenticated.' } satisfies HttpError);
+    expect(session.ended()).toBe(true);
+    // Refine signs out after the 401: that keeps the reason for the sign-in page.
+    await auth.logout({});
+    expect(session.ended()).toBe(true);
+    fake.on('POST', 'login', { status: 200, body: { token: 'abc123', user: user('reseller') } });
+    await auth.login({ username: 'reseller', password: 'secret' });
+    expect(session.ended()).toBe(false);
+  });
+
+  it('a refused token on the session check ends the session too', async () => {
+    signedIn();
+    fake.on('GET', 'user', { status: 401, body: { message: 'Unauthenticated.' } });
+    await auth.check();
+    expect(session.ended()).toBe(true);
   });
 });

@@ -85,8 +85,8 @@ describe('a stopped branch in the lists', { timeout: 60_000 }, () => {
 
     const impact = HIERARCHY_PANEL.stopImpact({ resellers: 3, dealers: 7, accounts: 40 });
     await waitFor(() => expect(ui.dialog()).toContain(impact));
-    expect(impact).toContain('3 reseller(s) and 7 dealer(s)');
-    expect(impact).toContain('40 end-user account(s) of the branch keep their service');
+    expect(impact).toContain('3 resellers and 7 dealers');
+    expect(impact).toContain('40 end-user accounts of the branch keep their service');
     const counted = fake.requests.filter((r) => r.method === 'GET' && r.path === 'dealers');
     expect(counted.at(-1)?.query).toMatchObject({ 'filter[manager]': '2', per_page: '1' });
 
@@ -112,7 +112,7 @@ describe('a stopped branch in the lists', { timeout: 60_000 }, () => {
     fireEvent.click([...ui.view.baseElement.querySelectorAll('button')].find((b) => b.textContent === 'Suspend')!);
     await waitFor(() => expect(ui.dialog()).toContain(HIERARCHY_PANEL.suspendAllBody(2)));
     expect(ui.dialog()).toContain(HIERARCHY_PANEL.stopImpact({ resellers: 0, dealers: 5, accounts: 15 }, true));
-    expect(ui.dialog()).toContain('They and the 5 dealer(s) below them');
+    expect(ui.dialog()).toContain('They and the 5 dealers below them');
   });
 
   it('activating asks without counting anything', async () => {

@@ -9,7 +9,7 @@ import { fireEvent, render } from '@testing-library/react';
 import { App } from 'antd';
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { CREDIT_LEVELS, CREDIT_OPTIONS, FIELD_RULES, SETTINGS, SYSTEM_SETTING_DEFAULTS } from '../../src/contract';
+import { CREDIT_LEVELS, CREDIT_OPTIONS, FIELD_RULES, SETTINGS, SETTING_SWITCHES, SYSTEM_SETTING_DEFAULTS } from '../../src/contract';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { CreditLevelsPage } from '../../src/resources/creditLevels/list';
@@ -125,17 +125,25 @@ describe('System Settings', { timeout: 30_000 }, () => {
     expect(toasts()).toContainEqual({ type: 'error', title: 'Error', body: SETTINGS.updateFailed });
   });
 
-  it('saves a switch on change with its one body field, and shows the stored value when refused', async () => {
+  it('saves a switch once confirmed, with its one body field, and shows the stored value when refused', async () => {
     fake.on('PUT', 'system-settings/trials-enabled', { status: 200, body: { ...SYSTEM_SETTING_DEFAULTS, enable_trials: false } });
     fake.on('PUT', 'system-settings/promos-enabled', { status: 500, body: { message: 'Server Error' } });
     const { view } = renderPage(<SystemSettingsPage />);
     const toggle = (name: string) => view.baseElement.querySelector<HTMLButtonElement>(`button[role=switch][aria-label="${name}"]`)!;
+    // Each switch asks first (settings-switches.test.tsx): accept the open confirmation.
+    const accept = async () => {
+      await waitFor(() => expect(view.baseElement.querySelector('.ant-modal-confirm:not(.ant-zoom-leave)')).not.toBeNull());
+      const buttons = [...view.baseElement.querySelectorAll<HTMLButtonElement>('.ant-modal-confirm:not(.ant-zoom-leave) button')];
+      fireEvent.click(buttons.find((b) => b.textContent?.trim() === SETTING_SWITCHES.turnOff)!);
+    };
     await waitFor(() => expect(toggle('Enable Trials')).toBeTruthy());
     fireEvent.click(toggle('Enable Trials'));
+    await accept();
     await waitFor(() => expect(toggle('Enable Trials').getAttribute('aria-checked')).toBe('false'));
     expect(fake.calls('PUT', 'system-settings/trials-enabled')[0].body).toEqual({ enable_trials: false });
 
     fireEvent.click(toggle('Enable Promos'));
+    await accept();
     await waitFor(() => expect(toasts()).toContainEqual({ type: 'error', title: 'Error', body: SETTINGS.updateFailed }));
     expect(toggle('Enable Promos').getAttribute('aria-checked')).toBe('true');
   });

@@ -75,6 +75,18 @@ describe('recent transactions and side panels', () => {
     expect(amount.closest('td')).not.toBe(date.closest('td'));
   });
 
+  it('says one credit in the singular, on a card and in a transaction', () => {
+    const cards = render(<StatCards figures={{ ...FIGURES, my_credits: 1 }} role="dealer" loading={false} />);
+    expect(cards.getByTestId('card-my_credits').textContent).toMatch(/1\s*credit$/);
+    const view = render(
+      <RecentTransactions
+        loading={false}
+        rows={[{ id: 1, transaction_number: 'TX-1', type: 'ADD', credits: 1, username: 'dealer', date: '2030-01-02T03:04:00.000Z' }]}
+      />,
+    );
+    expect(view.getAllByTestId('transaction-amount')[0].textContent).toBe('+1 credit');
+  });
+
   it('shows system internals to admin only', () => {
     const figures = { system_health: { database: 'sqlite', status: 'ok', uptime_seconds: 120 }, performance: { db_query_ms: 3, memory_mb: 80 } };
     const admin = render(

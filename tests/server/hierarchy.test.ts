@@ -293,7 +293,7 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
 
     const withChildren = await manager.client.delete(`/resellers/${reseller.id}`);
     expect(withChildren.status).toBe(409);
-    expect(withChildren.body.message).toBe(HIERARCHY.deleteHasChildren(1, 'dealer(s)'));
+    expect(withChildren.body.message).toBe(HIERARCHY.deleteHasChildren(1, 'dealer'));
     const withCredits = await reseller.client.delete(`/dealers/${dealer.id}`);
     expect(withCredits.status).toBe(409);
     expect(withCredits.body.message).toBe(HIERARCHY.deleteHasCredits(10));
@@ -393,7 +393,7 @@ describeEachDatabase('hierarchy: managers, resellers, dealers', (ctx) => {
       // Either the dealer came first (the reseller has a child now) or the reseller was gone.
       if (created.status === 201) {
         expect(deleted.status, JSON.stringify(deleted.body)).toBe(409);
-        expect(deleted.body.message).toBe(HIERARCHY.deleteHasChildren(1, 'dealer(s)'));
+        expect(deleted.body.message).toBe(HIERARCHY.deleteHasChildren(1, 'dealer'));
       } else {
         expect(created.status, JSON.stringify(created.body)).toBe(422);
         expect(created.body.errors).toEqual({ reseller: [HIERARCHY.resellerInvalid] });

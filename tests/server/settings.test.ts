@@ -175,6 +175,8 @@ describeEachDatabase('system settings', (ctx) => {
 
   it('maintenance mode: non-admin calls answer 503, admin keeps working, /config reports it', async () => {
     const admin = await ctx.as('admin');
+    // Signed in before: a session that was open when maintenance began.
+    for (const username of ['manager', 'reseller', 'dealer']) await ctx.as(username);
     const on = await admin.put('/system-settings/maintenance-mode', { maintenance_mode: true });
     expect(on.body.maintenance_mode).toBe(true);
     try {
@@ -198,5 +200,39 @@ describeEachDatabase('system settings', (ctx) => {
     }
     expect((await ctx.anonymous.get('/config')).body.maintenance_mode).toBe(false);
     expect((await (await ctx.as('dealer')).get('/servers/public')).status).toBe(200);
+  });
+
+  it('maintenance mode: a non-admin sign-in gets the maintenance answer and no session; a wrong password still reads as one', async () => {
+    const admin = await ctx.as('admin');
+    await admin.put('/system-settings/maintenance-mode', { maintenance_mode: true });
+    try {
+      for (const username of ['manager2', 'reseller2', 'dealer2']) {
+        const res = await ctx.anonymous.post('/login', { username, password: 'password123' });
+        expect(res.status, username).toBe(503);
+        // The message alone: no token, no user.
+        expect(res.body).toEqual({ message: ACCESS.maintenance });
+        // The seeded siblings are not demo users: a wrong password is refused as ever, before maintenance is said.
+        const wrong = await ctx.anonymous.post('/login', { username, password: 'not-the-password' });
+        expect(wrong.status, username).toBe(422);
+        expect(wrong.body.message).not.toBe(ACCESS.maintenance);
+      }
+      const unknown = await ctx.anonymous.post('/login', { username: 'nobody-here', password: 'password123' });
+      expect(unknown.status).toBe(422);
+      // Administrators sign in as ever, to turn it off.
+      const signIn = await ctx.anonymous.post('/login', { username: 'admin', password: 'password123' });
+      expect(signIn.status).toBe(200);
+      expect(signIn.body.token).toEqual(expect.any(String));
+    } finally {
+      await admin.put('/system-settings/maintenance-mode', { maintenance_mode: false });
+    }
+    expect((await ctx.anonymous.post('/login', { username: 'dealer2', password: 'password123' })).status).toBe(200);
+  });
+
+  it('maintenance mode: only an admin may switch it (a non-admin gets 403 and nothing changes)', async () => {
+    for (const username of ['manager', 'reseller', 'dealer']) {
+      const res = await (await ctx.as(username)).put('/system-settings/maintenance-mode', { maintenance_mode: true });
+      expect(res.status, username).toBe(403);
+    }
+    expect((await ctx.anonymous.get('/config')).body.maintenance_mode).toBe(false);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { InputNumber, Radio, Space } from 'antd';
 import type { Ref } from 'react';
-import { RENEW_MONTHS } from '../../contract';
+import { RENEW_MONTHS, plural } from '../../contract';
 
 export const MONTH_PRESETS = [1, 3, 6, 12] as const;
 
@@ -34,7 +34,7 @@ export function MonthsInput({ value, onChange, id, onBlur, ref, 'aria-invalid': 
         disabled={disabled}
         value={preset}
         onChange={(e) => onChange?.(e.target.value as number)}
-        options={presets.map((m) => ({ value: m, label: m === 1 ? '1 month' : `${m} months` }))}
+        options={presets.map((m) => ({ value: m, label: plural(m, 'month') }))}
       />
       <InputNumber
         id={id}

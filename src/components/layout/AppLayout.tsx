@@ -7,7 +7,7 @@ import { useCurrentUser } from '../../providers/identity';
 import { useAppConfig } from '../../providers/appConfig';
 import { AppHeader } from './AppHeader';
 import { AppMenu } from './AppMenu';
-import { MaintenanceNotice } from './MaintenanceNotice';
+import { MaintenanceBar, MaintenanceNotice } from './MaintenanceNotice';
 import { PageHeadingProvider } from './PageHeading';
 import { pageTitleFor } from './pageTitle';
 import { useScreens } from './screens';
@@ -50,6 +50,7 @@ export function AppLayout({ menuFor, resources }: { menuFor: (role: string | nul
       )}
       <Layout className="app-main">
         <AppHeader mobile={mobile} onOpenMenu={() => setDrawerOpen(true)} />
+        {config.maintenance_mode && role === 'admin' && <MaintenanceBar />}
         <Layout.Content className="app-content" style={{ padding: mobile ? 12 : 24 }}>
           <PageHeadingProvider title={pageTitleFor(pathname, resources)}>{underMaintenance ? <MaintenanceNotice /> : <Outlet />}</PageHeadingProvider>
         </Layout.Content>

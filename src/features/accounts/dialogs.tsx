@@ -4,7 +4,7 @@ import { Alert, Button, DatePicker, Descriptions, Drawer, Input, InputNumber, Mo
 import dayjs from 'dayjs';
 import { useEffect } from 'react';
 import { z } from 'zod';
-import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, MONTHS_MESSAGE, type StbInfo, autoRenewBody, bulkMessageBody, formatMac } from '../../contract';
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, MONTHS_MESSAGE, type StbInfo, autoRenewBody, bulkMessageBody, formatMac, plural } from '../../contract';
 import { StatusTag, dateTime } from '../../components/display';
 import { errorNotification } from '../../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
@@ -196,7 +196,7 @@ export function BulkMessageDialog({ ids, onClose, onSent }: { ids: Array<string 
       onCancel={onClose}
       confirmLoading={mutation.isPending}
     >
-      <Typography.Paragraph>{ids?.length ?? 0} account(s) selected.</Typography.Paragraph>
+      <Typography.Paragraph>{plural(ids?.length ?? 0, 'account')} selected.</Typography.Paragraph>
       <SchemaForm<BulkMessageValues> name="bulk-message" handleSubmit={handleSubmit} onSubmit={submit}>
         <FormField<BulkMessageValues> control={control} name="message" label="Message" required>
           <Input.TextArea rows={4} maxLength={1000} showCount />

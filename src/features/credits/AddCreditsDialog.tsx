@@ -15,11 +15,12 @@ import {
   HIERARCHY,
   MANAGER_ALLOCATION_MAX,
   fallbackCreditOptions,
+  plural,
 } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
 import { AmountForm, type CreditDialogProps, type CreditMove, CreditTargetSummary, type CreditTarget, useCreditDialog } from './creditDialog';
 
-const plain = (v: number): CreditOption => ({ value: v, display_text: `${v} credits`, bonus_credits: 0, total_credits: v });
+const plain = (v: number): CreditOption => ({ value: v, display_text: plural(v, 'credit'), bonus_credits: 0, total_credits: v });
 
 export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps) {
   const { user, role } = useCurrentUser();
@@ -66,7 +67,7 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
   return (
     <Modal {...dialog.modalProps} title={DIALOGS.addCredits} okText={DIALOGS.addCredits} onOk={() => dialog.submit(move)} okButtonProps={{ disabled: dialog.loading }}>
       <CreditTargetSummary target={target} label="Recipient" balance={target?.credits}>
-        {!admin && <Descriptions.Item label="Your available credits">{ownPaid} credits</Descriptions.Item>}
+        {!admin && <Descriptions.Item label="Your available credits">{plural(ownPaid, 'credit')}</Descriptions.Item>}
       </CreditTargetSummary>
       <AmountForm
         control={dialog.control}
@@ -79,7 +80,11 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
         loading={dialog.loading}
       />
       {chosen && chosen.bonus_credits > 0 && (
-        <Alert type="success" showIcon message={`Includes ${chosen.bonus_credits} bonus credits: ${target?.name} receives ${chosen.total_credits} credits.`} />
+        <Alert
+          type="success"
+          showIcon
+          message={`Includes ${plural(chosen.bonus_credits, 'bonus credit')}: ${target?.name} receives ${plural(chosen.total_credits, 'credit')}.`}
+        />
       )}
       {!dialog.loading && options.length === 0 && <Alert type="warning" showIcon message="No amounts are available for your balance." />}
     </Modal>

@@ -10,6 +10,7 @@
 import { Select } from 'antd';
 import { type Ref, useMemo, useRef, useState } from 'react';
 import type { CreditAmountRules, CreditOption } from '../../contract';
+import { plural } from '../../contract';
 
 export interface AmountSelectProps {
   options: CreditOption[];
@@ -30,7 +31,7 @@ export interface AmountSelectProps {
 /** Digits only, up to 15 (every such number is exact in a double). */
 const typedNumber = (text: string): number | null => (/^\d{1,15}$/.test(text.trim()) ? Number(text.trim()) : null);
 
-const amountLabel = (v: number) => `${v} ${v === 1 ? 'credit' : 'credits'}`;
+const amountLabel = (v: number) => plural(v, 'credit');
 
 /** The rules of a typed amount as the field's help says them. */
 export function rangeHint(rules?: Pick<CreditAmountRules, 'min' | 'max' | 'step'>): string {

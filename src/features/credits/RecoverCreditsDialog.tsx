@@ -4,7 +4,7 @@
  * never more than what is available.
  */
 import { Alert, Descriptions, Modal } from 'antd';
-import { CREDITS, DIALOGS, HIERARCHY, HIERARCHY_PANEL, type RecoveryOptionsResponse } from '../../contract';
+import { CREDITS, DIALOGS, HIERARCHY, HIERARCHY_PANEL, type RecoveryOptionsResponse, plural } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
 import { AmountForm, type CreditDialogProps, type CreditMove, CreditTargetSummary, type CreditTarget, useCreditDialog } from './creditDialog';
 
@@ -50,8 +50,8 @@ export function RecoverCreditsDialog({ entity, target, onClose }: CreditDialogPr
       onOk={() => dialog.submit(move)}
     >
       <CreditTargetSummary target={target} label="From" balance={recovery?.user_credits ?? target?.credits}>
-        {recovery && <Descriptions.Item label="Available paid credits">{available} credits</Descriptions.Item>}
-        {recovery && recovery.bonus_credits > 0 && <Descriptions.Item label="Bonus credits">{recovery.bonus_credits} credits</Descriptions.Item>}
+        {recovery && <Descriptions.Item label="Available paid credits">{plural(available, 'credit')}</Descriptions.Item>}
+        {recovery && recovery.bonus_credits > 0 && <Descriptions.Item label="Bonus credits">{plural(recovery.bonus_credits, 'credit')}</Descriptions.Item>}
       </CreditTargetSummary>
       {dialog.loadFailed && <Alert type="error" showIcon style={{ marginBottom: 16 }} message={CREDITS.recoveryOptionsFailed} />}
       {recovery?.message && <Alert type={available > 0 ? 'info' : 'warning'} showIcon style={{ marginBottom: 16 }} message={recovery.message} />}

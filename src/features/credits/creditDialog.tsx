@@ -5,11 +5,11 @@
  * the contract's rule for `credits` (plus the dialog's own check) before anything is sent.
  */
 import { type HttpError, useCustom } from '@refinedev/core';
-import { Descriptions, Typography } from 'antd';
+import { Descriptions } from 'antd';
 import { type ReactNode, useEffect, useRef } from 'react';
 import type { Control, UseFormHandleSubmit } from 'react-hook-form';
 import { z } from 'zod';
-import { type CreditAmountRules, type CreditMoveResult, type Role, creditAmount } from '../../contract';
+import { type CreditAmountRules, type CreditMoveResult, type Role, creditAmount, nameWithUsername, plural } from '../../contract';
 import { useIdempotencyKey } from '../../providers/idempotency';
 import { errorToast, useNotify } from '../../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
@@ -176,10 +176,8 @@ export function CreditTargetSummary({
   if (!target) return null;
   return (
     <Descriptions size="small" column={1} style={{ marginBottom: 16 }}>
-      <Descriptions.Item label={label}>
-        {target.name} <Typography.Text type="secondary">({target.username})</Typography.Text>
-      </Descriptions.Item>
-      <Descriptions.Item label="Current balance">{balance} credits</Descriptions.Item>
+      <Descriptions.Item label={label}>{nameWithUsername(target.name, target.username)}</Descriptions.Item>
+      <Descriptions.Item label="Current balance">{balance === undefined ? '' : plural(balance, 'credit')}</Descriptions.Item>
       {children}
     </Descriptions>
   );

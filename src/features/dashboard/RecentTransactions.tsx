@@ -1,7 +1,7 @@
 /** The dashboard's recent transactions: number and user, type, amount with its unit, and date each in a column of its own. */
 import { Card, Table, Tag, Typography } from 'antd';
 import { useRef } from 'react';
-import { DASHBOARD_LABELS, DASHBOARD_PANEL, GENERAL } from '../../contract';
+import { DASHBOARD_LABELS, DASHBOARD_PANEL, GENERAL, plural } from '../../contract';
 import { useKeyboardScrollable } from '../../components/DataTable/scrollRegion';
 import { dateTime } from '../../components/display';
 
@@ -49,7 +49,8 @@ export function RecentTransactions({ rows, loading }: { rows?: RecentTransaction
               width: 140,
               render: (credits: number) => (
                 <Typography.Text strong type={credits < 0 ? 'danger' : 'success'} style={{ whiteSpace: 'nowrap' }} data-testid="transaction-amount">
-                  {credits > 0 ? `+${credits}` : credits} {DASHBOARD_PANEL.creditsUnit}
+                  {credits > 0 ? '+' : ''}
+                  {plural(credits, 'credit')}
                 </Typography.Text>
               ),
             },

@@ -4,7 +4,7 @@
  * unit, and every role below admin sees its own balance.
  */
 import { Card, Col, Row, Statistic } from 'antd';
-import { DASHBOARD_LABELS, DASHBOARD_PANEL, type DashboardStats, ROLES, type Role } from '../../contract';
+import { DASHBOARD_LABELS, DASHBOARD_PANEL, type DashboardStats, ROLES, type Role, pluralWord } from '../../contract';
 
 /** The figures the cards show: those of the API's dashboard answer. */
 export type DashboardFigures = Pick<
@@ -44,7 +44,11 @@ export function StatCards({ figures, role, loading }: { figures?: DashboardFigur
       {cards.map((card) => (
         <Col key={card.key} xs={24} sm={12} lg={6}>
           <Card loading={loading} data-testid={`card-${card.key}`}>
-            <Statistic title={card.label} value={Number(figures?.[card.key] ?? 0)} suffix={card.credits ? DASHBOARD_PANEL.creditsUnit : undefined} />
+            <Statistic
+              title={card.label}
+              value={Number(figures?.[card.key] ?? 0)}
+              suffix={card.credits ? pluralWord(Number(figures?.[card.key] ?? 0), 'credit') : undefined}
+            />
           </Card>
         </Col>
       ))}

@@ -2,10 +2,11 @@
 import { Descriptions, Drawer } from 'antd';
 import type { HierarchyUser } from '../../contract';
 import { StatusTag, dateTime } from '../../components/display';
+import { nameWithUsername } from '../../contract';
 
 export function UserDetailsDrawer({ user, onClose, childrenLabel }: { user: HierarchyUser | null; onClose: () => void; childrenLabel?: string }) {
   return (
-    <Drawer open={user !== null} onClose={onClose} title={user ? `${user.name} (${user.username})` : ''} width={420}>
+    <Drawer open={user !== null} onClose={onClose} title={user ? nameWithUsername(user.name, user.username) : ''} width={420}>
       {user && (
         <Descriptions column={1} size="small" bordered>
           <Descriptions.Item label="Name">{user.name}</Descriptions.Item>

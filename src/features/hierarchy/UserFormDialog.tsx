@@ -25,6 +25,7 @@ import {
   fallbackCreditOptions,
   isRole,
   withCreditAmountRules,
+  plural,
 } from '../../contract';
 import { useCurrentUser, useRefreshIdentity } from '../../providers/identity';
 import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
@@ -47,7 +48,7 @@ export interface UserLevelConfig {
   messages: { created: string; updated: string; createFailed: string; updateFailed: string };
 }
 
-const plain = (v: number): CreditOption => ({ value: v, display_text: `${v} credits`, bonus_credits: 0, total_credits: v });
+const plain = (v: number): CreditOption => ({ value: v, display_text: plural(v, 'credit'), bonus_credits: 0, total_credits: v });
 const NONE: CreditOption = { value: 0, display_text: 'No initial credits', bonus_credits: 0, total_credits: 0 };
 
 /** The initial-credit amounts a creator may give a new user of `role` (the API's allocation lookup, or the fallback list). */

@@ -2,6 +2,7 @@
 import { useSelect } from '@refinedev/antd';
 import { Select, type SelectProps } from 'antd';
 import type { HierarchyUser } from '../../contract';
+import { nameWithUsername } from '../../contract';
 
 export interface UserPickerProps {
   resource: 'managers' | 'resellers';
@@ -19,7 +20,7 @@ export interface UserPickerProps {
 export function UserPicker({ resource, id, value, onChange, onBlur, onPick, placeholder, disabled, 'aria-invalid': invalid }: UserPickerProps) {
   const { selectProps, query } = useSelect<HierarchyUser>({
     resource,
-    optionLabel: (u) => `${u.name} (${u.username})`,
+    optionLabel: (u) => nameWithUsername(u.name, u.username),
     optionValue: (u) => u.id as never,
     pagination: { pageSize: 50, mode: 'server' },
     filters: [{ field: 'is_active', operator: 'eq', value: 'true' }],

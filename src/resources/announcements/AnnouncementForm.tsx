@@ -7,7 +7,7 @@ import { useCustom } from '@refinedev/core';
 import { Col, DatePicker, Input, Row, Select, Skeleton, Switch } from 'antd';
 import { Suspense, forwardRef, lazy, useEffect, useMemo } from 'react';
 import { type UseFormReturn, useWatch } from 'react-hook-form';
-import { ANNOUNCEMENT_FORM, DATETIME_FORMAT, TIME_FORMAT, type TargetUser } from '../../contract';
+import { ANNOUNCEMENT_FORM, DATETIME_FORMAT, TIME_FORMAT, type TargetUser, nameWithUsername } from '../../contract';
 import { priorityOptions, roleOptions, typeOptions } from '../../features/announcements';
 import type { RichTextEditorProps } from '../../features/announcements/RichTextEditor';
 import { FormField, dateInput } from '../../components/form';
@@ -36,7 +36,7 @@ function TargetUsers({ form, known }: { form: UseFormReturn<any>; known: TargetU
     const users = new Map<number, TargetUser>();
     for (const u of known) if (u.role === firstRole) users.set(u.id, u);
     for (const u of query.isError ? [] : (result?.data?.users ?? [])) users.set(u.id, u);
-    return [...users.values()].map((u) => ({ value: u.id, label: `${u.name} (${u.username})` }));
+    return [...users.values()].map((u) => ({ value: u.id, label: nameWithUsername(u.name, u.username) }));
   }, [known, result, query.isError, firstRole]);
 
   // Users belong to the first role: once its users are known, chosen users of another role go.

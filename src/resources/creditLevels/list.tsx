@@ -15,6 +15,7 @@ import {
   creditLevels,
   creditLevelsConfigSchema,
   defaultCreditLevels,
+  plural,
 } from '../../contract';
 import { FormField, SchemaForm } from '../../components/form';
 import { ConfigLoading, useConfigDocument } from '../../features/settings/configDocument';
@@ -33,7 +34,7 @@ function LevelsPreview({ control }: { control: Control<any> }) {
         locale={{ emptyText: GENERAL.noData }}
         renderItem={(level) => (
           <List.Item data-testid="credit-level">
-            <Typography.Text strong>{level.value} credits</Typography.Text>
+            <Typography.Text strong>{plural(level.value, 'credit')}</Typography.Text>
             <Space>
               {level.bonus_credits > 0 && <Tag color="green">+{level.bonus_credits} bonus</Tag>}
               <Typography.Text type="secondary">Total {level.total_credits}</Typography.Text>

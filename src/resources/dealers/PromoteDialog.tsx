@@ -2,7 +2,7 @@
 import { useInvalidate } from '@refinedev/core';
 import { Alert, Modal } from 'antd';
 import { useEffect } from 'react';
-import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, promoteDealerBody } from '../../contract';
+import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, promoteDealerBody, nameWithUsername } from '../../contract';
 import { errorToast } from '../../components/feedback';
 import { FormField, SchemaForm, useSchemaForm } from '../../components/form';
 import { UserPicker } from '../../features/hierarchy';
@@ -53,7 +53,7 @@ export function PromoteDialog({ dealer, onClose }: { dealer: HierarchyUser | nul
           type="info"
           showIcon
           style={{ marginBottom: 16 }}
-          message={`${dealer.name} (${dealer.username}) becomes a reseller${admin ? ' under the manager you choose' : ' under you'}. Its accounts and credits stay with it.`}
+          message={`${nameWithUsername(dealer.name, dealer.username)} becomes a reseller${admin ? ' under the manager you choose' : ' under you'}. Its accounts and credits stay with it.`}
         />
       )}
       <SchemaForm name="promote-dealer" handleSubmit={handleSubmit} onSubmit={submit}>

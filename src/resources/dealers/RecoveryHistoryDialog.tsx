@@ -5,7 +5,7 @@
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import { Alert, Button, Modal, Popconfirm, Table, Tag } from 'antd';
 import { useState } from 'react';
-import { GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, type RecoveryHistoryItem } from '../../contract';
+import { GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, type RecoveryHistoryItem, plural } from '../../contract';
 import { creditErrorToast, firstFieldMessage, useAfterCreditMove } from '../../features/credits';
 import { dateTime } from '../../components/display';
 import { useNotify } from '../../components/feedback';
@@ -40,7 +40,7 @@ export function RecoveryHistoryDialog({ dealer, onClose }: { dealer: HierarchyUs
         successNotification: false,
         errorNotification: false,
       });
-      notify.success(HIERARCHY.creditsRecovered, `${item.recoverable_credits} credits recovered from ${dealer.name}.`);
+      notify.success(HIERARCHY.creditsRecovered, `${plural(item.recoverable_credits, 'credit')} recovered from ${dealer.name}.`);
       await afterMove('dealers');
       await query.refetch();
     } catch (error) {
@@ -82,7 +82,7 @@ export function RecoveryHistoryDialog({ dealer, onClose }: { dealer: HierarchyUs
             key: 'action',
             title: 'Action',
             render: (_: unknown, r) => (
-              <Popconfirm title={`Recover ${r.recoverable_credits} credits?`} onConfirm={() => recover(r)} disabled={r.recovered || r.recoverable_credits <= 0}>
+              <Popconfirm title={`Recover ${plural(r.recoverable_credits, 'credit')}?`} onConfirm={() => recover(r)} disabled={r.recovered || r.recoverable_credits <= 0}>
                 <Button size="small" danger disabled={r.recovered || r.recoverable_credits <= 0} loading={working === r.id}>
                   Recover
                 </Button>

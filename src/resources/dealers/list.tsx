@@ -4,7 +4,7 @@ import { PlusOutlined, RiseOutlined, RollbackOutlined } from '@ant-design/icons'
 import { Button } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, dealerCreateBody, dealerUpdateBody } from '../../contract';
+import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, dealerCreateBody, dealerUpdateBody, plural } from '../../contract';
 import { DataTable, type ListColumn } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { MountWhenOpened, useConfirm } from '../../components/feedback';
@@ -79,7 +79,7 @@ export function DealersList() {
         loadErrorMessage={HIERARCHY_PANEL.dealersLoadFailed}
         rowActions={rowActions}
         bulkActions={[
-          { key: 'delete', label: 'Delete', danger: true, onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} dealer(s)`, () => remove(ids, clear)) },
+          { key: 'delete', label: 'Delete', danger: true, onClick: (ids, _rows, clear) => confirmDelete(plural(ids.length, 'dealer'), () => remove(ids, clear)) },
         ]}
         extra={addButton}
         empty={addButton ? { hint: DATA_TABLE.addFirst('dealer'), action: addButton } : undefined}

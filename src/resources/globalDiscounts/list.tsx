@@ -16,6 +16,7 @@ import {
   GLOBAL_DISCOUNT_DEFAULTS,
   type GlobalDiscount,
   globalDiscountBody,
+  plural,
 } from '../../contract';
 import { CrudPage, type CrudForm } from '../../components/CrudPage';
 import { ActiveTag } from '../../components/display';
@@ -47,7 +48,7 @@ const calendarDay = {
 function SavingsPreview({ control }: { control: Control<any> }) {
   const [months, credits] = useWatch({ control, name: ['validity_months', 'credits_required'] }).map((v) => Number(v ?? 0) || 0);
   const { savings, percentage } = discountSavings(months, credits);
-  return <Alert type={savings > 0 ? 'success' : 'info'} showIcon message={`Savings: ${savings} month(s) (${percentage}%)`} style={{ marginBottom: 16 }} />;
+  return <Alert type={savings > 0 ? 'success' : 'info'} showIcon message={`Savings: ${plural(savings, 'month')} (${percentage}%)`} style={{ marginBottom: 16 }} />;
 }
 
 function DiscountFormFields({ control, servers, serversLoading }: { control: Control<any>; servers: Array<{ label: string; value: number }>; serversLoading: boolean }) {
@@ -133,11 +134,11 @@ function DiscountCard({ discount, onEdit, onDelete }: { discount: GlobalDiscount
       </Typography.Paragraph>
       <Descriptions column={1} size="small">
         <Descriptions.Item label="Server">{discount.server?.name ?? '—'}</Descriptions.Item>
-        <Descriptions.Item label="Validity">{discount.validity_months} month(s)</Descriptions.Item>
+        <Descriptions.Item label="Validity">{plural(discount.validity_months, 'month')}</Descriptions.Item>
         <Descriptions.Item label="Credits required">{discount.credits_required}</Descriptions.Item>
         <Descriptions.Item label="Savings">
           <Typography.Text type={savings > 0 ? 'success' : undefined} strong data-testid="discount-savings">
-            {savings} month(s) ({percentage}%)
+            {plural(savings, 'month')} ({percentage}%)
           </Typography.Text>
         </Descriptions.Item>
         {discount.discount_percentage > 0 && <Descriptions.Item label="Discount">{discount.discount_percentage}%</Descriptions.Item>}

@@ -8,7 +8,7 @@ import { DeleteOutlined, SearchOutlined, ThunderboltOutlined } from '@ant-design
 import { Alert, Button, Card, Descriptions, Form, Input, Result, Select, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
-import { type Account, ACCOUNTS, ACCOUNT_SCREEN, type MacSearchQuery, type MacSearchResult, RENEWAL, formatMac, macSearchQuery } from '../../contract';
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, type MacSearchQuery, type MacSearchResult, RENEWAL, formatMac, macSearchQuery, nameWithUsername } from '../../contract';
 import { useAccountServers } from '../../features/accounts';
 import { StatusTag } from '../../components/display';
 import { ExpiryCell } from '../../features/accounts/ExpiryCell';
@@ -60,9 +60,7 @@ function AccountCard({
         <Descriptions.Item label="MAC">
           <Typography.Text code>{formatMac(account.mac_address)}</Typography.Text>
         </Descriptions.Item>
-        <Descriptions.Item label="Owner">
-          {account.owner.name} ({account.owner.username})
-        </Descriptions.Item>
+        <Descriptions.Item label="Owner">{nameWithUsername(account.owner.name, account.owner.username)}</Descriptions.Item>
         <Descriptions.Item label="Server">{account.server?.name ?? '—'}</Descriptions.Item>
         <Descriptions.Item label="Expiry">
           <ExpiryCell value={account.expiry_date} />

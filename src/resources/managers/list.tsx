@@ -2,7 +2,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { App, Button } from 'antd';
 import { useNavigate } from 'react-router';
-import { DATA_TABLE, DIALOGS, GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, MANAGERS } from '../../contract';
+import { DATA_TABLE, DIALOGS, GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, MANAGERS, plural } from '../../contract';
 import { DataTable, type ListColumn } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { useConfirm } from '../../components/feedback';
@@ -60,7 +60,7 @@ export function ManagersList() {
         bulkActions={[
           { key: 'add-credits', label: DIALOGS.addCredits, onClick: comingSoon(DIALOGS.addCredits) },
           { key: 'recover-credits', label: DIALOGS.recoverCredits, onClick: comingSoon(DIALOGS.recoverCredits) },
-          { key: 'delete', label: 'Delete', danger: true, onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} manager(s)`, () => remove(ids, clear)) },
+          { key: 'delete', label: 'Delete', danger: true, onClick: (ids, _rows, clear) => confirmDelete(plural(ids.length, 'manager'), () => remove(ids, clear)) },
         ]}
         extra={addButton}
         empty={{ hint: DATA_TABLE.addFirst('manager'), action: addButton }}

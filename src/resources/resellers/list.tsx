@@ -3,7 +3,7 @@ import { useCan } from '@refinedev/core';
 import { EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Space, Tooltip } from 'antd';
 import { useState } from 'react';
-import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS, resellerCreateBody, resellerUpdateBody } from '../../contract';
+import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS, resellerCreateBody, resellerUpdateBody, plural } from '../../contract';
 import { DataTable, type ListColumn } from '../../components/DataTable';
 import { StatusTag, activeOptions, dateTime } from '../../components/display';
 import { MountWhenOpened, useConfirm, useNotify, useStatusPopup } from '../../components/feedback';
@@ -107,7 +107,8 @@ export function ResellersList() {
             key: 'delete',
             label: 'Delete',
             danger: true,
-            onClick: (ids, _rows, clear) => confirmDelete(`${ids.length} reseller(s)`, () => bulkRun(() => bulk.remove(ids), 'deleted', RESELLERS.deleteFailed, clear)),
+            onClick: (ids, _rows, clear) =>
+              confirmDelete(plural(ids.length, 'reseller'), () => bulkRun(() => bulk.remove(ids), 'deleted', RESELLERS.deleteFailed, clear)),
           },
           {
             key: 'suspend',

@@ -1,14 +1,25 @@
 /**
  * System Settings (docs/domain.md#system-settings): one tab with four cards. Numbers save through their own Save
- * button, switches save as soon as they change, each through PUT /system-settings/{key}.
+ * button, switches save once their confirmation (what the change does to other users) is accepted, each
+ * through PUT /system-settings/{key}.
  */
 import { ReloadOutlined, SaveOutlined } from '@ant-design/icons';
 import type { HttpError } from '@refinedev/core';
 import { Alert, Button, Card, Col, Descriptions, InputNumber, type InputNumberProps, Result, Row, Space, Spin, Switch, Tabs, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
-import { CONFIG_SCREENS, GENERAL, SETTINGS, type SystemSettingField, type SystemSettingsValues, settingNumberOrFallback, systemSettingBody } from '../../contract';
-import { errorToast, useNotify } from '../../components/feedback';
+import {
+  CONFIG_SCREENS,
+  GENERAL,
+  SETTINGS,
+  SETTING_SWITCHES,
+  type SettingSwitch,
+  type SystemSettingField,
+  type SystemSettingsValues,
+  settingNumberOrFallback,
+  systemSettingBody,
+} from '../../contract';
+import { errorToast, useConfirm, useNotify } from '../../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
 import { useAppConfig } from '../../providers/appConfig';
 import { settingEndpoint, useSaveSystemSetting, useSystemSettings } from '../../providers/systemSettings';
@@ -33,7 +44,7 @@ const NUMBERS: Array<{ field: SystemSettingField; label: string; help: string }>
 ];
 const NUMBER_FIELDS = NUMBERS.map((n) => n.field);
 
-const FEATURES: Array<{ field: SystemSettingField; label: string; help: string }> = [
+const FEATURES: Array<{ field: SettingSwitch; label: string; help: string }> = [
   { field: 'enable_trials', label: 'Enable Trials', help: 'Trial accounts may be created.' },
   { field: 'enable_promos', label: 'Enable Promos', help: 'Master switch for every bonus credit.' },
   { field: 'enable_reseller_dealer_promos', label: 'Enable Reseller/Dealer Promos', help: 'Dealer promos apply to credits given to resellers and dealers.' },
@@ -73,6 +84,7 @@ function NumberWithSave({ label, saving, onSave, ...input }: InputNumberProps & 
 
 export function SystemSettingsPage() {
   const notify = useNotify();
+  const { confirm } = useConfirm();
   const { refetch: refetchAppConfig } = useAppConfig();
   const { settings: loaded, query } = useSystemSettings({ loadFailed: errorToast(null, SETTINGS.fetchFailed) });
   const { save: saveSetting } = useSaveSystemSetting();
@@ -107,6 +119,13 @@ export function SystemSettingsPage() {
     } finally {
       setSaving(null);
     }
+  };
+
+  // Every switch here reaches other users (who may sign in, what credits and renewals give): it asks
+  // first, saying what will happen; cancelling sends nothing and leaves the switch as it was.
+  const toggle = (field: SettingSwitch, label: string, on: boolean) => {
+    const effect = SETTING_SWITCHES.effects[field];
+    confirm(SETTING_SWITCHES.confirmTitle(label, on), on ? effect.on : effect.off, () => save(field, on), on ? SETTING_SWITCHES.turnOn : SETTING_SWITCHES.turnOff);
   };
 
   const saveNumber = async (field: SystemSettingField) => {
@@ -146,7 +165,7 @@ export function SystemSettingsPage() {
     </Card>
   );
 
-  const switchRow = (field: SystemSettingField, label: string, help: string) => (
+  const switchRow = (field: SettingSwitch, label: string, help: string) => (
     <Row key={field} justify="space-between" align="middle" wrap={false} style={{ padding: '12px 0', borderBottom: '1px solid rgba(5,5,5,0.06)' }}>
       <Col>
         <Typography.Text strong>{label}</Typography.Text>
@@ -159,7 +178,7 @@ export function SystemSettingsPage() {
           checked={Boolean(settings[field])}
           loading={saving === field}
           disabled={saving !== null && saving !== field}
-          onChange={(checked) => save(field, checked)}
+          onChange={(checked) => toggle(field, label, checked)}
         />
       </Col>
     </Row>

@@ -5,7 +5,7 @@
 import { Typography } from 'antd';
 import { useMemo } from 'react';
 import { z } from 'zod';
-import { ACCOUNTS, ACCOUNT_SCREEN, RENEWAL, bulkRenewBody } from '../../../contract';
+import { ACCOUNTS, ACCOUNT_SCREEN, RENEWAL, bulkRenewBody, plural } from '../../../contract';
 import { RenewalDialog, type RenewTarget, titledMonths } from './shared';
 
 export interface BulkRenewDialogProps {
@@ -47,7 +47,7 @@ export function BulkRenewDialog({ accounts, onClose, onRenewed }: BulkRenewDialo
 
   const header = () => (
     <Typography.Paragraph>
-      {count} account(s) selected:{' '}
+      {plural(count, 'account')} selected:{' '}
       {(accounts ?? [])
         .slice(0, 10)
         .map((a) => a.login)

@@ -4,7 +4,7 @@ import { Alert, Descriptions, Modal, Space, Spin, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { z } from 'zod';
-import { CREDITS, RENEWAL } from '../../../contract';
+import { CREDITS, RENEWAL, plural } from '../../../contract';
 import { useIdempotencyKey } from '../../../providers/idempotency';
 import { useNotify } from '../../../components/feedback';
 import { FormField, MonthsInput, SchemaForm, setServerErrors, useSchemaForm } from '../../../components/form';
@@ -49,7 +49,7 @@ export function PriceSummary({ price, count = 1 }: { price: RenewalPrice; count?
         <Descriptions.Item label="Price">
           <Space wrap>
             <Typography.Text strong data-testid="renewal-total">
-              {price.quotes.length ? `${price.total} credit${price.total === 1 ? '' : 's'}` : '—'}
+              {price.quotes.length ? plural(price.total, 'credit') : '—'}
             </Typography.Text>
             {count > 1 && <Typography.Text type="secondary">for {count} accounts</Typography.Text>}
             {price.regular > price.total && !admin && (
@@ -65,8 +65,8 @@ export function PriceSummary({ price, count = 1 }: { price: RenewalPrice; count?
             <Space wrap>
               {discounts.map((q) => (
                 <Tag color="green" key={q.discount_id}>
-                  {q.discount_name}: save {q.savings} credit{q.savings === 1 ? '' : 's'}
-                  {q.bonus_months > 0 ? ` (${q.bonus_months} bonus month${q.bonus_months === 1 ? '' : 's'})` : ''}
+                  {q.discount_name}: save {plural(q.savings, 'credit')}
+                  {q.bonus_months > 0 ? ` (${plural(q.bonus_months, 'bonus month')})` : ''}
                 </Tag>
               ))}
             </Space>
@@ -74,7 +74,7 @@ export function PriceSummary({ price, count = 1 }: { price: RenewalPrice; count?
         )}
         {price.balance !== null && (
           <Descriptions.Item label="Your balance">
-            <span data-testid="renewal-balance">{price.balance} credits</span>
+            <span data-testid="renewal-balance">{plural(price.balance, 'credit')}</span>
           </Descriptions.Item>
         )}
       </Descriptions>

@@ -1,0 +1,24 @@
+/**
+ * How counts and names read in every message: "1 credit", "2 credits", "Nina Newmanager (nina.mgr)".
+ * Messages build such phrases through these helpers, never by concatenating "(s)" or brackets.
+ */
+
+/** Irregular plurals; every other word takes an "s". */
+const IRREGULAR: Record<string, string> = { entry: 'entries', day: 'days', discount: 'discounts' };
+
+/** The word alone, singular for exactly 1 (and -1). */
+export function pluralWord(n: number, singular: string, pluralForm?: string): string {
+  if (Math.abs(n) === 1) return singular;
+  return pluralForm ?? IRREGULAR[singular] ?? `${singular}s`;
+}
+
+/** "1 credit", "0 credits", "3 accounts". */
+export function plural(n: number, singular: string, pluralForm?: string): string {
+  return `${n} ${pluralWord(n, singular, pluralForm)}`;
+}
+
+/** "Nina Newmanager (nina.mgr)"; the username alone when the name is empty or the same. */
+export function nameWithUsername(name: string | null | undefined, username: string): string {
+  const shown = name?.trim();
+  return shown && shown !== username ? `${shown} (${username})` : username;
+}

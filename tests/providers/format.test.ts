@@ -1,0 +1,35 @@
+/** Counts and names read right: one credit, two credits, a name then its username in brackets. */
+import { describe, expect, it } from 'vitest';
+import { ACCOUNTS, ACCOUNT_SCREEN, HIERARCHY_PANEL, nameWithUsername, plural, pluralWord } from '../../src/contract';
+
+describe('plural', () => {
+  it('is singular for exactly one and plural otherwise', () => {
+    expect(plural(1, 'credit')).toBe('1 credit');
+    expect(plural(0, 'credit')).toBe('0 credits');
+    expect(plural(2, 'account')).toBe('2 accounts');
+    expect(plural(-1, 'credit')).toBe('-1 credit');
+    expect(plural(3, 'entry')).toBe('3 entries');
+    expect(pluralWord(5, 'box', 'boxes')).toBe('boxes');
+  });
+
+  it('builds the messages that used to say "(s)"', () => {
+    expect(ACCOUNTS.bulkDone(1, 'renewed')).toBe('1 account renewed successfully.');
+    expect(ACCOUNTS.bulkDone(2, 'renewed')).toBe('2 accounts renewed successfully.');
+    expect(ACCOUNT_SCREEN.suspendConfirm(1)).toBe('Suspend 1 account?');
+    expect(HIERARCHY_PANEL.stopImpact({ resellers: 1, dealers: 2, accounts: 1 })).toBe(
+      'It and the 1 reseller and 2 dealers below it will not be able to sign in, spend or move credits until activated again. The 1 end-user account of the branch keep their service.',
+    );
+  });
+});
+
+describe('nameWithUsername', () => {
+  it('puts one space between the name and the bracketed username', () => {
+    expect(nameWithUsername('Nina Newmanager', 'nina.mgr')).toBe('Nina Newmanager (nina.mgr)');
+  });
+
+  it('shows the username alone when there is no other name', () => {
+    expect(nameWithUsername('', 'nina.mgr')).toBe('nina.mgr');
+    expect(nameWithUsername(null, 'nina.mgr')).toBe('nina.mgr');
+    expect(nameWithUsername('nina.mgr', 'nina.mgr')).toBe('nina.mgr');
+  });
+});
