@@ -18,7 +18,7 @@ describeEachDatabase('credit levels', (ctx) => {
     expect(res.body.data).toEqual(CREDIT_LEVELS_DEFAULTS);
     expect(res.body.preview).toEqual(creditLevels({ ...CREDIT_LEVELS_DEFAULTS }));
     expect(res.body.preview).toHaveLength(21);
-    expect(res.body.preview[0]).toEqual({ value: 1, display_text: '1 credits', bonus_credits: 0, total_credits: 1 });
+    expect(res.body.preview[0]).toEqual({ value: 1, display_text: '1 credit', bonus_credits: 0, total_credits: 1 });
     for (const username of ['manager', 'reseller', 'dealer']) {
       const client = await ctx.as(username);
       expect((await client.get('/credit-levels')).status).toBe(403);
