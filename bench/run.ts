@@ -7,7 +7,8 @@
  * and, on a database seed:scale built (BENCH_SCALE_DATABASE_URL), the lists against theirs and against the
  * same lists on 10,000 accounts (scale.ts), and the
  * credit moves and bulk renewal against theirs (moves.ts).
- * Traffic stays on loopback; every loop is bounded in count.
+ * Traffic stays on loopback; every loop is bounded in count. `npm run bench -- first-load` runs the
+ * first load alone.
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -109,22 +110,27 @@ async function benchOn(kind: 'sqlite' | 'postgres') {
   }
 }
 
-await benchOn('sqlite');
-const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const probe = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 });
-const reachable = await probe.connect().then(
-  () => true,
-  () => false,
-);
-await probe.end().catch(() => {});
-if (reachable) await benchOn('postgres');
-else console.log(`\npostgres: skipped (no server at ${pgUrl})`);
+const firstLoadOnly = process.argv.includes('first-load');
+if (!firstLoadOnly) {
+  await benchOn('sqlite');
+  const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const probe = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 });
+  const reachable = await probe.connect().then(
+    () => true,
+    () => false,
+  );
+  await probe.end().catch(() => {});
+  if (reachable) await benchOn('postgres');
+  else console.log(`\npostgres: skipped (no server at ${pgUrl})`);
+}
 
 await benchFirstLoad();
 
 // The list and dashboard budgets need a large database: build one with `npm run seed:scale`.
 const scaleUrl = process.env.BENCH_SCALE_DATABASE_URL;
-if (scaleUrl) {
+if (firstLoadOnly) {
+  // The first load alone.
+} else if (scaleUrl) {
   if (!(await benchScaleGrowth(scaleUrl)).pass) process.exitCode = 1;
   if (!(await benchMoves(scaleUrl)).pass) process.exitCode = 1;
 } else {
