@@ -1,7 +1,8 @@
 /** PageAccess: the in-page role check (servers, audit logs, announcement management). */
 import { Refine } from '@refinedev/core';
 import { render, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { preloadResult } from '../../src/components/feedback/LazyResult';
 import { PageAccess } from '../../src/components/routing';
 import { ACCESS } from '../../src/contract';
 import { createAccessControlProvider } from '../../src/providers/accessControlProvider';
@@ -23,6 +24,9 @@ function renderAs(role: string | null) {
     </Refine>,
   );
 }
+
+// antd's Result loads on first use: loaded up front, so that transforming it on a busy machine does not eat the waits below.
+beforeAll(() => preloadResult());
 
 beforeEach(() => {
   localStorage.clear();

@@ -1,7 +1,8 @@
 /** The status popup (docs/domain.md#forms-and-dialogs): success, error, warning or info, an OK button, auto-close. */
-import { Button, Modal, Result } from 'antd';
+import { Button, Modal } from 'antd';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
 import { POPUP_AUTO_CLOSE_MS } from '../../contract';
+import { LazyResult } from './LazyResult';
 
 export interface StatusPopupOptions {
   type: 'success' | 'error' | 'warning' | 'info';
@@ -27,7 +28,7 @@ export function StatusPopupProvider({ children }: { children: ReactNode }) {
       {children}
       <Modal open={Boolean(popup)} onCancel={close} footer={null} centered destroyOnHidden width={420}>
         {popup && (
-          <Result
+          <LazyResult
             status={popup.type}
             title={popup.title}
             subTitle={popup.message}
