@@ -3,7 +3,7 @@
  * measured in the same run on the same database (raw SQL doing the same work), so figures compare
  * across machines. Runs on a temporary SQLite database, and on PostgreSQL when one is reachable
  * (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, in a schema of its own).
- * Then the panel's first load against its budgets and a minimal Refine + antd page (firstLoad.ts),
+ * Then the panel's first load against its budgets, a standard Refine app and a minimal page (firstLoad.ts),
  * and, on a database seed:scale built (BENCH_SCALE_DATABASE_URL), the lists against theirs and against the
  * same lists on 10,000 accounts (scale.ts), and the
  * credit moves and bulk renewal against theirs (moves.ts).
