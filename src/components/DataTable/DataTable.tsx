@@ -25,6 +25,8 @@ import { ListEmpty } from './ListEmpty';
 import { Pagination, pagingOf } from './Pagination';
 import { RowActionsMenu, RowDetails, rowName } from './cells';
 import { useKeyboardScrollable } from './scrollRegion';
+import { useColumnChoice } from './columnChoice';
+import { ColumnChooser } from './ColumnChooser';
 import { ACTIONS_WIDTH, type ColumnPriority, EXPAND_WIDTH, NUMBER_WIDTH, SELECTION_WIDTH, columnWidth, fitColumns, keyColumns } from './fit';
 import type { DateRangeValue } from './DateRangeFilter';
 import { type ViewRules, anyText, calendarDay, oneOf, useUrlView, useViewInUrl } from './listLocation';
@@ -150,6 +152,8 @@ export interface DataTableProps<T extends BaseRecord, R extends string> {
   empty?: { hint: ReactNode; action?: ReactNode };
   /** Loads code the page needs only later (its dialogs): called when the browser is idle after the first answer is shown. */
   preload?: () => unknown;
+  /** A Columns button in the header: each user hides the columns they do not need (not the key columns), remembered per list. */
+  columnChooser?: boolean;
 }
 
 /**
@@ -200,7 +204,7 @@ function useSameFit<C>(fit: { shown: C[]; folded: C[] }) {
 
 export function DataTable<T extends BaseRecord, R extends string>({
   resource,
-  columns,
+  columns: declaredColumns,
   title,
   extra,
   searchable = true,
@@ -230,18 +234,27 @@ export function DataTable<T extends BaseRecord, R extends string>({
   syncWithLocation,
   empty,
   preload,
+  columnChooser = false,
 }: DataTableProps<T, R>) {
   const screens = useScreens();
   const phone = screens.xs === true;
   const [bodyRef, bodyWidth, measured] = useWidth<HTMLDivElement>();
   const isPageTitle = usePageHeading(Boolean(title));
+  // The columns the user has hidden: never a key column, which names the row or gives its state.
+  const [hiddenColumns, setHiddenColumns] = useColumnChoice(resource);
+  const keys = useMemo(() => keyColumns(declaredColumns), [declaredColumns]);
+  const choosable = columnChooser ? declaredColumns.filter((c) => !keys.includes(c) && c.title) : [];
+  const columns = useMemo(
+    () => (columnChooser && hiddenColumns.length > 0 ? declaredColumns.filter((c) => keys.includes(c) || !hiddenColumns.includes(c.dataIndex)) : declaredColumns),
+    [columnChooser, declaredColumns, hiddenColumns, keys],
+  );
   useKeyboardScrollable(bodyRef, typeof title === 'string' ? title : resource);
   const inUrl = syncWithLocation ?? title !== undefined;
   const permanentFields = (permanentFilters ?? []).flatMap((f) => ('field' in f ? [f.field] : []));
   const rules: ViewRules = {
     pageSizes,
     defaultPageSize,
-    sortKeys: [...columns.flatMap((c) => (c.sortable ? [c.sortKey ?? c.dataIndex] : [])), ...(initialSorters ?? []).map((s) => s.field)],
+    sortKeys: [...declaredColumns.flatMap((c) => (c.sortable ? [c.sortKey ?? c.dataIndex] : [])), ...(initialSorters ?? []).map((s) => s.field)],
     initialSorters: initialSorters ?? [],
     filters: [
       ...(searchable ? [{ field: 'search', operator: 'contains' as const, accept: anyText }] : []),
@@ -371,10 +384,9 @@ export function DataTable<T extends BaseRecord, R extends string>({
 
   const hasActions = Boolean(rowActions);
   const selectable = Boolean(bulkActions);
-  const keys = useMemo(() => keyColumns(columns), [columns]);
-  const extrasWidth = (selectable ? SELECTION_WIDTH : 0) + (hasActions ? ACTIONS_WIDTH : 0) + (rowNumbers ? NUMBER_WIDTH : 0) + EXPAND_WIDTH;
+  const extrasWidth = (selectable ? SELECTION_WIDTH : 0) + (hasActions ? ACTIONS_WIDTH : 0) + (rowNumbers ? NUMBER_WIDTH : 0);
   const { shown, folded } = useSameFit(
-    useMemo(() => fitColumns(columns, bodyWidth === null ? null : bodyWidth - extrasWidth, screens), [columns, bodyWidth, extrasWidth, screens]),
+    useMemo(() => fitColumns(columns, bodyWidth === null ? null : bodyWidth - extrasWidth, screens, EXPAND_WIDTH), [columns, bodyWidth, extrasWidth, screens]),
   );
   const nameColumn = keys[0];
 
@@ -434,7 +446,7 @@ export function DataTable<T extends BaseRecord, R extends string>({
   // table is measured, its title takes the h1 and the page's other queries settle, and each time the
   // table rendered every row and cell again. Its rows wait for its width (measured before the browser
   // paints): which columns fit decides the cells, and rows rendered before would be rendered twice.
-  const scrollX = bodyWidth !== null && shown.reduce((sum, c) => sum + columnWidth(c), 0) + extrasWidth > bodyWidth;
+  const scrollX = bodyWidth !== null && shown.reduce((sum, c) => sum + columnWidth(c), 0) + extrasWidth + (folded.length > 0 ? EXPAND_WIDTH : 0) > bodyWidth;
   const shownRows = measured ? rows : NOT_YET;
   // What an empty list says matters only when it has no rows; nothing is said before the width is known.
   const emptyText = !measured ? LOADING : shownRows.length === 0 ? emptyState : null;
@@ -516,6 +528,9 @@ export function DataTable<T extends BaseRecord, R extends string>({
       extra={
         <Space wrap>
           {extra}
+          {choosable.length > 0 && (
+            <ColumnChooser columns={choosable.map((c) => ({ name: c.dataIndex, title: c.title as ReactNode }))} hidden={hiddenColumns} onChange={setHiddenColumns} />
+          )}
           <Button
             icon={<ReloadOutlined />}
             onClick={() => {
@@ -637,17 +652,20 @@ export function DataTable<T extends BaseRecord, R extends string>({
       )}
 
       <div ref={bodyRef}>{body}</div>
-      <Pagination
-        current={currentPage}
-        {...pagingOf(tableQuery.data, pageSize)}
-        pageSize={pageSize}
-        pageSizes={pageSizes}
-        onChange={setCurrentPage}
-        onPageSizeChange={(size) => {
-          setPageSize(size);
-          setCurrentPage(1);
-        }}
-      />
+      {/* Drawn with the first rows, in its place below them: drawn before, the rows would push it down. */}
+      {!tableQuery.isLoading && (
+        <Pagination
+          current={currentPage}
+          {...pagingOf(tableQuery.data, pageSize)}
+          pageSize={pageSize}
+          pageSizes={pageSizes}
+          onChange={setCurrentPage}
+          onPageSizeChange={(size) => {
+            setPageSize(size);
+            setCurrentPage(1);
+          }}
+        />
+      )}
     </Card>
   );
   return header ? (
