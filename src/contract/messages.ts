@@ -179,6 +179,7 @@ export const DATA_TABLE = {
   columnsTitle: 'Columns to show',
   columnsKept: 'The name and the actions always show.',
   showAllColumns: 'Show all',
+  loadingRow: 'Loading',
 } as const;
 
 /** The frame around every page: the brand, tab titles, the menu button. */

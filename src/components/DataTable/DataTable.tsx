@@ -12,7 +12,7 @@
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { type BaseRecord, type CrudFilter, type CrudSort, type HttpError, useTable } from '@refinedev/core';
-import { Alert, Button, Card, Input, Select, Space, Spin, Table, type TableProps, Typography } from 'antd';
+import { Alert, Button, Card, Input, Select, Skeleton, Space, Spin, Table, type TableProps, Typography } from 'antd';
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, Suspense, lazy, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS, type SortKeyFor } from '../../contract';
@@ -180,6 +180,11 @@ function useWidth<E extends HTMLElement>() {
 /** The rows of a table not yet measured (see `table` in DataTable). */
 const NOT_YET: never[] = [];
 const LOADING = <div className="data-table-loading" style={{ minHeight: 96 }} />;
+/** Rows drawn while the first page loads: the list's own rows and cells, each value a skeleton. */
+export const PLACEHOLDER_ROWS = 3;
+const PLACEHOLDER_KEY = '__placeholder';
+const PLACEHOLDER = <Skeleton.Input active size="small" className="data-table-skeleton" />;
+const isPlaceholder = (record: BaseRecord) => String(record[PLACEHOLDER_KEY] ?? '') !== '';
 
 /** Runs `task` when the browser is next idle (after a timeout where it has no idle callbacks). */
 function whenIdle(task: () => void): () => void {
@@ -396,6 +401,12 @@ export function DataTable<T extends BaseRecord, R extends string>({
     return column.sortable && sorter?.field === key ? (sorter.order === 'asc' ? 'ascend' : 'descend') : null;
   };
 
+  // The first page: placeholder rows the size of the rows that replace them.
+  const firstLoad = tableQuery.isLoading;
+  const placeholders = useMemo(
+    () => Array.from({ length: Math.min(PLACEHOLDER_ROWS, pageSize) }, (_, i) => ({ [rowKey]: `${PLACEHOLDER_KEY}${i}`, [PLACEHOLDER_KEY]: true }) as unknown as T),
+    [rowKey, pageSize],
+  );
   const antColumns = useMemo<Array<ColumnType<T>>>(() => {
     const mapped: Array<ColumnType<T>> = shown.map(({ sortable, sortKey, priority: _priority, inlineAction: _inline, responsive: _responsive, ...column }) => ({
       width: columnWidth(column),
@@ -419,9 +430,9 @@ export function DataTable<T extends BaseRecord, R extends string>({
         ),
       });
     }
-    return mapped;
+    return firstLoad ? mapped.map((column) => ({ ...column, render: () => PLACEHOLDER })) : mapped;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [shown, rowActions, sorters, rowNumbers, currentPage, pageSize, nameColumn, rowKey]);
+  }, [shown, rowActions, sorters, rowNumbers, currentPage, pageSize, nameColumn, rowKey, firstLoad]);
 
   // A search or a removable filter narrows the list: an empty answer then says so and offers to clear them.
   const narrowed =
@@ -447,7 +458,7 @@ export function DataTable<T extends BaseRecord, R extends string>({
   // table rendered every row and cell again. Its rows wait for its width (measured before the browser
   // paints): which columns fit decides the cells, and rows rendered before would be rendered twice.
   const scrollX = bodyWidth !== null && shown.reduce((sum, c) => sum + columnWidth(c), 0) + extrasWidth + (folded.length > 0 ? EXPAND_WIDTH : 0) > bodyWidth;
-  const shownRows = measured ? rows : NOT_YET;
+  const shownRows = !measured ? NOT_YET : firstLoad ? placeholders : rows;
   // What an empty list says matters only when it has no rows; nothing is said before the width is known.
   const emptyText = !measured ? LOADING : shownRows.length === 0 ? emptyState : null;
   const sortBy = useRef(setSorters);
@@ -466,7 +477,11 @@ export function DataTable<T extends BaseRecord, R extends string>({
         locale={{ emptyText }}
         expandable={
           folded.length > 0
-            ? { columnWidth: EXPAND_WIDTH, expandedRowRender: (record: T, index: number) => <RowDetails columns={folded} record={record} index={index} /> }
+            ? {
+                columnWidth: EXPAND_WIDTH,
+                rowExpandable: (record: T) => !isPlaceholder(record),
+                expandedRowRender: (record: T, index: number) => <RowDetails columns={folded} record={record} index={index} />,
+              }
             : undefined
         }
         rowSelection={
@@ -474,7 +489,10 @@ export function DataTable<T extends BaseRecord, R extends string>({
             ? {
                 selectedRowKeys: selected,
                 onChange: (keys) => setSelected(keys as Array<string | number>),
-                getCheckboxProps: (record: T) => ({ 'aria-label': DATA_TABLE.selectRow(rowName(nameColumn, record, rowKey)) }) as never,
+                getCheckboxProps: (record: T) =>
+                  (isPlaceholder(record)
+                    ? { disabled: true, 'aria-label': DATA_TABLE.loadingRow }
+                    : { 'aria-label': DATA_TABLE.selectRow(rowName(nameColumn, record, rowKey)) }) as never,
               }
             : undefined
         }
