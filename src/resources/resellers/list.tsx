@@ -56,10 +56,10 @@ export function ResellersList() {
     });
 
   const columns: Array<ListColumn<HierarchyUser, 'resellers'>> = [
-    ...(role === 'manager' ? [] : [{ dataIndex: 'parent.name', title: 'Manager', width: 110, render: (v: string | undefined) => v ?? '—' }]),
-    { dataIndex: 'name', title: 'Reseller Name', sortable: true, width: 120, priority: 'key' },
+    ...(role === 'manager' ? [] : [{ dataIndex: 'parent.name', title: 'Manager', width: 105, render: (v: string | undefined) => v ?? '—' }]),
+    { dataIndex: 'name', title: 'Reseller Name', sortable: true, width: 115, priority: 'key' },
     { dataIndex: 'username', title: 'Username', sortable: true, width: 110, priority: 'key' },
-    { dataIndex: 'password', title: 'Password', width: 80, render: () => <MaskedPassword /> },
+    { dataIndex: 'password', title: 'Password', width: 90, render: () => <MaskedPassword /> },
     { dataIndex: 'credits', title: 'Credits', sortable: true, width: 85, priority: 'key' },
     { dataIndex: 'total_children', title: 'Total Dealers', sortable: true, width: 85 },
     { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 80 },
