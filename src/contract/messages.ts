@@ -177,9 +177,7 @@ export const DATA_TABLE = {
   noGlobalDiscounts: 'No global discounts yet: add one to lower a renewal price.',
   columns: 'Columns',
   columnsTitle: 'Columns to show',
-  columnsKept: 'The name and the actions always show.',
   showAllColumns: 'Show all',
-  loadingRow: 'Loading',
 } as const;
 
 /** The frame around every page: the brand, tab titles, the menu button. */

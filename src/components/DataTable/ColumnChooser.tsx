@@ -3,7 +3,7 @@
  * columns and the actions), applied at once and remembered by useColumnChoice.
  */
 import { TableOutlined } from '@ant-design/icons';
-import { Button, Checkbox, Popover, Space, Typography } from 'antd';
+import { Button, Checkbox, Popover, Space } from 'antd';
 import { type ReactNode, useRef, useState } from 'react';
 import { DATA_TABLE } from '../../contract';
 
@@ -28,7 +28,6 @@ export function ColumnChooser({ columns, hidden, onChange }: { columns: Choosabl
         if (e.key === 'Escape') close();
       }}
     >
-      <Typography.Text type="secondary">{DATA_TABLE.columnsKept}</Typography.Text>
       <Checkbox.Group
         style={{ display: 'grid', gap: 4 }}
         value={columns.filter((c) => !hidden.includes(c.name)).map((c) => c.name)}

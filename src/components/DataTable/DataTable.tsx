@@ -490,13 +490,12 @@ export function DataTable<T extends BaseRecord, R extends string>({
                 selectedRowKeys: selected,
                 onChange: (keys) => setSelected(keys as Array<string | number>),
                 getCheckboxProps: (record: T) =>
-                  (isPlaceholder(record)
-                    ? { disabled: true, 'aria-label': DATA_TABLE.loadingRow }
-                    : { 'aria-label': DATA_TABLE.selectRow(rowName(nameColumn, record, rowKey)) }) as never,
+                  (isPlaceholder(record) ? { disabled: true } : { 'aria-label': DATA_TABLE.selectRow(rowName(nameColumn, record, rowKey)) }) as never,
               }
             : undefined
         }
-        onRow={onRow}
+        // Placeholder rows are for the eye only, like the phone's placeholder cards.
+        onRow={(record, index) => (isPlaceholder(record) ? { 'aria-hidden': true } : (onRow?.(record, index) ?? {}))}
         onChange={(_pagination, _filters, sorter) => {
           const s = Array.isArray(sorter) ? sorter[0] : sorter;
           const field = s?.columnKey as string | undefined;
