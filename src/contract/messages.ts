@@ -176,8 +176,6 @@ export const DATA_TABLE = {
   noAnnouncements: 'No announcements yet: write the first one for your users.',
   noGlobalDiscounts: 'No global discounts yet: add one to lower a renewal price.',
   columns: 'Columns',
-  columnsTitle: 'Columns to show',
-  showAllColumns: 'Show all',
 } as const;
 
 /** The frame around every page: the brand, tab titles, the menu button. */

@@ -39,13 +39,10 @@ export function ColumnChooser({ columns, hidden, onChange }: { columns: Choosabl
           </Checkbox>
         ))}
       </Checkbox.Group>
-      <Button size="small" type="link" style={{ paddingInline: 0 }} disabled={hidden.length === 0} onClick={() => onChange([])}>
-        {DATA_TABLE.showAllColumns}
-      </Button>
     </Space>
   );
   return (
-    <Popover trigger="click" placement="bottomRight" title={DATA_TABLE.columnsTitle} content={content} open={open} onOpenChange={setOpen} destroyOnHidden>
+    <Popover trigger="click" placement="bottomRight" title={DATA_TABLE.columns} content={content} open={open} onOpenChange={setOpen} destroyOnHidden>
       <Button ref={button} icon={<TableOutlined />} aria-haspopup="dialog" aria-expanded={open}>
         {DATA_TABLE.columns}
       </Button>

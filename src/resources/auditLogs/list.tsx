@@ -77,7 +77,17 @@ function AuditLogViewer() {
       { title: 'Date', dataIndex: 'created_at', width: 140, render: dateTime, priority: 'key' },
       { title: 'User', dataIndex: 'username', width: 110, render: orDash, priority: 'key' },
       { title: 'Module', dataIndex: 'module', width: 140, render: (v: string) => <Tag title={v}>{v}</Tag> },
-      { title: 'Action', dataIndex: 'action', width: 140, render: (v: string) => <Tag color="blue" title={v}>{v}</Tag>, priority: 'key' },
+      {
+        title: 'Action',
+        dataIndex: 'action',
+        width: 140,
+        render: (v: string) => (
+          <Tag color="blue" title={v}>
+            {v}
+          </Tag>
+        ),
+        priority: 'key',
+      },
       { title: 'Target', dataIndex: 'target_username', width: 110, render: orDash },
       { title: 'Description', dataIndex: 'description', width: 220, render: orDash },
       { title: 'IP', dataIndex: 'ip_address', width: 130, responsive: ['lg'], render: orDash },
