@@ -175,6 +175,7 @@ export const DATA_TABLE = {
   noTickets: 'No tickets yet: open one when you need help from support.',
   noAnnouncements: 'No announcements yet: write the first one for your users.',
   noGlobalDiscounts: 'No global discounts yet: add one to lower a renewal price.',
+  columns: 'Columns',
 } as const;
 
 /** The frame around every page: the brand, tab titles, the menu button. */

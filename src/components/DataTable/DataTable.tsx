@@ -12,7 +12,7 @@
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { type BaseRecord, type CrudFilter, type CrudSort, type HttpError, useTable } from '@refinedev/core';
-import { Alert, Button, Card, Input, Select, Space, Spin, Table, type TableProps, Typography } from 'antd';
+import { Alert, Button, Card, Input, Select, Skeleton, Space, Spin, Table, type TableProps, Typography } from 'antd';
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, Suspense, lazy, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS, type SortKeyFor } from '../../contract';
@@ -25,6 +25,8 @@ import { ListEmpty } from './ListEmpty';
 import { Pagination, pagingOf } from './Pagination';
 import { RowActionsMenu, RowDetails, rowName } from './cells';
 import { useKeyboardScrollable } from './scrollRegion';
+import { useColumnChoice } from './columnChoice';
+import { ColumnChooser } from './ColumnChooser';
 import { ACTIONS_WIDTH, type ColumnPriority, EXPAND_WIDTH, NUMBER_WIDTH, SELECTION_WIDTH, columnWidth, fitColumns, keyColumns } from './fit';
 import type { DateRangeValue } from './DateRangeFilter';
 import { type ViewRules, anyText, calendarDay, oneOf, useUrlView, useViewInUrl } from './listLocation';
@@ -150,6 +152,8 @@ export interface DataTableProps<T extends BaseRecord, R extends string> {
   empty?: { hint: ReactNode; action?: ReactNode };
   /** Loads code the page needs only later (its dialogs): called when the browser is idle after the first answer is shown. */
   preload?: () => unknown;
+  /** A Columns button in the header: each user hides the columns they do not need (not the key columns), remembered per list. */
+  columnChooser?: boolean;
 }
 
 /**
@@ -176,6 +180,11 @@ function useWidth<E extends HTMLElement>() {
 /** The rows of a table not yet measured (see `table` in DataTable). */
 const NOT_YET: never[] = [];
 const LOADING = <div className="data-table-loading" style={{ minHeight: 96 }} />;
+/** Rows drawn while the first page loads: the list's own rows and cells, each value a skeleton. */
+export const PLACEHOLDER_ROWS = 3;
+const PLACEHOLDER_KEY = '__placeholder';
+const PLACEHOLDER = <Skeleton.Input active size="small" className="data-table-skeleton" />;
+const isPlaceholder = (record: BaseRecord) => String(record[PLACEHOLDER_KEY] ?? '') !== '';
 
 /** Runs `task` when the browser is next idle (after a timeout where it has no idle callbacks). */
 function whenIdle(task: () => void): () => void {
@@ -200,7 +209,7 @@ function useSameFit<C>(fit: { shown: C[]; folded: C[] }) {
 
 export function DataTable<T extends BaseRecord, R extends string>({
   resource,
-  columns,
+  columns: declaredColumns,
   title,
   extra,
   searchable = true,
@@ -230,18 +239,27 @@ export function DataTable<T extends BaseRecord, R extends string>({
   syncWithLocation,
   empty,
   preload,
+  columnChooser = false,
 }: DataTableProps<T, R>) {
   const screens = useScreens();
   const phone = screens.xs === true;
   const [bodyRef, bodyWidth, measured] = useWidth<HTMLDivElement>();
   const isPageTitle = usePageHeading(Boolean(title));
+  // The columns the user has hidden: never a key column, which names the row or gives its state.
+  const [hiddenColumns, setHiddenColumns] = useColumnChoice(resource);
+  const keys = useMemo(() => keyColumns(declaredColumns), [declaredColumns]);
+  const choosable = columnChooser ? declaredColumns.filter((c) => !keys.includes(c) && c.title) : [];
+  const columns = useMemo(
+    () => (columnChooser && hiddenColumns.length > 0 ? declaredColumns.filter((c) => keys.includes(c) || !hiddenColumns.includes(c.dataIndex)) : declaredColumns),
+    [columnChooser, declaredColumns, hiddenColumns, keys],
+  );
   useKeyboardScrollable(bodyRef, typeof title === 'string' ? title : resource);
   const inUrl = syncWithLocation ?? title !== undefined;
   const permanentFields = (permanentFilters ?? []).flatMap((f) => ('field' in f ? [f.field] : []));
   const rules: ViewRules = {
     pageSizes,
     defaultPageSize,
-    sortKeys: [...columns.flatMap((c) => (c.sortable ? [c.sortKey ?? c.dataIndex] : [])), ...(initialSorters ?? []).map((s) => s.field)],
+    sortKeys: [...declaredColumns.flatMap((c) => (c.sortable ? [c.sortKey ?? c.dataIndex] : [])), ...(initialSorters ?? []).map((s) => s.field)],
     initialSorters: initialSorters ?? [],
     filters: [
       ...(searchable ? [{ field: 'search', operator: 'contains' as const, accept: anyText }] : []),
@@ -371,10 +389,9 @@ export function DataTable<T extends BaseRecord, R extends string>({
 
   const hasActions = Boolean(rowActions);
   const selectable = Boolean(bulkActions);
-  const keys = useMemo(() => keyColumns(columns), [columns]);
-  const extrasWidth = (selectable ? SELECTION_WIDTH : 0) + (hasActions ? ACTIONS_WIDTH : 0) + (rowNumbers ? NUMBER_WIDTH : 0) + EXPAND_WIDTH;
+  const extrasWidth = (selectable ? SELECTION_WIDTH : 0) + (hasActions ? ACTIONS_WIDTH : 0) + (rowNumbers ? NUMBER_WIDTH : 0);
   const { shown, folded } = useSameFit(
-    useMemo(() => fitColumns(columns, bodyWidth === null ? null : bodyWidth - extrasWidth, screens), [columns, bodyWidth, extrasWidth, screens]),
+    useMemo(() => fitColumns(columns, bodyWidth === null ? null : bodyWidth - extrasWidth, screens, EXPAND_WIDTH), [columns, bodyWidth, extrasWidth, screens]),
   );
   const nameColumn = keys[0];
 
@@ -384,6 +401,12 @@ export function DataTable<T extends BaseRecord, R extends string>({
     return column.sortable && sorter?.field === key ? (sorter.order === 'asc' ? 'ascend' : 'descend') : null;
   };
 
+  // The first page: placeholder rows the size of the rows that replace them.
+  const firstLoad = tableQuery.isLoading;
+  const placeholders = useMemo(
+    () => Array.from({ length: Math.min(PLACEHOLDER_ROWS, pageSize) }, (_, i) => ({ [rowKey]: `${PLACEHOLDER_KEY}${i}`, [PLACEHOLDER_KEY]: true }) as unknown as T),
+    [rowKey, pageSize],
+  );
   const antColumns = useMemo<Array<ColumnType<T>>>(() => {
     const mapped: Array<ColumnType<T>> = shown.map(({ sortable, sortKey, priority: _priority, inlineAction: _inline, responsive: _responsive, ...column }) => ({
       width: columnWidth(column),
@@ -407,9 +430,9 @@ export function DataTable<T extends BaseRecord, R extends string>({
         ),
       });
     }
-    return mapped;
+    return firstLoad ? mapped.map((column) => ({ ...column, render: () => PLACEHOLDER })) : mapped;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [shown, rowActions, sorters, rowNumbers, currentPage, pageSize, nameColumn, rowKey]);
+  }, [shown, rowActions, sorters, rowNumbers, currentPage, pageSize, nameColumn, rowKey, firstLoad]);
 
   // A search or a removable filter narrows the list: an empty answer then says so and offers to clear them.
   const narrowed =
@@ -434,8 +457,8 @@ export function DataTable<T extends BaseRecord, R extends string>({
   // table is measured, its title takes the h1 and the page's other queries settle, and each time the
   // table rendered every row and cell again. Its rows wait for its width (measured before the browser
   // paints): which columns fit decides the cells, and rows rendered before would be rendered twice.
-  const scrollX = bodyWidth !== null && shown.reduce((sum, c) => sum + columnWidth(c), 0) + extrasWidth > bodyWidth;
-  const shownRows = measured ? rows : NOT_YET;
+  const scrollX = bodyWidth !== null && shown.reduce((sum, c) => sum + columnWidth(c), 0) + extrasWidth + (folded.length > 0 ? EXPAND_WIDTH : 0) > bodyWidth;
+  const shownRows = !measured ? NOT_YET : firstLoad ? placeholders : rows;
   // What an empty list says matters only when it has no rows; nothing is said before the width is known.
   const emptyText = !measured ? LOADING : shownRows.length === 0 ? emptyState : null;
   const sortBy = useRef(setSorters);
@@ -454,7 +477,11 @@ export function DataTable<T extends BaseRecord, R extends string>({
         locale={{ emptyText }}
         expandable={
           folded.length > 0
-            ? { columnWidth: EXPAND_WIDTH, expandedRowRender: (record: T, index: number) => <RowDetails columns={folded} record={record} index={index} /> }
+            ? {
+                columnWidth: EXPAND_WIDTH,
+                rowExpandable: (record: T) => !isPlaceholder(record),
+                expandedRowRender: (record: T, index: number) => <RowDetails columns={folded} record={record} index={index} />,
+              }
             : undefined
         }
         rowSelection={
@@ -462,11 +489,13 @@ export function DataTable<T extends BaseRecord, R extends string>({
             ? {
                 selectedRowKeys: selected,
                 onChange: (keys) => setSelected(keys as Array<string | number>),
-                getCheckboxProps: (record: T) => ({ 'aria-label': DATA_TABLE.selectRow(rowName(nameColumn, record, rowKey)) }) as never,
+                getCheckboxProps: (record: T) =>
+                  (isPlaceholder(record) ? { disabled: true } : { 'aria-label': DATA_TABLE.selectRow(rowName(nameColumn, record, rowKey)) }) as never,
               }
             : undefined
         }
-        onRow={onRow}
+        // Placeholder rows are for the eye only, like the phone's placeholder cards.
+        onRow={(record, index) => (isPlaceholder(record) ? { 'aria-hidden': true } : (onRow?.(record, index) ?? {}))}
         onChange={(_pagination, _filters, sorter) => {
           const s = Array.isArray(sorter) ? sorter[0] : sorter;
           const field = s?.columnKey as string | undefined;
@@ -516,6 +545,9 @@ export function DataTable<T extends BaseRecord, R extends string>({
       extra={
         <Space wrap>
           {extra}
+          {choosable.length > 0 && (
+            <ColumnChooser columns={choosable.map((c) => ({ name: c.dataIndex, title: c.title as ReactNode }))} hidden={hiddenColumns} onChange={setHiddenColumns} />
+          )}
           <Button
             icon={<ReloadOutlined />}
             onClick={() => {
@@ -637,17 +669,20 @@ export function DataTable<T extends BaseRecord, R extends string>({
       )}
 
       <div ref={bodyRef}>{body}</div>
-      <Pagination
-        current={currentPage}
-        {...pagingOf(tableQuery.data, pageSize)}
-        pageSize={pageSize}
-        pageSizes={pageSizes}
-        onChange={setCurrentPage}
-        onPageSizeChange={(size) => {
-          setPageSize(size);
-          setCurrentPage(1);
-        }}
-      />
+      {/* Drawn with the first rows, in its place below them: drawn before, the rows would push it down. */}
+      {!tableQuery.isLoading && (
+        <Pagination
+          current={currentPage}
+          {...pagingOf(tableQuery.data, pageSize)}
+          pageSize={pageSize}
+          pageSizes={pageSizes}
+          onChange={setCurrentPage}
+          onPageSizeChange={(size) => {
+            setPageSize(size);
+            setCurrentPage(1);
+          }}
+        />
+      )}
     </Card>
   );
   return header ? (

@@ -4,11 +4,15 @@
  * checkbox when the list has bulk actions, and every other column under 'More details'.
  */
 import type { BaseRecord } from '@refinedev/core';
-import { Button, Checkbox, Spin, theme } from 'antd';
+import { Button, Checkbox, Skeleton, Spin, theme } from 'antd';
 import type { CSSProperties, ReactNode } from 'react';
 import { DATA_TABLE } from '../../contract';
 import type { DataColumn, RowAction } from './DataTable';
 import { RowActionsMenu, RowDetails, renderCell, rowName } from './cells';
+
+/** Cards drawn while the first page loads. */
+const PLACEHOLDER_CARDS = 3;
+const placeholder = <Skeleton.Input active size="small" className="data-table-skeleton" />;
 
 export interface PhoneListProps<T extends BaseRecord> {
   rows: T[];
@@ -60,7 +64,36 @@ export function PhoneList<T extends BaseRecord>({
           {DATA_TABLE.selectPage}
         </Checkbox>
       )}
-      {rows.length === 0 ? (
+      {rows.length === 0 && loading ? (
+        // The cards of the first page as they will be drawn, each value a skeleton: the same height as the cards that replace them.
+        <ul className="data-table-cards" aria-hidden="true" style={colours}>
+          {Array.from({ length: PLACEHOLDER_CARDS }, (_, i) => (
+            <li key={i} className="data-table-card">
+              <div className="data-table-card-head">
+                <div className="data-table-card-title">{placeholder}</div>
+                {rowActions && <Skeleton.Button active size="small" />}
+              </div>
+              {faceColumns.length > 0 && (
+                <dl className="data-table-card-fields">
+                  {faceColumns.map((column) => (
+                    <div key={column.dataIndex} className="data-table-card-field">
+                      <dt style={label}>{column.title as ReactNode}</dt>
+                      <dd>{placeholder}</dd>
+                    </div>
+                  ))}
+                </dl>
+              )}
+              {otherColumns.length > 0 && (
+                <div className="data-table-card-details">
+                  <div className="data-table-card-summary" style={{ color: token.colorLink }}>
+                    {DATA_TABLE.moreDetails}
+                  </div>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : rows.length === 0 ? (
         <div className="data-table-empty">{empty}</div>
       ) : (
         <ul className="data-table-cards" data-testid="data-table-cards" style={colours}>

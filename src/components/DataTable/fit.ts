@@ -12,10 +12,10 @@ import type { Breakpoint } from 'antd';
 
 export const DEFAULT_COLUMN_WIDTH = 150;
 /** Widths of the columns the table adds around the declared ones. */
-export const SELECTION_WIDTH = 48;
+export const SELECTION_WIDTH = 32;
 export const EXPAND_WIDTH = 48;
 export const ACTIONS_WIDTH = 110;
-export const NUMBER_WIDTH = 60;
+export const NUMBER_WIDTH = 48;
 
 export type ColumnPriority = 'key' | 'secondary';
 
@@ -36,19 +36,22 @@ export function keyColumns<C extends FitColumn>(columns: readonly C[]): C[] {
 /**
  * Splits the columns into those shown in the row and those folded into its details. `available` is
  * the width left for the declared columns (null before the table is measured: nothing folds for room);
- * `screens` are antd's matched breakpoints.
+ * `screens` are antd's matched breakpoints; `foldWidth` is what the expand control takes once
+ * anything folds (a list whose columns all fit has none, and keeps that width for its columns).
  */
 export function fitColumns<C extends FitColumn>(
   columns: readonly C[],
   available: number | null,
   screens: Partial<Record<Breakpoint, boolean>>,
+  foldWidth = 0,
 ): { shown: C[]; folded: C[] } {
   const keys = new Set(keyColumns(columns));
   const fits = (c: C) => keys.has(c) || (c.priority !== 'secondary' && (!c.responsive || c.responsive.some((bp) => screens[bp])));
   const shown = columns.filter(fits);
   if (available !== null) {
     let total = shown.reduce((sum, c) => sum + columnWidth(c), 0);
-    for (let i = shown.length - 1; i >= 0 && total > available; i--) {
+    const room = shown.length < columns.length || total > available ? available - foldWidth : available;
+    for (let i = shown.length - 1; i >= 0 && total > room; i--) {
       if (keys.has(shown[i])) continue;
       total -= columnWidth(shown[i]);
       shown.splice(i, 1);

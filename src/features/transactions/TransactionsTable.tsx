@@ -103,6 +103,7 @@ export function TransactionsTable({ title, path, filters = NO_FILTERS, showUser 
       meta={path ? { path } : undefined}
       title={title}
       columns={columns}
+      columnChooser={title !== undefined}
       initialSorters={[{ field: 'created_at', order: 'desc' }]}
       permanentFilters={filters}
       searchPlaceholder="Search transactions..."

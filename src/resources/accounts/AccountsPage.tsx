@@ -42,6 +42,7 @@ export function AccountsPage() {
       <DataTable<Account, 'accounts'>
         resource="accounts"
         title={ACCOUNT_SCREEN.title}
+        columnChooser
         {...accountListProps}
         columns={accountColumns}
         selectFilters={[...accountListProps.selectFilters, { field: 'server_id', label: 'Server', options: servers }]}

@@ -74,13 +74,23 @@ function AuditLogViewer() {
   };
   const columns = useMemo<Array<DataColumn<AuditLog>>>(
     () => [
-      { title: 'Date', dataIndex: 'created_at', width: 150, render: dateTime, priority: 'key' },
-      { title: 'User', dataIndex: 'username', width: 130, render: orDash, priority: 'key' },
-      { title: 'Module', dataIndex: 'module', width: 150, render: (v: string) => <Tag>{v}</Tag> },
-      { title: 'Action', dataIndex: 'action', width: 130, render: (v: string) => <Tag color="blue">{v}</Tag>, priority: 'key' },
-      { title: 'Target', dataIndex: 'target_username', width: 130, render: orDash },
-      { title: 'Description', dataIndex: 'description', width: 260, render: orDash },
-      { title: 'IP', dataIndex: 'ip_address', width: 120, responsive: ['lg'], render: orDash },
+      { title: 'Date', dataIndex: 'created_at', width: 140, render: dateTime, priority: 'key' },
+      { title: 'User', dataIndex: 'username', width: 110, render: orDash, priority: 'key' },
+      { title: 'Module', dataIndex: 'module', width: 140, render: (v: string) => <Tag title={v}>{v}</Tag> },
+      {
+        title: 'Action',
+        dataIndex: 'action',
+        width: 140,
+        render: (v: string) => (
+          <Tag color="blue" title={v}>
+            {v}
+          </Tag>
+        ),
+        priority: 'key',
+      },
+      { title: 'Target', dataIndex: 'target_username', width: 110, render: orDash },
+      { title: 'Description', dataIndex: 'description', width: 220, render: orDash },
+      { title: 'IP', dataIndex: 'ip_address', width: 130, responsive: ['lg'], render: orDash },
       {
         title: '',
         dataIndex: 'id',
@@ -103,6 +113,7 @@ function AuditLogViewer() {
         resource="audit-logs"
         title={AUDIT.title}
         columns={columns}
+        columnChooser
         header={<StatCards cards={cards} loading={stats.query.isLoading} />}
         searchable={false}
         selectFilters={[

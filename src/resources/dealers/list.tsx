@@ -74,6 +74,7 @@ export function DealersList() {
         title="Dealers"
         rowNumbers
         columns={columns}
+        columnChooser
         searchPlaceholder="Search dealers..."
         selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }]}
         loadErrorMessage={HIERARCHY_PANEL.dealersLoadFailed}

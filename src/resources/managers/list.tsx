@@ -51,6 +51,7 @@ export function ManagersList() {
         resource="managers"
         title="Managers"
         columns={columns}
+        columnChooser
         searchPlaceholder="Search managers..."
         selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }]}
         loadErrorMessage={MANAGERS.loadFailed.description}

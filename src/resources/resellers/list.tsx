@@ -56,18 +56,18 @@ export function ResellersList() {
     });
 
   const columns: Array<ListColumn<HierarchyUser, 'resellers'>> = [
-    ...(role === 'manager' ? [] : [{ dataIndex: 'parent.name', title: 'Manager', render: (v: string | undefined) => v ?? '—' }]),
-    { dataIndex: 'name', title: 'Reseller Name', sortable: true, priority: 'key' },
-    { dataIndex: 'username', title: 'Username', sortable: true, priority: 'key' },
-    { dataIndex: 'password', title: 'Password', width: 110, render: () => <MaskedPassword /> },
-    { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110, priority: 'key' },
-    { dataIndex: 'total_children', title: 'Total Dealers', sortable: true, width: 120 },
-    { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 120 },
+    ...(role === 'manager' ? [] : [{ dataIndex: 'parent.name', title: 'Manager', width: 105, render: (v: string | undefined) => v ?? '—' }]),
+    { dataIndex: 'name', title: 'Reseller Name', sortable: true, width: 115, priority: 'key' },
+    { dataIndex: 'username', title: 'Username', sortable: true, width: 110, priority: 'key' },
+    { dataIndex: 'password', title: 'Password', width: 90, render: () => <MaskedPassword /> },
+    { dataIndex: 'credits', title: 'Credits', sortable: true, width: 85, priority: 'key' },
+    { dataIndex: 'total_children', title: 'Total Dealers', sortable: true, width: 85 },
+    { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 80 },
     {
       dataIndex: 'status',
       title: 'Status',
       sortable: true,
-      width: 110,
+      width: 100,
       render: (s: string, record) => (
         <Space size={4} wrap>
           <StatusTag status={s} />
@@ -76,7 +76,7 @@ export function ResellersList() {
       ),
       priority: 'key',
     },
-    { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime },
+    { dataIndex: 'created_at', title: 'Created', sortable: true, width: 135, render: dateTime },
   ];
 
   const addButton = canCreate && (
@@ -98,6 +98,7 @@ export function ResellersList() {
         title={RESELLERS.title}
         rowNumbers
         columns={columns}
+        columnChooser
         searchPlaceholder="Search resellers..."
         selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }]}
         loadErrorMessage={HIERARCHY_PANEL.resellersLoadFailed}

@@ -1,0 +1,118 @@
+/**
+ * Lists and card headers that fit: audit logs as cards on a phone and with every column at 1440x900,
+ * the resellers' counts and creation date in the table at 1440, card titles never cut beside their
+ * buttons on a phone, and the Columns chooser: a hidden column stays hidden after a reload, for that
+ * user only.
+ */
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { DATA_TABLE, STORAGE_KEYS } from '../../src/contract';
+import { PHONE, WIDE_LAPTOP, describeBrowser } from './harness';
+
+/** The page has settled: its h1 is drawn and nothing is loading. */
+async function settled(page: Page) {
+  await page.locator('h1').first().waitFor({ state: 'attached' });
+  await page.waitForFunction(() => document.querySelectorAll('.ant-spin-spinning, .ant-skeleton-active').length === 0, undefined, { timeout: 20_000 });
+}
+
+const sidewaysOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+/** The titles (card heads and headings) whose text is cut: wider than their box. */
+const cutTitles = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.ant-card-head-title, h1, h2')]
+      .filter((e) => !e.classList.contains('visually-hidden') && e.offsetParent !== null)
+      .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.clientWidth === 0)
+      .map((e) => `${e.textContent}: ${e.scrollWidth} > ${e.clientWidth}`),
+  );
+
+/**
+ * How the column titled `title` shows in the table: missing, cut (its header or a cell wider than
+ * its box, or outside the table or the window), or 'whole'.
+ */
+const columnState = (page: Page, title: string) =>
+  page.evaluate((title) => {
+    const headers = [...document.querySelectorAll<HTMLElement>('.ant-table-thead th')];
+    const th = headers.find((h) => h.textContent?.trim() === title);
+    if (!th) return 'missing';
+    const table = th.closest('.ant-table')!.getBoundingClientRect();
+    const box = th.getBoundingClientRect();
+    if (box.left < table.left - 1 || box.right > table.right + 1 || box.right > window.innerWidth)
+      return `outside: ${box.left}-${box.right} of ${table.left}-${table.right}`;
+    const index = headers.indexOf(th);
+    const cells = [...document.querySelectorAll<HTMLElement>('.ant-table-tbody tr.ant-table-row')].map((row) => row.children[index] as HTMLElement);
+    const cut = [th, ...th.querySelectorAll<HTMLElement>('.ant-table-column-title'), ...cells].filter((e) => e.scrollWidth > e.clientWidth + 1);
+    return cut.length > 0 ? `cut: ${cut.map((e) => e.textContent).join(', ')}` : 'whole';
+  }, title);
+
+describeBrowser('lists and headers fit a phone and a laptop', (ctx) => {
+  it('on a phone: audit logs are cards without sideways scrolling, and no card title is cut beside its buttons', async () => {
+    const page = await ctx.signIn('admin', undefined, { viewport: PHONE });
+    await page.goto('/audit-logs');
+    await page.getByTestId('data-table-cards').locator('li').first().waitFor();
+    await settled(page);
+    expect(await page.locator('.ant-table').count()).toBe(0);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    for (const path of ['/announcements', '/global-discounts', '/analytics']) {
+      await page.goto(path);
+      await settled(page);
+      await page.locator('.ant-card-head-title').first().waitFor();
+      expect(await cutTitles(page), path).toEqual([]);
+      expect(await sidewaysOverflow(page), path).toBeLessThanOrEqual(0);
+    }
+    await page.context().close();
+  }, 120_000);
+
+  it('at 1440x900: the audit logs show their IP column, and the resellers their counts and creation date, whole in the table', async () => {
+    const page = await ctx.signIn('admin', undefined, { viewport: WIDE_LAPTOP });
+    await page.goto('/audit-logs');
+    await page.locator('.ant-table-row').first().waitFor();
+    await settled(page);
+    for (const title of ['Date', 'User', 'Module', 'Action', 'Target', 'IP']) expect(await columnState(page, title), title).toBe('whole');
+    expect(await page.evaluate(() => [...document.querySelectorAll('.ant-table-content, .ant-table-body')].every((e) => e.scrollWidth <= e.clientWidth + 1))).toBe(true);
+
+    await page.goto('/resellers');
+    await page.locator('.ant-table-row').first().waitFor();
+    await settled(page);
+    for (const title of ['Total Dealers', 'Total Users', 'Created', 'Credits', 'Status']) expect(await columnState(page, title), title).toBe('whole');
+    expect(await page.evaluate(() => [...document.querySelectorAll('.ant-table-content, .ant-table-body')].every((e) => e.scrollWidth <= e.clientWidth + 1))).toBe(true);
+    await page.context().close();
+  }, 120_000);
+
+  it('the Columns chooser hides a column, which stays hidden after a reload, for that user only', async () => {
+    const page = await ctx.signIn('admin', undefined, { viewport: WIDE_LAPTOP });
+    await page.goto('/resellers');
+    await page.locator('.ant-table-row').first().waitFor();
+    expect(await columnState(page, 'Total Users')).toBe('whole');
+    await page.getByRole('button', { name: new RegExp(DATA_TABLE.columns) }).click();
+    const chooser = page.getByTestId('column-chooser');
+    await chooser.waitFor();
+    // The name and the actions are not offered.
+    expect(await chooser.getByRole('checkbox', { name: 'Username' }).count()).toBe(0);
+    await chooser.getByRole('checkbox', { name: 'Total Users' }).uncheck();
+    await expect.poll(() => columnState(page, 'Total Users')).toBe('missing');
+    await page.keyboard.press('Escape');
+
+    await page.reload();
+    await page.locator('.ant-table-row').first().waitFor();
+    await settled(page);
+    expect(await columnState(page, 'Total Users')).toBe('missing');
+    expect(await columnState(page, 'Total Dealers')).toBe('whole');
+
+    // Another user in the same browser (same storage) sees every column.
+    await page.evaluate((keys) => {
+      localStorage.removeItem(keys.token);
+      localStorage.removeItem(keys.userRole);
+    }, STORAGE_KEYS);
+    await page.goto('/login');
+    await page.getByLabel('Username').fill('manager');
+    await page.getByLabel('Password').fill('demo-password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByTestId('panel-name').waitFor();
+    await page.goto('/resellers');
+    await page.locator('.ant-table-row').first().waitFor();
+    await settled(page);
+    expect(await columnState(page, 'Total Users')).toBe('whole');
+    await page.context().close();
+  }, 120_000);
+});
