@@ -63,20 +63,6 @@ export const PROFILE = {
   loadUserFailed: 'Failed to load user information',
 } as const;
 
-/** The signed-in user's own preferences (GET/PATCH /profile/preferences) and their screens. */
-export const PREFERENCES = {
-  colorSchemeInvalid: 'Colour scheme must be system, light or dark',
-  hiddenColumnsInvalid: 'Hidden columns must be lists of column names, each under the name of its list',
-  tooManyLists: (max: number) => `Hidden columns can be kept for at most ${plural(max, 'list')}`,
-  /** The colour scheme's choices, as the profile and the user menu name them. */
-  colorSchemes: { system: 'System', light: 'Light', dark: 'Dark' },
-  colorScheme: 'Colour scheme',
-  colorSchemeHelp: "System follows your device's light or dark setting, unless the site's theme is dark.",
-  appearance: 'Appearance',
-  saved: 'Preferences saved.',
-  saveFailed: { title: 'Save Failed', description: 'Failed to save your preferences' },
-} as const;
-
 export const GENERAL = {
   apiError: 'API Error',
   error: 'Error',

@@ -117,15 +117,16 @@ function Appearance() {
       <Typography.Paragraph id="color-scheme-label" strong>
         {PREFERENCES.colorScheme}
       </Typography.Paragraph>
-      <Radio.Group
-        aria-labelledby="color-scheme-label"
-        aria-describedby="color-scheme-help"
-        optionType="button"
-        buttonStyle="solid"
-        value={choice}
-        onChange={(event) => void choose(event.target.value as ColorScheme)}
-        options={COLOR_SCHEMES.map((value) => ({ value, label: PREFERENCES.colorSchemes[value] }))}
-      />
+      {/* antd's group is a plain div: the radiogroup role and its name are the wrapper's. */}
+      <div role="radiogroup" aria-labelledby="color-scheme-label" aria-describedby="color-scheme-help">
+        <Radio.Group
+          optionType="button"
+          buttonStyle="solid"
+          value={choice}
+          onChange={(event) => void choose(event.target.value as ColorScheme)}
+          options={COLOR_SCHEMES.map((value) => ({ value, label: PREFERENCES.colorSchemes[value] }))}
+        />
+      </div>
       <Typography.Paragraph id="color-scheme-help" type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
         {PREFERENCES.colorSchemeHelp}
       </Typography.Paragraph>

@@ -7,6 +7,7 @@ import './dom';
 import { act, render } from '@testing-library/react';
 import { theme } from 'antd';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { saveColorScheme } from '../../src/components/hooks/useColorSchemeSetting';
 import { colorScheme, resolveDark, useDarkScheme } from '../../src/providers/colorScheme';
 import { createHttp } from '../../src/providers/http';
 import { themeConfig } from '../../src/theme';
@@ -23,7 +24,8 @@ function fakeDevice(dark: boolean) {
     addEventListener: (_: string, listener: () => void) => listeners.add(listener),
     removeEventListener: (_: string, listener: () => void) => listeners.delete(listener),
   };
-  window.matchMedia = ((q: string) => (q === query.media ? query : { matches: false, addEventListener() {}, removeEventListener() {} })) as typeof window.matchMedia;
+  window.matchMedia = ((q: string) =>
+    q === query.media ? query : { matches: false, addEventListener() {}, removeEventListener() {} }) as unknown as typeof window.matchMedia;
   return {
     turn(next: boolean) {
       dark = next;
@@ -128,11 +130,11 @@ describe('where the choice is kept', () => {
     localStorage.setItem('token', 'tok');
     const fake = fakeHttp(createHttp());
     fake.on('PATCH', 'profile/preferences', { status: 200, body: { data: { colorScheme: 'dark' } } });
-    await colorScheme.save(fake.http, 'dark');
+    await saveColorScheme('dark', fake.http);
     expect(fake.last()).toMatchObject({ method: 'PATCH', body: { colorScheme: 'dark' } });
     expect(colorScheme.choice()).toBe('dark');
     fake.on('PATCH', 'profile/preferences', { status: 422, body: { message: 'bad', errors: { colorScheme: ['bad'] } } });
-    await expect(colorScheme.save(fake.http, 'light')).rejects.toMatchObject({ statusCode: 422 });
+    await expect(saveColorScheme('light', fake.http)).rejects.toMatchObject({ statusCode: 422 });
     expect(colorScheme.choice()).toBe('dark');
     expect(localStorage.getItem('colorScheme')).toBe('dark');
   });

@@ -3,10 +3,9 @@ import { LogoutOutlined, MenuOutlined, SettingOutlined, UserOutlined, WalletOutl
 import { useLogout } from '@refinedev/core';
 import { Avatar, Button, Dropdown, Layout, Space, Typography, theme } from 'antd';
 import { Link, useNavigate } from 'react-router';
-import { COLOR_SCHEMES, LAYOUT, PANEL_NAMES, PREFERENCES, isRole } from '../../contract';
+import { LAYOUT, PANEL_NAMES, isRole } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
 import { RoleBadge } from '../display';
-import { useColorSchemeSetting } from '../hooks/useColorSchemeSetting';
 
 export function AppHeader({ onOpenMenu, mobile }: { onOpenMenu: () => void; mobile: boolean }) {
   const { user, role } = useCurrentUser();
@@ -14,19 +13,10 @@ export function AppHeader({ onOpenMenu, mobile }: { onOpenMenu: () => void; mobi
   const navigate = useNavigate();
   const { token } = theme.useToken();
   const panelName = isRole(role) ? PANEL_NAMES[role] : 'PANEL';
-  const scheme = useColorSchemeSetting();
-  const schemeKey = (choice: string) => `scheme-${choice}`;
 
   const items = [
     { key: 'profile', icon: <UserOutlined />, label: 'Profile', onClick: () => navigate('/profile') },
     ...(role === 'admin' ? [{ key: 'settings', icon: <SettingOutlined />, label: 'Settings', onClick: () => navigate('/settings') }] : []),
-    { type: 'divider' as const },
-    // The colour scheme at hand; the profile has it too, with what 'System' means.
-    {
-      type: 'group' as const,
-      label: PREFERENCES.colorScheme,
-      children: COLOR_SCHEMES.map((choice) => ({ key: schemeKey(choice), label: PREFERENCES.colorSchemes[choice], onClick: () => void scheme.choose(choice) })),
-    },
     { type: 'divider' as const },
     { key: 'logout', icon: <LogoutOutlined />, label: 'Logout', onClick: () => logout() },
   ];
@@ -49,7 +39,7 @@ export function AppHeader({ onOpenMenu, mobile }: { onOpenMenu: () => void; mobi
             </Space>
           </Link>
         )}
-        <Dropdown menu={{ items, selectable: true, selectedKeys: [schemeKey(scheme.choice)] }} trigger={['click']}>
+        <Dropdown menu={{ items }} trigger={['click']}>
           <Button type="text" aria-label="User menu" data-testid="user-menu">
             <Space>
               <Avatar size="small" icon={<UserOutlined />} />

@@ -13,15 +13,8 @@ export function PageColours({ dark, siteDark }: { dark: boolean; siteDark: boole
     style.backgroundColor = token.colorBgLayout;
     style.color = token.colorText;
     const root = document.documentElement;
-    root.style.colorScheme = dark ? 'dark' : 'light';
-    root.dataset.scheme = dark ? 'dark' : 'light';
+    root.style.colorScheme = root.dataset.scheme = dark ? 'dark' : 'light';
   }, [token.colorBgLayout, token.colorText, dark]);
-  useEffect(() => {
-    try {
-      localStorage.setItem(STORAGE_KEYS.siteDark, siteDark ? '1' : '0');
-    } catch {
-      // Storage refused: the next load paints light first.
-    }
-  }, [siteDark]);
+  useEffect(() => localStorage.setItem(STORAGE_KEYS.siteDark, siteDark ? '1' : '0'), [siteDark]);
   return null;
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { COLOR_SCHEMES } from '../constants';
-import { PREFERENCES } from '../messages';
+import { PREFERENCES } from '../preferenceMessages';
 import { hasForbiddenCharacters } from './common';
 
 /** Bounds that keep one user's stored preferences small. */
