@@ -1,7 +1,7 @@
 /**
  * Each user's colour scheme in the browser: Dark chosen in the profile holds after a reload (painted
  * dark before the scripts run) and in a fresh browser where the same user signs in; another user stays
- * light; 'System' follows the device's setting, live; the user menu switches it too.
+ * light; 'System' follows the device's setting, live.
  */
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
@@ -52,7 +52,7 @@ describeBrowser("each user's colour scheme", (ctx) => {
     await other.context().close();
   }, 120_000);
 
-  it("'System' follows the device's dark setting, live; the user menu switches the scheme too", async () => {
+  it("'System' follows the device's dark setting, live; an explicit Light holds against it", async () => {
     const context = await ctx.browser.newContext({ viewport: LAPTOP, baseURL: ctx.product.baseUrl, colorScheme: 'dark' });
     const page = await context.newPage();
     await page.goto('/login');
@@ -67,9 +67,10 @@ describeBrowser("each user's colour scheme", (ctx) => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await expectScheme(page, 'dark');
 
-    // The user menu: Light holds against the dark device, and is the user's choice on the server.
-    await page.getByTestId('user-menu').click();
-    await page.getByRole('menuitem', { name: 'Light' }).click();
+    // Light chosen in the profile holds against the dark device, and is the user's choice on the server.
+    await page.goto('/profile');
+    const choice = page.getByRole('radiogroup', { name: 'Colour scheme' });
+    await choice.getByText('Light', { exact: true }).click();
     await expectScheme(page, 'light');
     await expect
       .poll(() =>
@@ -79,8 +80,7 @@ describeBrowser("each user's colour scheme", (ctx) => {
         }),
       )
       .toBe('light');
-    await page.getByTestId('user-menu').click();
-    await page.getByRole('menuitem', { name: 'System' }).click();
+    await choice.getByText('System', { exact: true }).click();
     await expectScheme(page, 'dark');
     await context.close();
   }, 120_000);
