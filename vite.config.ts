@@ -2,10 +2,18 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig } from 'vite';
 // With its extension, as Vite's native config loader (a future default) requires.
+import { COLOR_SCHEME_BOOT } from './src/contract/colorSchemeBoot';
 import { antdStyles } from './scripts/antdStyles.js';
 import { precompress } from './scripts/precompress.js';
 
 const API_TARGET = process.env.API_URL ?? 'http://127.0.0.1:3001';
+
+// The colour scheme's inline script, first in <head> so it runs before anything paints (the API's
+// Content-Security-Policy allows it by its hash).
+const colorSchemeBoot = (): Plugin => ({
+  name: 'color-scheme-boot',
+  transformIndexHtml: () => [{ tag: 'script', children: COLOR_SCHEME_BOOT, injectTo: 'head-prepend' }],
+});
 
 // Refine and the charts import these for features the panel does not use (MarkdownField, CSV import
 // and export, devtools traces in development, charts saved as images); as packages with side effects
@@ -63,7 +71,15 @@ const INITIAL_VENDORS: Array<[name: string, test: RegExp]> = [
 ];
 
 export default defineConfig({
-  plugins: [leaveOut(), axiosWithoutFetch(), contractWithoutSideEffects(), antdStyles(fileURLToPath(new URL('./src', import.meta.url))), react(), precompress()],
+  plugins: [
+    colorSchemeBoot(),
+    leaveOut(),
+    axiosWithoutFetch(),
+    contractWithoutSideEffects(),
+    antdStyles(fileURLToPath(new URL('./src', import.meta.url))),
+    react(),
+    precompress(),
+  ],
   resolve: { alias: SUBSTITUTES },
   server: { port: 5173, proxy: { '/api': API_TARGET } },
   build: {

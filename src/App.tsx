@@ -17,18 +17,22 @@ import { LoginPage, NotFoundPage, UnauthorizedPage } from './pages';
 import { accessControlProvider } from './providers/accessControlProvider';
 import { AppConfigProvider, useAppConfig } from './providers/appConfig';
 import { authProvider } from './providers/authProvider';
+import { useDarkScheme } from './providers/colorScheme';
 import { dataProvider } from './providers/dataProvider';
 import { useCurrentUser } from './providers/identity';
 import { useNotificationProvider } from './providers/notificationProvider';
 import { createQueryClient } from './providers/queryClient';
 import { isDarkTheme, themeConfig } from './theme';
 
+/** The site theme (the admin's colours) in the user's light or dark scheme. */
 function Themed({ children }: { children: React.ReactNode }) {
   const { config } = useAppConfig();
-  const antTheme = useMemo(() => themeConfig(config.theme), [config.theme]);
+  const siteDark = isDarkTheme(config.theme);
+  const dark = useDarkScheme(siteDark);
+  const antTheme = useMemo(() => themeConfig(config.theme, dark), [config.theme, dark]);
   return (
     <ConfigProvider theme={antTheme}>
-      <PageColours dark={isDarkTheme(config.theme)} />
+      <PageColours dark={dark} siteDark={siteDark} />
       {/* One toast at a time (docs/domain.md#toasts), at the bottom: nothing there changes under it (the header's credits do). */}
       <AntdApp notification={{ maxCount: 1, duration: TOAST_MS.default / 1000, placement: 'bottomRight' }} message={{ maxCount: 1 }}>
         {children}

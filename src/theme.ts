@@ -164,33 +164,38 @@ export function readableTokens(seed: Partial<AliasToken>, algorithm: ThemeConfig
   return { token: token as Partial<AliasToken>, components };
 }
 
-let last: { key: string; config: ThemeConfig } | undefined;
+const derived = new Map<string, ThemeConfig>();
 
 /**
- * The active theme (admin's Themes screen) as Ant Design theme tokens, for everyone, with readable
- * text. The last answer is kept: the entry module asks as soon as GET /config answers, while the
- * page's code may still be arriving, and the first render then finds it.
+ * The active theme (admin's Themes screen) as Ant Design theme tokens, in the user's light or dark
+ * scheme (the theme's own by default), with readable text. Answers are kept (a user switching back
+ * and forth, and the entry module asks as soon as GET /config answers while the page's code may still
+ * be arriving, so the first render then finds it).
  */
-export function themeConfig(tokens: ThemeTokens | null): ThemeConfig {
-  const key = JSON.stringify(tokens);
-  if (last?.key !== key) last = { key, config: deriveThemeConfig(tokens) };
-  return last.config;
+export function themeConfig(tokens: ThemeTokens | null, dark: boolean = isDarkTheme(tokens)): ThemeConfig {
+  const key = JSON.stringify([tokens, dark]);
+  let config = derived.get(key);
+  if (!config) derived.set(key, (config = deriveThemeConfig(tokens, dark)));
+  return config;
 }
 
-function deriveThemeConfig(tokens: ThemeTokens | null): ThemeConfig {
-  const dark = tokens?.algorithm === 'dark';
-  const algorithm = dark ? theme.darkAlgorithm : tokens?.algorithm === 'compact' ? theme.compactAlgorithm : theme.defaultAlgorithm;
+function deriveThemeConfig(tokens: ThemeTokens | null, dark: boolean): ThemeConfig {
+  const compact = tokens?.algorithm === 'compact';
+  const algorithm = dark ? (compact ? [theme.darkAlgorithm, theme.compactAlgorithm] : theme.darkAlgorithm) : compact ? theme.compactAlgorithm : theme.defaultAlgorithm;
+  // The theme's page colour was chosen for its own scheme: in the other one it would be a light page
+  // under dark cards (or the reverse), so the scheme's own stands in.
+  const ownScheme = dark === isDarkTheme(tokens);
   // Every theme sets the same tokens in the same order (antd's defaults where the theme is silent):
   // antd keys its component styles by the token set, so all themes share the styles the build renders.
   const defaults = theme.getDesignToken({ algorithm });
   const seed: Partial<AliasToken> = {
     colorPrimary: tokens?.colorPrimary || defaults.colorPrimary,
-    colorBgLayout: tokens?.colorBgLayout || defaults.colorBgLayout,
+    colorBgLayout: (ownScheme && tokens?.colorBgLayout) || defaults.colorBgLayout,
     borderRadius: tokens?.borderRadius ?? defaults.borderRadius,
   };
   const contrast = readableTokens(seed, algorithm, dark);
   return { ...ANTD_STYLE_SHAPE, algorithm, token: { ...seed, ...contrast.token }, components: contrast.components };
 }
 
-/** Whether the active theme is dark (the page background and the browser's widgets follow it). */
+/** Whether the active theme is dark (what users who follow the system see when the admin made it so). */
 export const isDarkTheme = (tokens: ThemeTokens | null) => tokens?.algorithm === 'dark';

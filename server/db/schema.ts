@@ -387,6 +387,13 @@ export interface LedgerOperationsTable {
   created_at: Timestamp;
 }
 
+/** A user's own preferences (migration 0023): the contract's userPreferences as JSON text. */
+export interface UserPreferencesTable {
+  user_id: number;
+  preferences: string; // JSON
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -418,6 +425,7 @@ export interface Database {
   trial_devices: TrialDevicesTable;
   trial_quotas: TrialQuotasTable;
   ledger_operations: LedgerOperationsTable;
+  user_preferences: UserPreferencesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

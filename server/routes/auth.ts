@@ -1,4 +1,4 @@
-/** Session and profile: sign-in, sign-out, who am I, password and profile changes. */
+/** Session and profile: sign-in, sign-out, who am I, password and profile changes, the user's own preferences. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -8,6 +8,7 @@ import {
   AUTH,
   DEMO_USERNAMES,
   PROFILE,
+  preferencesPatch,
   apiErrorBody,
   changePasswordBody,
   currentUserEntity,
@@ -18,6 +19,7 @@ import {
   noContent,
   profileUpdateAnswer,
   updateProfileBody,
+  userPreferences,
 } from '../../src/contract';
 import { recordAudit } from '../audit';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords';
@@ -30,6 +32,7 @@ import { fieldError, tooManyRequests, unavailable, validationError } from '../ht
 import { actorOf } from '../http/guard';
 import { hit, releaseHit } from '../http/rateLimit';
 import { pathIds } from '../http/scope';
+import { readPreferences, updatePreferences } from '../preferences';
 import { getSystemSettings } from '../settings';
 import { toCurrentUser } from '../users';
 
@@ -49,6 +52,9 @@ export const LOGIN_USER_DELAY_MS = 1_000;
 
 /** The server of the caller's branch (its manager's), or null. */
 const managerServerAnswer = dataOf(z.object({ id: z.number(), name: z.string(), status: z.string() }).nullable());
+
+/** The caller's preferences: every field, defaults where none was chosen. */
+const preferencesAnswer = dataOf(userPreferences);
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
@@ -173,6 +179,31 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         newValues: { name, phone },
       });
       return { message: PROFILE.updated, user: toCurrentUser(updated) };
+    },
+  );
+
+  // Always the caller's own preferences: the paths name no user.
+  app.get(
+    '/profile/preferences',
+    { config: { access: ['profile', 'list'] }, schema: { response: { 200: preferencesAnswer, '4xx': apiErrorBody }, tags: ['auth'] } },
+    async (request) => ({ data: await readPreferences(db, actorOf(request).id) }),
+  );
+
+  app.patch(
+    '/profile/preferences',
+    { config: { access: ['profile', 'edit'] }, schema: { body: preferencesPatch, response: { 200: preferencesAnswer, '4xx': apiErrorBody }, tags: ['auth'] } },
+    async (request) => {
+      const actor = actorOf(request);
+      const { before, after } = await updatePreferences(db, actor.id, request.body);
+      await recordAudit(db, request, {
+        module: 'profile',
+        action: 'update_preferences',
+        entityId: actor.id,
+        targetUsername: actor.username,
+        oldValues: before,
+        newValues: after,
+      });
+      return { data: after };
     },
   );
 };

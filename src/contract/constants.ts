@@ -113,7 +113,15 @@ export const STORAGE_KEYS = {
   userRole: 'userRole',
   /** sessionStorage: the API ended the session (a 401); the sign-in page says so until the next sign-in. */
   sessionEnded: 'sessionEnded',
+  /** The user's colour scheme choice, kept so a reload paints in it before the API answers. */
+  colorScheme: 'colorScheme',
+  /** '1' when the active site theme was dark at the last visit (what 'system' shows then). */
+  siteDark: 'siteDark',
 } as const;
+
+/** A user's colour scheme: the device's setting (the default), or always light or dark. */
+export const COLOR_SCHEMES = ['system', 'light', 'dark'] as const;
+export type ColorScheme = (typeof COLOR_SCHEMES)[number];
 
 /** Demo users: seeded in demo mode, where they accept any password. */
 export const DEMO_USERNAMES = ['admin', 'manager', 'reseller', 'dealer'] as const;

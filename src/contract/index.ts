@@ -1,6 +1,7 @@
 export * from './roles';
 export * from './routes';
 export * from './messages';
+export * from './preferenceMessages';
 export * from './constants';
 export * from './mac';
 export * from './entities';

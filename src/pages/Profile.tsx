@@ -1,10 +1,11 @@
-/** /profile: personal information, change password, account information. */
+/** /profile: personal information, change password, appearance, account information. */
 import { type HttpError, useCustomMutation } from '@refinedev/core';
-import { Button, Card, Col, Descriptions, Form, Input, Row } from 'antd';
-import { type ChangePasswordBody, type CurrentUser, PROFILE, changePasswordBody, updateProfileBody } from '../contract';
+import { Button, Card, Col, Descriptions, Form, Input, Radio, Row, Typography } from 'antd';
+import { COLOR_SCHEMES, type ChangePasswordBody, type ColorScheme, type CurrentUser, PREFERENCES, PROFILE, changePasswordBody, updateProfileBody } from '../contract';
 import { RoleBadge } from '../components/display';
 import { useNotify } from '../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../components/form';
+import { useColorSchemeSetting } from '../components/hooks';
 import { useCurrentUser, useRefreshIdentity } from '../providers/identity';
 import { session } from '../providers/session';
 
@@ -108,6 +109,31 @@ function ChangePassword() {
   );
 }
 
+/** The colour scheme: applied at once, kept on the server for every browser the user signs in from. */
+function Appearance() {
+  const { choice, choose } = useColorSchemeSetting();
+  return (
+    <Card title={PREFERENCES.appearance}>
+      <Typography.Paragraph id="color-scheme-label" strong>
+        {PREFERENCES.colorScheme}
+      </Typography.Paragraph>
+      {/* antd's group is a plain div: the radiogroup role and its name are the wrapper's. */}
+      <div role="radiogroup" aria-labelledby="color-scheme-label" aria-describedby="color-scheme-help">
+        <Radio.Group
+          optionType="button"
+          buttonStyle="solid"
+          value={choice}
+          onChange={(event) => void choose(event.target.value as ColorScheme)}
+          options={COLOR_SCHEMES.map((value) => ({ value, label: PREFERENCES.colorSchemes[value] }))}
+        />
+      </div>
+      <Typography.Paragraph id="color-scheme-help" type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+        {PREFERENCES.colorSchemeHelp}
+      </Typography.Paragraph>
+    </Card>
+  );
+}
+
 export function ProfilePage() {
   const { user } = useCurrentUser();
   if (!user) return <Card loading />;
@@ -119,7 +145,10 @@ export function ProfilePage() {
       <Col xs={24} lg={12}>
         <ChangePassword />
       </Col>
-      <Col xs={24}>
+      <Col xs={24} lg={12}>
+        <Appearance />
+      </Col>
+      <Col xs={24} lg={12}>
         <Card title="Account Information">
           <Descriptions column={{ xs: 1, md: 3 }}>
             <Descriptions.Item label="Username">{user.username}</Descriptions.Item>

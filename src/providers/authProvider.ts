@@ -5,6 +5,7 @@
 import type { AuthProvider, HttpError } from '@refinedev/core';
 import type { AxiosInstance } from 'axios';
 import { AUTH, type LoginResponse } from '../contract';
+import { colorScheme } from './colorScheme';
 import { http as defaultHttp } from './http';
 import { identity } from './identity';
 import { session } from './session';
@@ -34,6 +35,8 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
         const { data } = await http.post<LoginResponse>('login', { username: username.trim(), password });
         identity.clear();
         session.save(data.token, data.user.role);
+        // The user's colour scheme before the first screen, so it opens in it (a failure keeps the cached one).
+        await colorScheme.load(http);
         return {
           success: true,
           redirectTo: '/',

@@ -6,6 +6,7 @@ import type { AuthProvider, HttpError } from '@refinedev/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ACCESS, type CurrentUser } from '../../src/contract';
 import { createAuthProvider, loginErrorMessage } from '../../src/providers/authProvider';
+import { colorScheme } from '../../src/providers/colorScheme';
 import { identity } from '../../src/providers/identity';
 import { session } from '../../src/providers/session';
 import { createQueryClient } from '../../src/providers/queryClient';
@@ -46,7 +47,22 @@ describe('login', () => {
     const result = await auth.login({ username: ' reseller ', password: 'secret' });
     expect(result).toEqual({ success: true, redirectTo: '/', successNotification: { message: 'Login successful. Redirecting...' } });
     expect(stored()).toEqual({ token: 'abc123', userRole: 'reseller' });
-    expect(fake.last()).toMatchObject({ method: 'POST', url: '/api/v1/login', body: { username: 'reseller', password: 'secret' } });
+    expect(fake.calls('POST', 'login')[0]).toMatchObject({ method: 'POST', url: '/api/v1/login', body: { username: 'reseller', password: 'secret' } });
+  });
+
+  it("takes the user's colour scheme from the server before the first screen, and signs in even when that fails", async () => {
+    localStorage.setItem('colorScheme', 'light');
+    colorScheme.reset();
+    fake.on('POST', 'login', { status: 200, body: { token: 'abc123', user: user('reseller') } });
+    fake.on('GET', 'profile/preferences', { status: 200, body: { data: { colorScheme: 'dark' } } });
+    await auth.login({ username: 'reseller', password: 'secret' });
+    expect(fake.last()).toMatchObject({ method: 'GET', url: '/api/v1/profile/preferences', headers: { Authorization: 'Bearer abc123' } });
+    expect(colorScheme.choice()).toBe('dark');
+    expect(localStorage.getItem('colorScheme')).toBe('dark');
+
+    fake.on('GET', 'profile/preferences', { status: 503, body: { message: ACCESS.maintenance } });
+    expect((await auth.login({ username: 'reseller', password: 'secret' })).success).toBe(true);
+    expect(colorScheme.choice()).toBe('dark');
   });
 
   it.each([{ username: '', password: 'x' }, { username: 'admin', password: '' }, { username: '   ', password: 'x' }, {}])(

@@ -4,7 +4,7 @@ import type { ThemeTokens } from '../../src/contract';
 import { TEXT_CONTRAST, contrastRatio, readable, themeConfig } from '../../src/theme';
 
 // The demo's themes (server/seed/demo.ts) and no theme at all.
-const THEMES: Array<[string, ThemeTokens | null]> = [
+const SITE_THEMES: Array<[string, ThemeTokens | null]> = [
   ['default', null],
   ['classic', { name: 'Classic', slug: 'classic', colorPrimary: '#1677ff', colorBgLayout: '#f5f5f5', borderRadius: 6, algorithm: 'default' }],
   ['midnight (dark)', { name: 'Midnight', slug: 'midnight', colorPrimary: '#722ed1', borderRadius: 8, algorithm: 'dark' }],
@@ -30,15 +30,24 @@ describe('contrast arithmetic', () => {
   });
 });
 
-describe.each(THEMES)('theme %s: every text colour reads at 4.5:1', (_name, tokens) => {
-  const config = themeConfig(tokens);
+// Each in its own scheme, and in the other one (a user's light or dark choice over the site theme).
+const THEMES: Array<[string, ThemeTokens | null, boolean]> = SITE_THEMES.flatMap(([name, tokens]): Array<[string, ThemeTokens | null, boolean]> => {
+  const own = tokens?.algorithm === 'dark';
+  return [
+    [name, tokens, own],
+    [`${name} in the user's ${own ? 'light' : 'dark'} scheme`, tokens, !own],
+  ];
+});
+
+describe.each(THEMES)('theme %s: every text colour reads at 4.5:1', (_name, tokens, dark) => {
+  const config = themeConfig(tokens, dark);
   const t = theme.getDesignToken(config) as unknown as Record<string, string>;
   const surfaces = { container: t.colorBgContainer, layout: t.colorBgLayout, elevated: t.colorBgElevated };
   const expectReadable = (fg: string, bg: string, what: string) => expect(contrastRatio(fg, bg), `${what}: ${fg} on ${bg}`).toBeGreaterThanOrEqual(TEXT_CONTRAST);
 
   it('keeps the theme dark or light as declared', () => {
     const darkBg = contrastRatio(t.colorBgContainer, '#000000') < contrastRatio(t.colorBgContainer, '#ffffff');
-    expect(darkBg).toBe(tokens?.algorithm === 'dark');
+    expect(darkBg).toBe(dark);
   });
 
   it('white on the primary colour (buttons, selected menu item, current page)', () => {

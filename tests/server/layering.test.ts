@@ -36,6 +36,7 @@ const LAYER_OF: Record<string, Layer> = {
   servers: 'domain',
   settings: 'domain',
   users: 'domain',
+  preferences: 'domain',
   routes: 'routes',
   app: 'bootstrap',
   main: 'bootstrap',

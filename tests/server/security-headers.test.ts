@@ -2,13 +2,16 @@
  * Security headers on every answer (helmet's, with the panel's Content-Security-Policy) and
  * CORS closed: no other origin may read the API.
  */
+import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
+import { COLOR_SCHEME_BOOT } from '../../src/contract/colorSchemeBoot';
 import { describeEachDatabase } from './harness';
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "base-uri 'self'",
-  "script-src 'self'",
+  // Scripts from the panel's origin, and index.html's one inline script by its hash.
+  `script-src 'self' 'sha256-${createHash('sha256').update(COLOR_SCHEME_BOOT).digest('base64')}'`,
   "script-src-attr 'none'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",

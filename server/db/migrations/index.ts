@@ -16,6 +16,7 @@ import * as trials from './0018_trials';
 import * as allocationBonuses from './0019_allocation_bonuses';
 import * as serverTimeouts from './0020_server_timeouts';
 import * as ledgerOperations from './0022_ledger_operations';
+import * as userPreferences from './0023_user_preferences';
 
 /** Every migration, in order. Add a file and list it here; names sort in apply order. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0019_allocation_bonuses': allocationBonuses,
   '0020_server_timeouts': serverTimeouts,
   '0022_ledger_operations': ledgerOperations,
+  '0023_user_preferences': userPreferences,
 };

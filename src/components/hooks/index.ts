@@ -1,1 +1,2 @@
 export { useDebounced } from './useDebounced';
+export { useColorSchemeSetting } from './useColorSchemeSetting';

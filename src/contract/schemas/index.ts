@@ -16,3 +16,4 @@ export * from './announcements';
 export * from './auditLogs';
 export * from './analytics';
 export * from './system';
+export * from './preferences';
