@@ -156,7 +156,8 @@ export const CRUD_PAGE = {
 };
 
 export const DATA_TABLE = {
-  rowActions: 'Row actions',
+  /** A row's actions menu, named after its row: its visible text ('Actions') comes first. */
+  rowActions: (name: string) => `Actions for ${name}`,
   actions: 'Actions',
   refresh: 'Refresh',
   search: 'Search',
@@ -185,6 +186,7 @@ export const LAYOUT = {
   signIn: 'Sign In',
   openMenu: 'Open menu',
   mainMenu: 'Main menu',
+  userMenu: 'User menu',
 } as const;
 
 export const MANAGERS = {
@@ -534,6 +536,8 @@ export const ACCOUNT_SCREEN = {
 
 /** Panel texts of the managers, resellers and dealers screens and the credit dialogs (our own). */
 export const HIERARCHY_PANEL = {
+  /** A status switch's name: whose, and the state it shows (a name contains the visible text). */
+  statusOf: (username: string, state: string) => `Status of ${username}: ${state}`,
   resellersLoadFailed: 'Failed to load resellers',
   dealersLoadFailed: 'Failed to load dealers',
   transactionsLoadFailed: 'Failed to load transactions',

@@ -70,6 +70,11 @@ describeBrowser('end-user accounts in the browser', (ctx) => {
     await create.getByRole('button', { name: 'Create' }).click();
     await page.getByText(ACCOUNTS.created).waitFor();
     await create.waitFor({ state: 'hidden' });
+    // Opened again, its button is named by its text alone: the last save's busy icon is gone.
+    await page.getByRole('button', { name: ACCOUNT_SCREEN.add }).click();
+    await create.getByRole('button', { name: 'Create', exact: true }).waitFor({ timeout: 5_000 });
+    await create.getByRole('button', { name: 'Cancel' }).click();
+    await create.waitFor({ state: 'hidden' });
 
     const created = await findAccount(page, ctx.product.baseUrl);
     expect(created).toMatchObject({ login: LOGIN, full_name: 'E2E Viewer', mac_address: 'A4:B1:C2:0D:9E:7F', pwd_txt: 'box-pass-1' });
@@ -82,7 +87,7 @@ describeBrowser('end-user accounts in the browser', (ctx) => {
     expect(await row.innerText()).toContain('A4:B1:C2:0D:9E:7F');
 
     // Quick Renew for 3 months: out-of-range months are refused, the price shows the discount.
-    await row.getByRole('button', { name: 'Row actions' }).click();
+    await row.getByRole('button', { name: /^Actions for / }).click();
     await page.getByRole('menuitem', { name: RENEWAL.quickRenew }).click();
     const renew = page.locator('.ant-modal', { hasText: ACCOUNT_SCREEN.quickRenewTitle });
     await renew.waitFor();

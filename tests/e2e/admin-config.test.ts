@@ -81,7 +81,7 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     expect(cells).toContain('Active');
     expect(cells).toContain('Online');
 
-    await row.getByRole('button', { name: 'Row actions' }).click();
+    await row.getByRole('button', { name: /^Actions for / }).click();
     await page.locator('.ant-dropdown-menu-item', { hasText: 'Edit' }).click();
     const edit = page.getByRole('dialog');
     await expect.poll(() => field(edit, 'name').inputValue()).toBe('E2E Server');
@@ -114,7 +114,7 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     const addButton = page.getByRole('button', { name: 'Add Theme' });
     expect(await addButton.evaluate((b) => getComputedStyle(b).borderRadius)).not.toBe('16px');
 
-    await row.getByRole('button', { name: 'Row actions' }).click();
+    await row.getByRole('button', { name: /^Actions for / }).click();
     await page.locator('.ant-dropdown-menu-item', { hasText: 'Activate' }).click();
     await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Activate' }).click();
     await toast(page, 'Theme activated successfully.');

@@ -22,7 +22,7 @@ async function addCredits(page: Page, path: string, username: string, amount: nu
   await page.goto(path);
   const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: username, exact: true }) });
   await row.waitFor();
-  await row.getByRole('button', { name: 'Row actions' }).click();
+  await row.getByRole('button', { name: /^Actions for / }).click();
   await page.getByRole('menuitem', { name: DIALOGS.addCredits }).click();
   const dialog = page.locator('.ant-modal', { hasText: 'Recipient' });
   await dialog.waitFor();
@@ -107,7 +107,7 @@ describeBrowser('credits down the hierarchy in the browser', (ctx) => {
     await reseller.goto('/dealers');
     const row = reseller.getByRole('row').filter({ has: reseller.getByRole('cell', { name: 'dealer', exact: true }) });
     await row.waitFor();
-    await row.getByRole('button', { name: 'Row actions' }).click();
+    await row.getByRole('button', { name: /^Actions for / }).click();
     await reseller.getByRole('menuitem', { name: DIALOGS.addCredits }).click();
     const dialog = reseller.locator('.ant-modal', { hasText: 'Recipient' });
     await dialog.waitFor();
@@ -133,7 +133,7 @@ describeBrowser('credits down the hierarchy in the browser', (ctx) => {
       await page.goto('/dealers');
       const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'dealer', exact: true }) });
       await row.waitFor();
-      await row.getByRole('button', { name: 'Row actions' }).click();
+      await row.getByRole('button', { name: /^Actions for / }).click();
       await page.getByRole('menuitem', { name: DIALOGS.recoverCredits }).click();
       const dialog = page.locator('.ant-modal', { hasText: 'Available paid credits' });
       await dialog.waitFor();

@@ -70,7 +70,7 @@ async function openRowDialog(page: Page, path: string, username: string, action:
   await page.goto(path);
   const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: username, exact: true }) });
   await row.waitFor();
-  await row.getByRole('button', { name: 'Row actions' }).click();
+  await row.getByRole('button', { name: /^Actions for / }).click();
   await page.getByRole('menuitem', { name: action }).click();
   const dialog = page.locator('.ant-modal', { hasText: marker });
   await dialog.waitFor();

@@ -142,7 +142,8 @@ describe('DataTable on screens of every size', { timeout: 30_000 }, () => {
     // Renew sits beside the expiry and acts on this row.
     fireEvent.click(alice.getByRole('button', { name: 'Quick Renew' }));
     expect(renew).toHaveBeenCalledWith(ROWS[0]);
-    alice.getByRole('button', { name: 'Row actions' });
+    // Each row's menu is named after its row, its visible text first.
+    alice.getByRole('button', { name: 'Actions for alice.w' });
     alice.getByRole('checkbox', { name: 'Select alice.w' });
     view.getByRole('checkbox', { name: 'Select all on this page' });
   });
@@ -154,6 +155,7 @@ describe('DataTable on screens of every size', { timeout: 30_000 }, () => {
     expect(view.queryByTestId('data-table-cards')).toBeNull();
     view.getByRole('checkbox', { name: 'Select alice.w' });
     view.getByRole('checkbox', { name: 'Select bob.jones' });
+    view.getByRole('button', { name: 'Actions for bob.jones' });
     expect(view.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(expect.arrayContaining(['Login', 'MAC', 'Expiry', 'Status']));
   });
 

@@ -88,6 +88,11 @@ describe('a resource added by the recipe', { timeout: 30_000 }, () => {
       const input = (field: string) => view.baseElement.querySelector<HTMLElement>(`#tariffs-create_${field}`);
       await waitFor(() => expect(input('months')).not.toBeNull());
       expect(input('months')!.getAttribute('aria-valuemin')).toBe('1');
+      // A required field is named by its label alone; its mark is only seen.
+      expect(view.getByRole('textbox', { name: 'Name' }).id).toBe('tariffs-create_name');
+      const mark = view.baseElement.querySelector('label[for="tariffs-create_name"] [aria-hidden="true"]');
+      expect(mark?.textContent).toBe('*');
+      expect(view.baseElement.querySelector('label[for="tariffs-create_name"]')!.className).not.toMatch(/ant-form-item-required-mark-(hidden)/);
       expect(input('months')!.getAttribute('aria-valuemax')).toBe('120');
       expect(input('active')!.getAttribute('aria-checked')).toBe('true');
     });
@@ -96,7 +101,7 @@ describe('a resource added by the recipe', { timeout: 30_000 }, () => {
       fake.on('GET', 'tariffs/1', { status: 200, body: { data: row } });
       const view = renderPage();
       await waitFor(() => expect(view.baseElement.textContent).toContain('Yearly'));
-      fireEvent.click(view.baseElement.querySelector(`button[aria-label="${DATA_TABLE.rowActions}"]`)!);
+      fireEvent.click(view.getByRole('button', { name: DATA_TABLE.rowActions('Yearly') }));
       await waitFor(() => expect([...view.baseElement.querySelectorAll('[role="menuitem"]')].some((m) => m.textContent === CRUD_PAGE.view)).toBe(true));
       fireEvent.click([...view.baseElement.querySelectorAll('[role="menuitem"]')].find((m) => m.textContent === CRUD_PAGE.view)!);
       await waitFor(() => expect(view.baseElement.querySelector('.ant-descriptions')).not.toBeNull());

@@ -59,7 +59,7 @@ export function RowActionsMenu<T extends BaseRecord>({ actions, record, name }: 
         },
       }}
     >
-      <Button ref={button} size="small" aria-label={DATA_TABLE.rowActions} title={`${DATA_TABLE.actions}: ${name}`}>
+      <Button ref={button} size="small" aria-label={DATA_TABLE.rowActions(name)}>
         {DATA_TABLE.actions} <DownOutlined />
       </Button>
     </Dropdown>

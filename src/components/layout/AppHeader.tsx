@@ -30,8 +30,9 @@ export function AppHeader({ onOpenMenu, mobile }: { onOpenMenu: () => void; mobi
         </Typography.Text>
       </div>
       <div className="app-header-end">
+        {/* Named by its text ("Credits: 120"), which a phone only hides from sight. */}
         {user && role !== 'admin' && user.credits !== null && (
-          <Link to="/profile" data-testid="header-credits" aria-label="Credits">
+          <Link to="/profile" data-testid="header-credits">
             <Space size={4}>
               <WalletOutlined />
               <span className="app-header-credits-label">Credits:</span>
@@ -40,7 +41,8 @@ export function AppHeader({ onOpenMenu, mobile }: { onOpenMenu: () => void; mobi
           </Link>
         )}
         <Dropdown menu={{ items }} trigger={['click']}>
-          <Button type="text" aria-label="User menu" data-testid="user-menu">
+          {/* Named by the name and role it shows; a phone shows only the avatar. */}
+          <Button type="text" aria-label={mobile ? LAYOUT.userMenu : undefined} data-testid="user-menu">
             <Space>
               <Avatar size="small" icon={<UserOutlined />} />
               {!mobile && <span>{user?.name ?? user?.username}</span>}

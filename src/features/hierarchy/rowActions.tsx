@@ -8,13 +8,14 @@ import { type CreditEntity, useCreditDialogs } from '../credits';
 
 /** The Status cell: a switch that asks before activating or deactivating (`onToggle`). */
 export function StatusSwitch({ record, onToggle }: { record: HierarchyUser; onToggle: (record: HierarchyUser) => void }) {
+  const state = record.is_active ? 'Active' : record.status === 'suspended' ? 'Suspended' : 'Inactive';
   return (
     <Switch
       size="small"
       checked={record.is_active}
       checkedChildren="Active"
-      unCheckedChildren={record.status === 'suspended' ? 'Suspended' : 'Inactive'}
-      aria-label={`Status of ${record.username}`}
+      unCheckedChildren={state}
+      aria-label={HIERARCHY_PANEL.statusOf(record.username, state)}
       onClick={(_, e) => {
         e.stopPropagation();
         onToggle(record);

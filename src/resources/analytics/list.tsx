@@ -8,7 +8,7 @@ import { Bar, Column, Line } from '@ant-design/plots';
 import { type HttpError, useCustom } from '@refinedev/core';
 import { Alert, Button, Card, Col, DatePicker, Input, Row, Segmented, Select, Space, Statistic, Table } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useRef, useState } from 'react';
 import {
   ANALYTICS,
   ANALYTICS_ROLES,
@@ -21,12 +21,20 @@ import {
   type TopUser,
 } from '../../contract';
 import { dateTime } from '../../components/display';
+import { useKeyboardScrollable } from '../../components/DataTable';
 import { ExportCsvButton } from '../../components/export/csv';
 import { PageAccess } from '../../components/routing';
 
 type Range = [Dayjs, Dayjs];
 const CHART_HEIGHT = 260;
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** A table that scrolls sideways on a phone takes the focus, so the keyboard scrolls it too. */
+function Scrollable({ label, children }: { label: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useKeyboardScrollable(ref, label);
+  return <div ref={ref}>{children}</div>;
+}
 
 function useFigures<T>(url: string, query: Record<string, unknown>) {
   const { result, query: q } = useCustom<{ data: T }, HttpError>({ url, method: 'get', config: { query }, errorNotification: false, queryOptions: { retry: false } });
@@ -207,21 +215,23 @@ function Expiring() {
           </Col>
         ))}
       </Row>
-      <Table
-        size="small"
-        rowKey="id"
-        loading={loading}
-        dataSource={rows}
-        pagination={{ pageSize: 10, hideOnSinglePage: true }}
-        locale={{ emptyText: GENERAL.noData }}
-        scroll={{ x: 'max-content' }}
-        columns={[
-          { title: 'Login', dataIndex: 'login' },
-          { title: 'Full name', dataIndex: 'full_name' },
-          { title: 'Owner', dataIndex: ['owner', 'username'] },
-          { title: 'Expires', dataIndex: 'expiry_date', render: dateTime },
-        ]}
-      />
+      <Scrollable label={ANALYTICS.expiring}>
+        <Table
+          size="small"
+          rowKey="id"
+          loading={loading}
+          dataSource={rows}
+          pagination={{ pageSize: 10, hideOnSinglePage: true }}
+          locale={{ emptyText: GENERAL.noData }}
+          scroll={{ x: 'max-content' }}
+          columns={[
+            { title: 'Login', dataIndex: 'login' },
+            { title: 'Full name', dataIndex: 'full_name' },
+            { title: 'Owner', dataIndex: ['owner', 'username'] },
+            { title: 'Expires', dataIndex: 'expiry_date', render: dateTime },
+          ]}
+        />
+      </Scrollable>
     </Card>
   );
 }
@@ -265,20 +275,22 @@ function TopUsers({ role, title, range }: { role: 'reseller' | 'dealer'; title: 
       <div data-testid={`chart-top-${role}s`}>
         <Bar data={rows} xField="username" yField="credits_spent" height={Math.max(120, rows.length * 32)} autoFit axis={{ y: { title: 'Credits' } }} />
       </div>
-      <Table
-        size="small"
-        rowKey="id"
-        dataSource={rows}
-        pagination={false}
-        locale={{ emptyText: GENERAL.noData }}
-        columns={[
-          { title: '#', key: 'rank', width: 50, render: (_: unknown, _r: TopUser, i: number) => i + 1 },
-          { title: 'Username', dataIndex: 'username' },
-          { title: 'Name', dataIndex: 'name', responsive: ['md'] },
-          { title: 'Credits spent', dataIndex: 'credits_spent', align: 'right', render: (v: number) => `${v.toLocaleString('en-US')} credits` },
-          { title: 'Renewals', dataIndex: 'renewals', align: 'right' },
-        ]}
-      />
+      <Scrollable label={title}>
+        <Table
+          size="small"
+          rowKey="id"
+          dataSource={rows}
+          pagination={false}
+          locale={{ emptyText: GENERAL.noData }}
+          columns={[
+            { title: '#', key: 'rank', width: 50, render: (_: unknown, _r: TopUser, i: number) => i + 1 },
+            { title: 'Username', dataIndex: 'username' },
+            { title: 'Name', dataIndex: 'name', responsive: ['md'] },
+            { title: 'Credits spent', dataIndex: 'credits_spent', align: 'right', render: (v: number) => `${v.toLocaleString('en-US')} credits` },
+            { title: 'Renewals', dataIndex: 'renewals', align: 'right' },
+          ]}
+        />
+      </Scrollable>
     </Card>
   );
 }

@@ -57,7 +57,8 @@ function TargetUsers({ form, known }: { form: UseFormReturn<any>; known: TargetU
         loading={query.isFetching}
         options={options}
         optionFilterProp="label"
-        placeholder={firstRole ? `All ${firstRole}s` : ANNOUNCEMENT_FORM.chooseRoleFirst}
+        // Disabled, the help under the field says why: a greyed placeholder would be too faint to read.
+        placeholder={firstRole ? `All ${firstRole}s` : undefined}
       />
     </FormField>
   );

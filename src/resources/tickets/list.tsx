@@ -87,7 +87,8 @@ export function TicketsPage() {
             width: 260,
             render: (subject: string, t: Ticket) => (
               <Space size={6}>
-                {t.is_unread && <Badge status="processing" title={TICKETS.unread} aria-label={TICKETS.unread} />}
+                {/* A dot that says something: an image with a name. */}
+                {t.is_unread && <Badge status="processing" title={TICKETS.unread} role="img" aria-label={TICKETS.unread} />}
                 <Button type="link" style={{ padding: 0, fontWeight: t.is_unread ? 600 : undefined }} onClick={() => openTicket(t.id)}>
                   {subject}
                 </Button>
