@@ -12,7 +12,7 @@
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { type BaseRecord, type CrudFilter, type CrudSort, type HttpError, useTable } from '@refinedev/core';
-import { Alert, Button, Card, Input, Select, Space, Spin, Table, type TableProps, Typography } from 'antd';
+import { Alert, Button, Card, Input, Select, Skeleton, Space, Spin, Table, type TableProps, Typography } from 'antd';
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, Suspense, lazy, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS, type SortKeyFor } from '../../contract';
@@ -574,7 +574,8 @@ export function DataTable<T extends BaseRecord, R extends string>({
           />
         ))}
         {dateRange && (
-          <Suspense fallback={null}>
+          // Its place is kept while its code loads: arriving, it would push what follows to the next line.
+          <Suspense fallback={<Skeleton.Input active block className="data-table-range" />}>
             <DateRangeFilter label={dateRange.label} value={range} onChange={chooseRange} />
           </Suspense>
         )}
@@ -637,17 +638,20 @@ export function DataTable<T extends BaseRecord, R extends string>({
       )}
 
       <div ref={bodyRef}>{body}</div>
-      <Pagination
-        current={currentPage}
-        {...pagingOf(tableQuery.data, pageSize)}
-        pageSize={pageSize}
-        pageSizes={pageSizes}
-        onChange={setCurrentPage}
-        onPageSizeChange={(size) => {
-          setPageSize(size);
-          setCurrentPage(1);
-        }}
-      />
+      {/* Not before the first answer: it would say '0 total', and the rows arriving above it would push it down. */}
+      {!tableQuery.isLoading && (
+        <Pagination
+          current={currentPage}
+          {...pagingOf(tableQuery.data, pageSize)}
+          pageSize={pageSize}
+          pageSizes={pageSizes}
+          onChange={setCurrentPage}
+          onPageSizeChange={(size) => {
+            setPageSize(size);
+            setCurrentPage(1);
+          }}
+        />
+      )}
     </Card>
   );
   return header ? (
