@@ -4,7 +4,8 @@ import { useCustom } from '@refinedev/core';
 import { Alert, Button, Card, Col, DatePicker, Row, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
-import { AnnouncementBanner, NotificationsButton } from '../features/announcements';
+import { AnnouncementBanner, NotificationsButton, useBannerSettled } from '../features/announcements';
+import { PageLoading } from '../components/routing';
 import { YearlyCreditsChart } from '../components/charts';
 import { RecentTransactions, SidePanels, StatCards } from '../features/dashboard';
 import type { DashboardStats } from '../contract';
@@ -36,6 +37,10 @@ export function DashboardPage() {
   const { query: stats, result } = useCustom<{ data: Stats }>({ url: 'dashboard/stats', method: 'get', config: { query }, errorNotification: false });
   const s = result?.data?.data;
   const name = user?.name || (role ? role.charAt(0).toUpperCase() + role.slice(1) : '');
+  // The banner, the figures and what follows them are drawn together, once both have answered: the
+  // banner arriving after the cards pushed them down. A new range keeps the figures shown until its own arrive.
+  const bannerSettled = useBannerSettled();
+  const ready = bannerSettled && (s !== undefined || stats.isError);
 
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
@@ -51,18 +56,24 @@ export function DashboardPage() {
           <NotificationsButton />
         </Space>
       </Space>
-      <AnnouncementBanner />
-      {stats.isError && <Alert type="error" showIcon message={stats.error?.message} />}
-      <StatCards figures={s} role={role} loading={stats.isLoading} />
-      <Row gutter={[16, 16]}>
-        <Col xs={24} lg={16}>
-          <Card title="Credits sold this year">{s && <YearlyCreditsChart points={s.yearly_credits} />}</Card>
-        </Col>
-        <Col xs={24} lg={8}>
-          <SidePanels figures={s} role={role} />
-        </Col>
-      </Row>
-      <RecentTransactions rows={s?.recent_transactions} loading={stats.isLoading} />
+      {ready ? (
+        <>
+          <AnnouncementBanner />
+          {stats.isError && <Alert type="error" showIcon message={stats.error?.message} />}
+          <StatCards figures={s} role={role} loading={stats.isLoading} />
+          <Row gutter={[16, 16]}>
+            <Col xs={24} lg={16}>
+              <Card title="Credits sold this year">{s && <YearlyCreditsChart points={s.yearly_credits} />}</Card>
+            </Col>
+            <Col xs={24} lg={8}>
+              <SidePanels figures={s} role={role} />
+            </Col>
+          </Row>
+          <RecentTransactions rows={s?.recent_transactions} loading={stats.isLoading} />
+        </>
+      ) : (
+        <PageLoading />
+      )}
     </Space>
   );
 }

@@ -606,7 +606,8 @@ export function DataTable<T extends BaseRecord, R extends string>({
           />
         ))}
         {dateRange && (
-          <Suspense fallback={null}>
+          // Its place is kept while its code loads: arriving, it would push what follows to the next line.
+          <Suspense fallback={<Skeleton.Input active block className="data-table-range" />}>
             <DateRangeFilter label={dateRange.label} value={range} onChange={chooseRange} />
           </Suspense>
         )}
@@ -669,7 +670,7 @@ export function DataTable<T extends BaseRecord, R extends string>({
       )}
 
       <div ref={bodyRef}>{body}</div>
-      {/* Drawn with the first rows, in its place below them: drawn before, the rows would push it down. */}
+      {/* Not before the first answer: it would say '0 total', and the rows arriving above it would push it down. */}
       {!tableQuery.isLoading && (
         <Pagination
           current={currentPage}

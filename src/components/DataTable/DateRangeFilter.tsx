@@ -12,6 +12,7 @@ export default function DateRangeFilter({ label, value, onChange }: { label: str
   return (
     <DatePicker.RangePicker
       aria-label={label}
+      className="data-table-range"
       value={value ? [dayjs(value.from), dayjs(value.to)] : null}
       format={DATE_FORMAT}
       disabledDate={(d: Dayjs) => d.isAfter(dayjs().endOf('day'))}

@@ -1,5 +1,6 @@
 /** The figures above a list (its `header`): four small cards a row on wide screens, two on phones. */
-import { Card, Col, Row, Skeleton, Statistic } from 'antd';
+import { Card, Col, Row } from 'antd';
+import { Figure } from '../display/Figure';
 
 /**
  * While loading, each card keeps its title and a skeleton stands in the figure's line, so the cards
@@ -12,7 +13,7 @@ export function StatCards({ cards, loading }: { cards: Array<[title: string, val
       {cards.map(([title, value]) => (
         <Col key={title} xs={12} md={6}>
           <Card size="small">
-            <Statistic title={title} value={value ?? 0} valueRender={(figure) => (loading ? <Skeleton.Input active size="small" /> : figure)} />
+            <Figure title={title} value={value ?? 0} loading={loading} />
           </Card>
         </Col>
       ))}

@@ -22,7 +22,8 @@ const PULSE_CSS = `
 @media (prefers-reduced-motion: reduce) { .announcement-urgent { animation: none; outline: 2px solid rgba(255, 77, 79, 0.6); } }
 `;
 
-export function AnnouncementBanner() {
+/** The banner's request, one for every caller (the query is shared). */
+function useBannerQuery() {
   const { role } = useCurrentUser();
   const admin = role === 'admin';
   const { result, query } = useCustom<{ data?: Announcement[]; announcements?: Announcement[] }>({
@@ -32,6 +33,19 @@ export function AnnouncementBanner() {
     errorNotification: false,
     queryOptions: { enabled: role !== null, retry: false },
   });
+  return { admin, result, query };
+}
+
+/**
+ * Whether the banner knows what it shows (answered, or failed and shows nothing): a page draws what
+ * is below the banner only then, so that the banner never arrives above it and pushes it down.
+ */
+export function useBannerSettled(): boolean {
+  return !useBannerQuery().query.isLoading;
+}
+
+export function AnnouncementBanner() {
+  const { admin, result, query } = useBannerQuery();
   const [dismissed, setDismissed] = useState(dismissedAnnouncements);
   if (query.isError) return null;
   const items = (admin ? result?.data?.data : result?.data?.announcements) ?? [];

@@ -3,7 +3,8 @@
  * dealer has no managers, resellers or dealers below it and sells no credits), credits carry their
  * unit, and every role below admin sees its own balance.
  */
-import { Card, Col, Row, Statistic } from 'antd';
+import { Card, Col, Row } from 'antd';
+import { Figure } from '../../components/display/Figure';
 import { DASHBOARD_LABELS, DASHBOARD_PANEL, type DashboardStats, ROLES, type Role, pluralWord } from '../../contract';
 
 /** The figures the cards show: those of the API's dashboard answer. */
@@ -43,11 +44,12 @@ export function StatCards({ figures, role, loading }: { figures?: DashboardFigur
     <Row gutter={[16, 16]}>
       {cards.map((card) => (
         <Col key={card.key} xs={24} sm={12} lg={6}>
-          <Card loading={loading} data-testid={`card-${card.key}`}>
-            <Statistic
+          <Card data-testid={`card-${card.key}`}>
+            <Figure
               title={card.label}
               value={Number(figures?.[card.key] ?? 0)}
               suffix={card.credits ? pluralWord(Number(figures?.[card.key] ?? 0), 'credit') : undefined}
+              loading={loading}
             />
           </Card>
         </Col>

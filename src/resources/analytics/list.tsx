@@ -6,7 +6,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { Bar, Column, Line } from '@ant-design/plots';
 import { type HttpError, useCustom } from '@refinedev/core';
-import { Alert, Button, Card, Col, DatePicker, Input, Row, Segmented, Select, Space, Statistic, Table } from 'antd';
+import { Alert, Button, Card, Col, DatePicker, Input, Row, Segmented, Select, Space, Table } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useMemo, useRef, useState } from 'react';
 import {
@@ -22,11 +22,14 @@ import {
 } from '../../contract';
 import { dateTime } from '../../components/display';
 import { useKeyboardScrollable } from '../../components/DataTable';
+import { Figure } from '../../components/display/Figure';
 import { ExportCsvButton } from '../../components/export/csv';
-import { PageAccess } from '../../components/routing';
+import { PageAccess, PageLoading } from '../../components/routing';
 
 type Range = [Dayjs, Dayjs];
 const CHART_HEIGHT = 260;
+const FIRST_WINDOW = 30;
+const TOP_COUNT = 10;
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** A table that scrolls sideways on a phone takes the focus, so the keyboard scrolls it too. */
@@ -78,7 +81,7 @@ function CreditsFlow({ range }: { range: Record<string, string> }) {
       }
     >
       <Failed show={error} />
-      <div data-testid="chart-credits-flow">
+      <div data-testid="chart-credits-flow" style={{ minHeight: CHART_HEIGHT }}>
         <Line
           data={rows}
           xField="period"
@@ -148,7 +151,7 @@ function Renewals({ range }: { range: Record<string, string> }) {
       }
     >
       <Failed show={error} />
-      <div data-testid="chart-renewals">
+      <div data-testid="chart-renewals" style={{ minHeight: CHART_HEIGHT }}>
         <Column data={series} xField="period" yField="value" colorField="kind" group height={CHART_HEIGHT} autoFit />
       </div>
       <Table
@@ -169,7 +172,7 @@ function Renewals({ range }: { range: Record<string, string> }) {
 }
 
 function Expiring() {
-  const [days, setDays] = useState<number>(30);
+  const [days, setDays] = useState<number>(FIRST_WINDOW);
   const [search, setSearch] = useState('');
   const { data, loading, error } = useFigures<ExpiringReport>('analytics/expiring', { days });
   const rows = useMemo(() => {
@@ -209,8 +212,8 @@ function Expiring() {
       <Row gutter={[16, 16]} style={{ marginBottom: 12 }}>
         {EXPIRY_WINDOWS.map((d) => (
           <Col key={d} xs={8}>
-            <Card size="small" loading={loading}>
-              <Statistic title={`Within ${d} days`} value={data?.counts[`days_${d}` as keyof ExpiringReport['counts']] ?? 0} suffix="accounts" />
+            <Card size="small">
+              <Figure title={`Within ${d} days`} value={data?.counts[`days_${d}` as keyof ExpiringReport['counts']] ?? 0} suffix="accounts" loading={loading} />
             </Card>
           </Col>
         ))}
@@ -237,12 +240,14 @@ function Expiring() {
 }
 
 function TopUsers({ role, title, range }: { role: 'reseller' | 'dealer'; title: string; range: Record<string, string> }) {
-  const { data = [], loading, error } = useFigures<TopUser[]>('analytics/top-users', { ...range, role, limit: 10 });
+  const { data = [], loading, error } = useFigures<TopUser[]>('analytics/top-users', { ...range, role, limit: TOP_COUNT });
   const [search, setSearch] = useState('');
   const rows = useMemo(() => {
     const term = search.trim().toLowerCase();
     return data.filter((u) => !term || u.username.toLowerCase().includes(term) || u.name.toLowerCase().includes(term));
   }, [data, search]);
+  // The chart's box has its height before the chart draws into it.
+  const barHeight = Math.max(120, rows.length * 32);
   return (
     <Card
       title={title}
@@ -272,8 +277,8 @@ function TopUsers({ role, title, range }: { role: 'reseller' | 'dealer'; title: 
       }
     >
       <Failed show={error} />
-      <div data-testid={`chart-top-${role}s`}>
-        <Bar data={rows} xField="username" yField="credits_spent" height={Math.max(120, rows.length * 32)} autoFit axis={{ y: { title: 'Credits' } }} />
+      <div data-testid={`chart-top-${role}s`} style={{ minHeight: barHeight }}>
+        <Bar data={rows} xField="username" yField="credits_spent" height={barHeight} autoFit axis={{ y: { title: 'Credits' } }} />
       </div>
       <Scrollable label={title}>
         <Table
@@ -295,10 +300,31 @@ function TopUsers({ role, title, range }: { role: 'reseller' | 'dealer'; title: 
   );
 }
 
+/**
+ * Whether every figure the board opens with has answered (or failed): the board is drawn once they
+ * have, so that no card grows from its skeleton to its chart and table under the eyes and pushes the
+ * others down. The cards then find their answers in the query cache (the same requests).
+ */
+function useFirstFiguresSettled(range: Record<string, string>): boolean {
+  const loads = [
+    useFigures('analytics/credits-flow', range),
+    useFigures('analytics/renewals', range),
+    useFigures('analytics/expiring', { days: FIRST_WINDOW }),
+    useFigures('analytics/top-users', { ...range, role: 'reseller', limit: TOP_COUNT }),
+    useFigures('analytics/top-users', { ...range, role: 'dealer', limit: TOP_COUNT }),
+  ];
+  const settled = loads.every((l) => !l.loading);
+  // Once drawn, the board stays: a new range or window shows in each card as it loads.
+  const [drawn, setDrawn] = useState(false);
+  if (settled && !drawn) setDrawn(true);
+  return settled || drawn;
+}
+
 function AnalyticsBoard() {
   const [range, setRange] = useState<Range>([dayjs().subtract(12, 'month').startOf('month'), dayjs()]);
   const [version, setVersion] = useState(0);
   const rangeQuery = useMemo(() => ({ date_from: range[0].format(DATE_FORMAT), date_to: range[1].format(DATE_FORMAT) }), [range]);
+  const ready = useFirstFiguresSettled(rangeQuery);
   // Refresh mounts the figures again, which asks for each of them again.
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }} key={version}>
@@ -317,23 +343,27 @@ function AnalyticsBoard() {
           </Button>
         </Space>
       </Space>
-      <Row gutter={[16, 16]}>
-        <Col xs={24} xl={12}>
-          <CreditsFlow range={rangeQuery} />
-        </Col>
-        <Col xs={24} xl={12}>
-          <Renewals range={rangeQuery} />
-        </Col>
-        <Col xs={24}>
-          <Expiring />
-        </Col>
-        <Col xs={24} lg={12}>
-          <TopUsers role="reseller" title={ANALYTICS.topResellers} range={rangeQuery} />
-        </Col>
-        <Col xs={24} lg={12}>
-          <TopUsers role="dealer" title={ANALYTICS.topDealers} range={rangeQuery} />
-        </Col>
-      </Row>
+      {!ready ? (
+        <PageLoading />
+      ) : (
+        <Row gutter={[16, 16]}>
+          <Col xs={24} xl={12}>
+            <CreditsFlow range={rangeQuery} />
+          </Col>
+          <Col xs={24} xl={12}>
+            <Renewals range={rangeQuery} />
+          </Col>
+          <Col xs={24}>
+            <Expiring />
+          </Col>
+          <Col xs={24} lg={12}>
+            <TopUsers role="reseller" title={ANALYTICS.topResellers} range={rangeQuery} />
+          </Col>
+          <Col xs={24} lg={12}>
+            <TopUsers role="dealer" title={ANALYTICS.topDealers} range={rangeQuery} />
+          </Col>
+        </Row>
+      )}
     </Space>
   );
 }
