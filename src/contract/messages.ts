@@ -18,7 +18,6 @@ export const AUTH = {
   signingIn: 'Signing in...',
   fillAllFields: 'Please fill in all fields',
   invalidCredentials: 'Invalid credentials. Please try again.',
-  loginSuccess: 'Login successful. Redirecting...',
   unauthenticated: 'Unauthenticated.',
   tooManyAttempts: 'Too Many Attempts.',
   accountDisabled: 'This account is disabled.',

@@ -34,11 +34,9 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
         const { data } = await http.post<LoginResponse>('login', { username: username.trim(), password });
         identity.clear();
         session.save(data.token, data.user.role);
-        return {
-          success: true,
-          redirectTo: '/',
-          successNotification: { message: AUTH.loginSuccess },
-        };
+        // No 'Login successful' toast: the dashboard opening says it, and a toast opened as the page
+        // changes would stay over the dashboard (the bottom of a phone screen) for its 3 s.
+        return { success: true, redirectTo: '/' };
       } catch (error) {
         return { success: false, error: { name: 'Error', message: loginErrorMessage(error as HttpError) } };
       }
