@@ -28,7 +28,10 @@ describeBrowser('feedback that matches', (ctx) => {
   it('Quick Renew: from the choice of 3 months until their price arrives, no figure shows and the button waits', async () => {
     const page = await ctx.signIn('dealer');
     await page.goto('/accounts');
-    const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Row actions' }) }).first();
+    const row = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('button', { name: 'Row actions' }) })
+      .first();
     await row.waitFor();
     await row.getByRole('button', { name: 'Row actions' }).click();
     await page.getByRole('menuitem', { name: RENEWAL.quickRenew }).click();
