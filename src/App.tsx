@@ -85,6 +85,16 @@ function PanelRoutes() {
                 <Route key={route.path} path={route.path} element={<RouteGuard route={route} />} />
               ))}
             </Route>
+            {/* Access Denied: in the panel's frame when signed in, else beside the sign-in page. */}
+            <Route
+              element={
+                <SignedIn fallback={<PublicFrame />}>
+                  <AppLayout menuFor={menuFor} resources={declarations} />
+                </SignedIn>
+              }
+            >
+              <Route path="/unauthorized" element={<UnauthorizedPage />} />
+            </Route>
             <Route element={<PublicFrame />}>
               <Route
                 element={
@@ -95,7 +105,6 @@ function PanelRoutes() {
               >
                 <Route path="/login" element={<LoginPage />} />
               </Route>
-              <Route path="/unauthorized" element={<UnauthorizedPage />} />
               <Route path="*" element={<NotFoundPage />} />
             </Route>
           </Routes>

@@ -29,6 +29,8 @@ export const EXPIRING_SOON_HOURS = 24;
 
 export const SEARCH_DEBOUNCE_MS = 500;
 export const REFETCH_DELAY_MS = 300;
+/** The public config (maintenance, theme, trials) is read again this often, and when the window gets the focus back. */
+export const CONFIG_REFRESH_MS = 60_000;
 
 export const TOAST_MS = { default: 3000, error: 4000 } as const;
 export const POPUP_AUTO_CLOSE_MS = 3000;

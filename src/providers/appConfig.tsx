@@ -1,6 +1,6 @@
 /** What the API tells the panel before sign-in: demo mode and its users, maintenance, the active theme. */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
-import type { PublicConfig } from '../contract';
+import { CONFIG_REFRESH_MS, type PublicConfig } from '../contract';
 import { MAINTENANCE_EVENT, http } from './http';
 
 const EMPTY: PublicConfig = { demo_mode: false, demo_users: [], maintenance_mode: false, enable_trials: true, trial_days: 7, theme: null };
@@ -22,13 +22,25 @@ export function AppConfigProvider({ children }: { children: ReactNode }) {
   const [config, setConfig] = useState<PublicConfig | null>(null);
   const refetch = useCallback(() => {
     fetchConfig()
-      .then(setConfig)
+      // An unchanged answer keeps the same object: the periodic read re-renders nothing.
+      .then((next) => setConfig((current) => (current && JSON.stringify(current) === JSON.stringify(next) ? current : next)))
       .catch(() => undefined);
   }, []);
   useEffect(() => {
     void preloadAppConfig().then((loaded) => setConfig((current) => current ?? loaded));
+    // Another admin may switch maintenance (or the theme) meanwhile: read it again now and then, and
+    // when the user comes back to the tab, so the bar and the maintenance page follow without a reload.
+    const whenVisible = () => {
+      if (document.visibilityState === 'visible') refetch();
+    };
+    const timer = window.setInterval(whenVisible, CONFIG_REFRESH_MS);
     window.addEventListener(MAINTENANCE_EVENT, refetch);
-    return () => window.removeEventListener(MAINTENANCE_EVENT, refetch);
+    window.addEventListener('focus', refetch);
+    return () => {
+      window.clearInterval(timer);
+      window.removeEventListener(MAINTENANCE_EVENT, refetch);
+      window.removeEventListener('focus', refetch);
+    };
   }, [refetch]);
   if (!config) return null;
   return <AppConfigContext.Provider value={{ config, refetch }}>{children}</AppConfigContext.Provider>;

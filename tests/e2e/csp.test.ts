@@ -81,7 +81,7 @@ describeBrowser('Content-Security-Policy in the browser', (ctx) => {
         expect(violations, `${username} on ${path}`).toEqual([]);
       }
       // A dialog and a drawer render their own styles at runtime.
-      // A dealer is sent on to /unauthorized, which has no frame: the frame, or that page.
+      // A dealer is sent on to /unauthorized, in the panel's frame.
       await page.goto('/ticket-categories');
       await page.waitForLoadState('networkidle');
       await page.locator('[data-testid="panel-name"], .ant-result').first().waitFor();

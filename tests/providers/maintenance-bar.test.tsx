@@ -7,9 +7,9 @@ import { Refine } from '@refinedev/core';
 import { act, render } from '@testing-library/react';
 import { App } from 'antd';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppLayout } from '../../src/components/layout/AppLayout';
-import { ACCESS, MAINTENANCE_BAR } from '../../src/contract';
+import { ACCESS, CONFIG_REFRESH_MS, MAINTENANCE_BAR } from '../../src/contract';
 import { AppConfigProvider } from '../../src/providers/appConfig';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { MAINTENANCE_EVENT, http } from '../../src/providers/http';
@@ -66,6 +66,29 @@ describe('maintenance bar', { timeout: 30_000 }, () => {
     act(() => void window.dispatchEvent(new Event(MAINTENANCE_EVENT)));
     await waitFor(() => expect(bar(view)).toBeNull());
     expect(view.baseElement.textContent).toContain('managers screen');
+  });
+
+  it("follows another admin's switch without a reload: when the window gets the focus back, and about once a minute", async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const view = renderAs('admin');
+      await waitFor(() => expect(bar(view)).not.toBeNull());
+
+      fake.on('GET', 'config', { status: 200, body: config(false) });
+      act(() => void window.dispatchEvent(new Event('focus')));
+      await waitFor(() => expect(bar(view)).toBeNull());
+
+      // Turned on again elsewhere: the next periodic read brings the bar back, with no event at all.
+      fake.on('GET', 'config', { status: 200, body: config(true) });
+      const reads = fake.calls('GET', 'config').length;
+      act(() => void vi.advanceTimersByTime(CONFIG_REFRESH_MS - 1000));
+      expect(fake.calls('GET', 'config')).toHaveLength(reads);
+      act(() => void vi.advanceTimersByTime(1000));
+      await waitFor(() => expect(bar(view)).not.toBeNull());
+      expect(view.baseElement.textContent).toContain('managers screen');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a non-admin gets the maintenance page, not the screen and not the bar', async () => {

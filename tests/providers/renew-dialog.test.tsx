@@ -106,6 +106,33 @@ describe('Quick Renew dialog', { timeout: 30_000 }, () => {
     expect(fake.calls('POST', 'accounts/7/credits')[0].body).toEqual({ action: 'renew', months: 7 });
   });
 
+  it('never shows the price of other months: from the choice of 3 months until their price arrives, no figure and the button waits', async () => {
+    fake.on('POST', 'global-discounts/calculate-credits', (r) => ({ status: 200, body: quote((r.body as { months: number }).months) }));
+    fake.on('POST', 'accounts/7/credits', { status: 200, body: { message: 'Account renewed successfully.', data: {} } });
+    const { view, renew, text, onClose } = renderDialog();
+    const total = () => view.baseElement.querySelector('[data-testid="renewal-total"]')!.textContent;
+    const button = () => [...view.baseElement.querySelectorAll<HTMLButtonElement>('.ant-modal button')].find((b) => b.textContent === 'Quick Renew')!;
+    await waitFor(() => expect(total()).toBe('1 credit'));
+    expect(button().disabled).toBe(false);
+
+    const choice = [...view.baseElement.querySelectorAll<HTMLInputElement>('.ant-modal input[type=radio]')].find((c) => c.closest('label')!.textContent === '3 months')!;
+    fireEvent.click(choice);
+    // The same render as the choice: the 1 month's figure is gone and the button waits for the new one.
+    expect(total()).not.toContain('credit');
+    expect(button().disabled).toBe(true);
+    // Enter in the field does not renew meanwhile either.
+    fireEvent.submit(view.baseElement.querySelector('.ant-modal form')!);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fake.calls('POST', 'accounts/7/credits')).toHaveLength(0);
+
+    await waitFor(() => expect(total()).toBe('3 credits'));
+    expect(button().disabled).toBe(false);
+    expect(text()).not.toContain('1 credit ');
+    renew();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(fake.calls('POST', 'accounts/7/credits')[0].body).toEqual({ action: 'renew', months: 3 });
+  });
+
   it('refuses months outside 1-50 without asking for a price or renewing', async () => {
     fake.on('POST', 'global-discounts/calculate-credits', (r) => ({ status: 200, body: quote((r.body as { months: number }).months) }));
     const { type, renew, text } = renderDialog();

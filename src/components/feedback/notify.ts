@@ -1,6 +1,6 @@
 /**
- * Toasts through Refine's notification provider (antd, one at a time: the App is configured with
- * maxCount 1). Titles and descriptions come from the contract's messages. A failed request becomes
+ * Toasts through Refine's notification provider (antd, one at a time: each new toast takes the shared
+ * key and replaces the one on screen). Titles and descriptions come from the contract's messages. A failed request becomes
  * a toast in one way: `errorText` (what it says), `errorToast` (the toast), `errorNotification`
  * (Refine's `errorNotification` callback) and `useNotify().httpError` (a toast now).
  */

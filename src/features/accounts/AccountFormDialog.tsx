@@ -85,6 +85,7 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
   ];
   const servers = useMemo(() => [serverId ?? null], [serverId]);
   const price = useRenewalQuote(servers, months, target === 'create' && purchase === 'months');
+  const pricing = mode === 'create' && purchase === 'months' && price.loading;
 
   // A non-admin's accounts live on its branch's server: offer only that one when it is known.
   const serverOptions = !admin && branchServer ? options.filter((o) => o.value === branchServer.id) : options;
@@ -116,7 +117,9 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
 
   /** `body` is the schema's output: the request body. */
   const submit = async (body: Record<string, unknown>) => {
-    if (mode === 'create' && body.months !== undefined && !price.loading && price.balance !== null && price.total > price.balance) {
+    // Nothing is bought before the price of the months chosen is on screen.
+    if (pricing) return;
+    if (mode === 'create' && body.months !== undefined && price.balance !== null && price.total > price.balance) {
       setError('months', { type: 'balance', message: CREDITS.insufficientCredits(price.total, price.balance) });
       return;
     }
@@ -135,6 +138,7 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
       onOk={() => handleSubmit(submit as never)().catch(() => undefined)}
       onCancel={onClose}
       confirmLoading={mutation.isPending}
+      okButtonProps={{ disabled: pricing }}
       width={560}
     >
       {summary.length > 0 && (

@@ -185,7 +185,6 @@ export function GlobalDiscountsPage() {
   return (
     <CrudPage<GlobalDiscount, 'global-discounts'>
       resource="global-discounts"
-      title="Global Discounts"
       singular="global discount"
       labels={{ add: 'Add Global Discount', createTitle: 'Create Global Discount', editTitle: 'Edit Global Discount', emptyHint: DATA_TABLE.noGlobalDiscounts }}
       columns={[]}

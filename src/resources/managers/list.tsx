@@ -6,6 +6,7 @@ import { DATA_TABLE, DIALOGS, GENERAL, HIERARCHY, HIERARCHY_PANEL, type Hierarch
 import { DataTable, type ListColumn } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { useConfirm } from '../../components/feedback';
+import { TOAST_KEY } from '../../providers/notificationProvider';
 import { statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../features/hierarchy';
 
 export function ManagersList() {
@@ -20,7 +21,7 @@ export function ManagersList() {
     deletedMany: HIERARCHY_PANEL.managersDeleted,
   });
 
-  const comingSoon = (title: string) => () => notification.info({ message: title, description: GENERAL.comingSoon });
+  const comingSoon = (title: string) => () => notification.info({ key: TOAST_KEY, message: title, description: GENERAL.comingSoon });
 
   const columns: Array<ListColumn<HierarchyUser, 'managers'>> = [
     { dataIndex: 'name', title: 'Name', sortable: true, priority: 'key' },

@@ -20,7 +20,6 @@ export function UserPromosPage() {
   return (
     <CrudPage<UserPromo, 'user-promos'>
       resource="user-promos"
-      title="Dealer Promos"
       singular="promo"
       searchPlaceholder="Search promos..."
       messages={{ createFailed: PROMOS.createFailed, updateFailed: PROMOS.updateFailed, deleteFailed: PROMOS.deleteFailed }}

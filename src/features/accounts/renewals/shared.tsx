@@ -161,8 +161,9 @@ export function RenewalDialog({ opening, servers, name, title, okText, schema, c
   /** The checked values (the schema's output: whole months in range). */
   const renew = async (values: { months?: unknown }) => {
     const chosen = values.months as number;
-    if (!open || !call || servers.length === 0 || busy.current) return;
-    if (!price.loading && price.balance !== null && price.total > price.balance) {
+    // Enter in the field while the price of these months is still coming: the button waits, and so does Enter.
+    if (!open || !call || servers.length === 0 || busy.current || price.loading) return;
+    if (price.balance !== null && price.total > price.balance) {
       const message = CREDITS.insufficientCredits(price.total, price.balance);
       setError('months', { type: 'balance', message });
       notify.error(RENEWAL.failed, message);

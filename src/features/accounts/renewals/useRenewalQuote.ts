@@ -30,21 +30,26 @@ export interface RenewalPrice {
 export const validMonths = (months: unknown): months is number =>
   typeof months === 'number' && Number.isInteger(months) && months >= RENEW_MONTHS.min && months <= RENEW_MONTHS.max;
 
-/** `servers`: the server id of each account to renew (repeated ids count once per account). */
+const EMPTY: RenewalPrice = { quotes: [], total: 0, regular: 0, balance: null, sufficient: true, loading: false, error: null };
+
+/**
+ * `servers`: the server id of each account to renew (repeated ids count once per account).
+ *
+ * Never stale: an answer counts only for the servers and months it was asked for. From the render
+ * where the months change until the answer for them arrives, the price is loading and names no figure
+ * (a form's submit waits on `loading`), so the previous months' total never shows beside the new months.
+ */
 export function useRenewalQuote(servers: Array<number | null>, months: unknown, enabled = true): RenewalPrice {
-  const [state, setState] = useState<RenewalPrice>({ quotes: [], total: 0, regular: 0, balance: null, sufficient: true, loading: false, error: null });
   const key = servers.map((s) => s ?? 'branch').join(',');
+  const wanted = enabled && validMonths(months) && servers.length > 0 ? `${key}|${months}` : null;
+  const [state, setState] = useState<{ for: string | null; price: RenewalPrice }>({ for: null, price: EMPTY });
   // A read answered by a POST, for a number of servers known only at run time: one custom call each,
   // sent after the typing pauses (useCustom holds one call per hook).
   const { mutateAsync: calculate } = useCustomMutation<{ data: Quote }>();
 
   useEffect(() => {
-    if (!enabled || !validMonths(months) || servers.length === 0) {
-      setState((s) => ({ ...s, quotes: [], total: 0, regular: 0, loading: false, error: null }));
-      return;
-    }
+    if (wanted === null) return;
     let cancelled = false;
-    setState((s) => ({ ...s, loading: true, error: null }));
     const timer = setTimeout(async () => {
       const counts = new Map<number | null, number>();
       for (const s of servers) counts.set(s, (counts.get(s) ?? 0) + 1);
@@ -65,9 +70,9 @@ export function useRenewalQuote(servers: Array<number | null>, months: unknown, 
         const total = quotes.reduce((sum, q, i) => sum + q.payable_credits * entries[i], 0);
         const regular = quotes.reduce((sum, q, i) => sum + q.regular_credits * entries[i], 0);
         const balance = quotes[0]?.user_credits ?? null;
-        setState({ quotes, total, regular, balance, sufficient: balance === null || balance >= total, loading: false, error: null });
+        setState({ for: wanted, price: { quotes, total, regular, balance, sufficient: balance === null || balance >= total, loading: false, error: null } });
       } catch (error) {
-        if (!cancelled) setState((s) => ({ ...s, loading: false, error: (error as Error).message ?? null }));
+        if (!cancelled) setState({ for: wanted, price: { ...EMPTY, error: (error as Error).message ?? null } });
       }
     }, REFETCH_DELAY_MS);
     return () => {
@@ -75,7 +80,10 @@ export function useRenewalQuote(servers: Array<number | null>, months: unknown, 
       clearTimeout(timer);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, months, enabled]);
+  }, [wanted]);
 
-  return state;
+  if (wanted === null) return EMPTY;
+  // Until the answer for these servers and months: loading, with the balance known so far and no price.
+  if (state.for !== wanted) return { ...EMPTY, balance: state.price.balance, loading: true };
+  return state.price;
 }
