@@ -120,7 +120,7 @@ describeBrowser('layout shift and loading states', (ctx) => {
   /** Screens whose slow load was checked at a size: the lists are the same component for every role. */
   const slowChecked = new Set<string>();
 
-  it('paints the panel frame from index.html before the panel's scripts run, dark where the system is, and React replaces it', async () => {
+  it('paints the panel frame from index.html before the panel scripts run, dark where the system is, and React replaces it', async () => {
     for (const [colorScheme, background] of [
       ['light', 'rgb(245, 245, 245)'],
       ['dark', 'rgb(0, 0, 0)'],

@@ -4,7 +4,7 @@
  */
 import type { AuthProvider, HttpError } from '@refinedev/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ACCESS, type CurrentUser } from '../../src/contract';
+import { ACCESS, AUTH, type CurrentUser } from '../../src/contract';
 import { createAuthProvider, loginErrorMessage } from '../../src/providers/authProvider';
 import { colorScheme } from '../../src/providers/colorScheme';
 import { identity } from '../../src/providers/identity';
@@ -42,10 +42,10 @@ const signedIn = (token = 'tok', role = 'manager') => {
 const stored = () => ({ token: localStorage.getItem('token'), userRole: localStorage.getItem('userRole') });
 
 describe('login', () => {
-  it('stores token and userRole and redirects to /, with no toast to cover the dashboard', async () => {
+  it("stores token and userRole and redirects to / with the 'Login successful' toast", async () => {
     fake.on('POST', 'login', { status: 200, body: { token: 'abc123', user: user('reseller') } });
     const result = await auth.login({ username: ' reseller ', password: 'secret' });
-    expect(result).toEqual({ success: true, redirectTo: '/' });
+    expect(result).toEqual({ success: true, redirectTo: '/', successNotification: { message: AUTH.loginSuccess } });
     expect(stored()).toEqual({ token: 'abc123', userRole: 'reseller' });
     expect(fake.calls('POST', 'login')[0]).toMatchObject({ method: 'POST', url: '/api/v1/login', body: { username: 'reseller', password: 'secret' } });
   });
