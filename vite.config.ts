@@ -4,6 +4,7 @@ import { type Plugin, defineConfig } from 'vite';
 // With its extension, as Vite's native config loader (a future default) requires.
 import { antdStyles } from './scripts/antdStyles.js';
 import { precompress } from './scripts/precompress.js';
+import { writeRegistries } from './scripts/registry.mjs';
 
 const API_TARGET = process.env.API_URL ?? 'http://127.0.0.1:3001';
 
@@ -51,6 +52,9 @@ const contractWithoutSideEffects = (): Plugin => ({
   transform: { filter: { id: CONTRACT }, handler: () => ({ moduleSideEffects: false }) },
 });
 
+// The contract's resource registry follows its folder (scripts/registry.mjs): a new entry is in it before the build reads it.
+const registries = (): Plugin => ({ name: 'registries', buildStart: () => void writeRegistries() });
+
 // Vendor code that the entry loads goes into a few chunks by package family, so a release that
 // changes only the panel's code leaves them cached. Vendor code that only lazily loaded pages use is
 // not grouped: Rolldown splits it by the pages that share it, so a page loads what it draws. A group
@@ -63,7 +67,15 @@ const INITIAL_VENDORS: Array<[name: string, test: RegExp]> = [
 ];
 
 export default defineConfig({
-  plugins: [leaveOut(), axiosWithoutFetch(), contractWithoutSideEffects(), antdStyles(fileURLToPath(new URL('./src', import.meta.url))), react(), precompress()],
+  plugins: [
+    registries(),
+    leaveOut(),
+    axiosWithoutFetch(),
+    contractWithoutSideEffects(),
+    antdStyles(fileURLToPath(new URL('./src', import.meta.url))),
+    react(),
+    precompress(),
+  ],
   resolve: { alias: SUBSTITUTES },
   server: { port: 5173, proxy: { '/api': API_TARGET } },
   build: {
