@@ -5,6 +5,7 @@ import { type Plugin, defineConfig } from 'vite';
 import { COLOR_SCHEME_BOOT } from './src/contract/colorSchemeBoot';
 import { antdStyles } from './scripts/antdStyles.js';
 import { precompress } from './scripts/precompress.js';
+import { writeRegistries } from './scripts/registry.mjs';
 
 const API_TARGET = process.env.API_URL ?? 'http://127.0.0.1:3001';
 
@@ -59,6 +60,9 @@ const contractWithoutSideEffects = (): Plugin => ({
   transform: { filter: { id: CONTRACT }, handler: () => ({ moduleSideEffects: false }) },
 });
 
+// The contract's resource registry follows its folder (scripts/registry.mjs): a new entry is in it before the build reads it.
+const registries = (): Plugin => ({ name: 'registries', buildStart: () => void writeRegistries() });
+
 // Vendor code that the entry loads goes into a few chunks by package family, so a release that
 // changes only the panel's code leaves them cached. Vendor code that only lazily loaded pages use is
 // not grouped: Rolldown splits it by the pages that share it, so a page loads what it draws. A group
@@ -73,6 +77,7 @@ const INITIAL_VENDORS: Array<[name: string, test: RegExp]> = [
 export default defineConfig({
   plugins: [
     colorSchemeBoot(),
+    registries(),
     leaveOut(),
     axiosWithoutFetch(),
     contractWithoutSideEffects(),

@@ -1,6 +1,10 @@
 // `npm run dev`: the API on port 3001 (restarts on server changes) and Vite with hot reload on 5173,
 // which proxies /api to it. Open http://localhost:5173.
 import { spawn } from 'node:child_process';
+import { writeRegistries } from './registry.mjs';
+
+// tsx and Vite read the registries as files: bring them up to date with their folders first.
+writeRegistries();
 
 const apiPort = process.env.API_PORT ?? '3001';
 const children = [

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
+import { writeRegistries } from './registry.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Beside dist/ (the panel): the server finds the panel at ../dist from its own module.
@@ -11,6 +12,8 @@ export const SERVER_BUILD_DIR = path.join(ROOT, 'dist-server');
 
 /** Builds server/main.ts into dist-server/main.mjs (about a second); answers the module's path. */
 export function buildServer() {
+  // A route module or migration added since the last start is in its registry before the bundle reads it.
+  writeRegistries(ROOT);
   const result = buildSync({
     entryPoints: [path.join(ROOT, 'server/main.ts')],
     outdir: SERVER_BUILD_DIR,

@@ -1,36 +1,54 @@
+// Written by scripts/registry.mjs from the files beside it (npm run registry): do not edit.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import authRoutes from './auth';
-import dashboardRoutes from './dashboard';
-import systemRoutes from './system';
-import ticketCategoryRoutes from './ticketCategories';
-import creditLevelRoutes from './creditLevels';
-import creditOptionsSettingsRoutes from './creditOptionsSettings';
-import globalDiscountRoutes from './globalDiscounts';
-import serverRoutes from './servers';
-import systemSettingsRoutes from './systemSettings';
-import themeRoutes from './themes';
-import userPromoRoutes from './userPromos';
-import managerRoutes from './managers';
-import resellerRoutes from './resellers';
-import dealerRoutes from './dealers';
-import creditOptionRoutes from './creditOptions';
-import transactionRoutes from './transactions';
-import accountRoutes from './accounts';
-import macSearchRoutes from './macSearch';
-import userSearchRoutes from './userSearch';
-import globalDiscountLookupRoutes from './globalDiscountLookups';
-import ticketRoutes from './tickets';
-import announcementRoutes from './announcements';
-import auditLogRoutes from './auditLogs';
-import analyticsRoutes from './analytics';
+import accounts from './accounts';
+import analytics from './analytics';
+import announcements from './announcements';
+import auditLogs from './auditLogs';
+import auth from './auth';
+import creditLevels from './creditLevels';
+import creditOptions from './creditOptions';
+import creditOptionsSettings from './creditOptionsSettings';
+import dashboard from './dashboard';
+import dealers from './dealers';
+import globalDiscountLookups from './globalDiscountLookups';
+import globalDiscounts from './globalDiscounts';
+import macSearch from './macSearch';
+import managers from './managers';
+import resellers from './resellers';
+import servers from './servers';
+import system from './system';
+import systemSettings from './systemSettings';
+import themes from './themes';
+import ticketCategories from './ticketCategories';
+import tickets from './tickets';
+import transactions from './transactions';
+import userPromos from './userPromos';
+import userSearch from './userSearch';
 
-/** Every API module, mounted under /api/v1. One file per module. */
-export const apiModules: FastifyPluginAsyncZod[] = [systemRoutes, authRoutes, dashboardRoutes, ticketCategoryRoutes];
-// Admin configuration (issue 5).
-apiModules.push(serverRoutes, themeRoutes, userPromoRoutes, globalDiscountRoutes, systemSettingsRoutes, creditLevelRoutes, creditOptionsSettingsRoutes);
-// Hierarchy and credits (issue 3).
-apiModules.push(managerRoutes, resellerRoutes, dealerRoutes, creditOptionRoutes, transactionRoutes);
-// End-user accounts, MAC check, user search, renewal price lookups (issue 4).
-apiModules.push(accountRoutes, macSearchRoutes, userSearchRoutes, globalDiscountLookupRoutes);
-// Tickets, announcements, audit logs, analytics (issue 9).
-apiModules.push(ticketRoutes, announcementRoutes, auditLogRoutes, analyticsRoutes);
+/** Every API module (a file here with a default export), mounted under /api/v1 in file-name order. */
+export const apiModules: FastifyPluginAsyncZod[] = [
+  accounts,
+  analytics,
+  announcements,
+  auditLogs,
+  auth,
+  creditLevels,
+  creditOptions,
+  creditOptionsSettings,
+  dashboard,
+  dealers,
+  globalDiscountLookups,
+  globalDiscounts,
+  macSearch,
+  managers,
+  resellers,
+  servers,
+  system,
+  systemSettings,
+  themes,
+  ticketCategories,
+  tickets,
+  transactions,
+  userPromos,
+  userSearch,
+];

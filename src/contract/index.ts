@@ -1,13 +1,3 @@
-export * from './roles';
-export * from './routes';
-export * from './messages';
-export * from './preferenceMessages';
-export * from './constants';
-export * from './mac';
-export * from './entities';
-export * from './schemas';
-export * from './creditOptions';
-export * from './settings';
-export * from './slug';
-export * from './lists';
-export * from './format';
+export * from './core';
+// The tables composed with the resources that declare themselves.
+export * from './registry';

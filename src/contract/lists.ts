@@ -75,8 +75,8 @@ const accounts = list({
   filters: ['status', 'is_active', 'is_trial', 'is_promo', 'auto_renew', 'server_id', 'owner_id', 'state', 'expiry', 'expiry_date_before', 'expiry_date_after'],
 });
 
-/** Keyed by the panel's resource name. */
-export const LISTS = {
+/** Keyed by the panel's resource name; with the lists of the resources that declare themselves it is LISTS (registry.ts). */
+export const LIST_TABLE = {
   accounts,
   'user-search': { ...accounts, path: 'user-search' },
   'account-messages': list({ path: 'accounts/:id/messages', search: null, sorts: ['created_at', 'id'], defaultSort: '-created_at' }),
@@ -171,23 +171,3 @@ export const LISTS = {
     defaultPerPage: AUDIT_DEFAULT_PAGE_SIZE,
   }),
 } satisfies Record<string, ListEntry<string, string>>;
-
-export type ListName = keyof typeof LISTS;
-
-/** The sort keys of a panel resource's list; any key for a resource that is no list here. */
-export type SortKeyFor<R extends string> = R extends ListName ? SortKeyOf<(typeof LISTS)[R]> : string;
-
-/** How a resource without an entry is listed: the default dialect under its own name. */
-const DEFAULT_LIST: ListEntry = {
-  path: '',
-  search: 'filter',
-  sorts: [],
-  defaultSort: 'id',
-  sortStyle: 'sort-order',
-  filters: [],
-  filterParam: 'filter',
-  plainFilters: [],
-  shape: { kind: 'meta' },
-};
-
-export const listOf = (resource: string): ListEntry => (Object.hasOwn(LISTS, resource) ? LISTS[resource as ListName] : { ...DEFAULT_LIST, path: resource });

@@ -1,6 +1,7 @@
 /**
- * The role matrix: one declaration read by the panel's access-control provider and menus, and by the
- * API's per-route guard. A resource/action pair not listed here is allowed to nobody.
+ * The roles and the role matrix of the resources declared here; with the rows of the resources that
+ * declare themselves (src/contract/resources) it is PERMISSIONS (registry.ts), read by the panel's
+ * access-control provider and menus and by the API's per-route guard.
  */
 export const ROLES = ['admin', 'manager', 'reseller', 'dealer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -36,11 +37,12 @@ const UP_TO_MANAGER: readonly Role[] = ['admin', 'manager'];
 const UP_TO_RESELLER: readonly Role[] = ['admin', 'manager', 'reseller'];
 const BELOW_ADMIN: readonly Role[] = ['manager', 'reseller', 'dealer'];
 
-/** These actions for admin only: `tariffs: adminOnly(...CRUD)` is a plain admin resource's entry. */
+/** These actions for admin only: `access: adminOnly(...CRUD)` is a plain admin resource's row. */
 export const adminOnly = (...actions: string[]) => Object.fromEntries(actions.map((a) => [a, ADMIN]));
 export const CRUD = ['list', 'show', 'create', 'edit', 'delete'];
 
-export const PERMISSIONS = {
+/** A resource/action pair in no row is allowed to nobody. */
+export const PERMISSION_TABLE = {
   dashboard: { list: ALL },
   profile: { list: ALL, edit: ALL },
   managers: {
@@ -97,15 +99,3 @@ export const PERMISSIONS = {
   settings: { ...adminOnly('list', 'edit') },
   analytics: { ...adminOnly('list') },
 } satisfies Record<string, Record<string, readonly Role[]>>;
-
-export type ResourceName = keyof typeof PERMISSIONS;
-export type Permission = { resource: ResourceName; action: string };
-
-/** The one access rule: may this role do this action on this resource? */
-export function can(role: string | null | undefined, resource: string, action: string): boolean {
-  const byAction = (PERMISSIONS as Record<string, Record<string, readonly Role[]>>)[resource];
-  if (!byAction) return false;
-  // Unknown roles get only the dashboard and MAC check (docs/domain.md#roles).
-  if (!isRole(role)) return (resource === 'dashboard' || resource === 'mac-search') && action === 'list';
-  return byAction[action]?.includes(role) ?? false;
-}

@@ -2,10 +2,12 @@
  * The product's route and menu table as data, read by the panel (menus, labels) and by the tests
  * (every route against the role matrix, every menu): each route, the roles it must allow and the
  * [resource, action] of the role matrix that guards it; each role's menu as resource names; each
- * resource's label. A new resource is a row here, its label and, for a link, its name in a menu.
+ * resource's label. A resource that declares itself (src/contract/resources) adds its row, label and
+ * menu links from its entry (registry.ts composes ROUTES, MENUS and RESOURCE_LABELS).
  */
 import { ACCOUNT_SCREEN, CONFIG_SCREENS } from './messages';
-import { ROLES, type ResourceName, type Role } from './roles';
+import type { ResourceName } from './registry';
+import { ROLES, type Role } from './roles';
 
 export type Allowed = 'public' | readonly Role[];
 
@@ -29,7 +31,7 @@ export interface RouteSpec {
 const SIGNED_IN: readonly Role[] = ROLES;
 const ADMIN: readonly Role[] = ['admin'];
 
-export const ROUTES: RouteSpec[] = [
+export const ROUTE_TABLE: RouteSpec[] = [
   { path: '/', example: '/', spec: SIGNED_IN, access: ['dashboard', 'list'], unknownRole: true },
   { path: '/login', example: '/login', spec: 'public', access: null },
   { path: '/unauthorized', example: '/unauthorized', spec: 'public', access: null },
@@ -89,7 +91,7 @@ export const ROUTES: RouteSpec[] = [
 export type MenuSpec = Array<ResourceName | { group: string; children: ResourceName[] }>;
 
 /** The menu of each role in its order and grouping (docs/domain.md#routes-and-menus). */
-export const MENUS: Record<Role, MenuSpec> = {
+export const MENU_TABLE: Record<Role, MenuSpec> = {
   admin: [
     'dashboard',
     { group: 'Accounts', children: ['managers', 'resellers', 'dealers', 'accounts'] },
@@ -107,7 +109,7 @@ export const MENUS: Record<Role, MenuSpec> = {
 export const UNKNOWN_ROLE_MENU: MenuSpec = ['dashboard', 'mac-search'];
 
 /** What each resource is called in the menus and as its pages' title. */
-export const RESOURCE_LABELS: Partial<Record<ResourceName, string>> = {
+export const LABEL_TABLE: Partial<Record<ResourceName, string>> = {
   dashboard: 'Dashboard',
   profile: 'Profile',
   managers: 'Managers',
@@ -131,7 +133,3 @@ export const RESOURCE_LABELS: Partial<Record<ResourceName, string>> = {
   'audit-logs': 'Audit Logs',
   analytics: 'Analytics',
 };
-
-/** A menu's labels in display order, a group's label followed by its children's. */
-export const menuLabelsOf = (menu: MenuSpec, labels: Partial<Record<string, string>> = RESOURCE_LABELS): string[] =>
-  menu.flatMap((entry) => (typeof entry === 'string' ? [labels[entry] ?? entry] : [entry.group, ...entry.children.map((c) => labels[c] ?? c)]));

@@ -1,47 +1,19 @@
-/** Every entity of the panel, declared once (src/components/routing says how a declaration reads). */
+/**
+ * Every entity of the panel: the declaration that each folder's index.tsx exports (src/components/routing
+ * says how a declaration reads). A new folder is picked up by its name; nothing here lists them.
+ */
 import type { PanelResource } from '../components/routing';
-import { accounts } from './accounts';
-import { analytics } from './analytics';
-import { announcements } from './announcements';
-import { auditLogs } from './auditLogs';
-import { creditLevels } from './creditLevels';
-import { creditOptionsSettings } from './creditOptionsSettings';
-import { dealers } from './dealers';
-import { globalDiscounts } from './globalDiscounts';
-import { macSearch } from './macSearch';
-import { managers } from './managers';
-import { resellers } from './resellers';
-import { servers } from './servers';
-import { systemSettings } from './systemSettings';
-import { themes } from './themes';
-import { ticketCategories } from './ticketCategories';
-import { tickets } from './tickets';
-import { transactions } from './transactions';
-import { userPromos } from './userPromos';
-import { userAnnouncements } from './userAnnouncements';
-import { userSearch } from './userSearch';
 
-export const panelResources: PanelResource[] = [
-  managers,
-  resellers,
-  dealers,
-  accounts,
-  transactions,
-  macSearch,
-  userSearch,
-  tickets,
-  ticketCategories,
-  globalDiscounts,
-  userPromos,
-  themes,
-  announcements,
-  userAnnouncements,
-  servers,
-  systemSettings,
-  creditLevels,
-  creditOptionsSettings,
-  auditLogs,
-  analytics,
-];
+// Eager: the routes and menus need every declaration at once. A declaration is a few lines, and its
+// pages stay in chunks of their own (lazyPage), loaded when a route first opens.
+const modules = import.meta.glob<Record<string, PanelResource>>('./*/index.tsx', { eager: true });
+
+/** The declarations a module map exports, in folder-name order. */
+export const declarationsOf = (map: Record<string, unknown>): PanelResource[] =>
+  Object.keys(map)
+    .sort()
+    .flatMap((file) => Object.values(map[file] as Record<string, PanelResource>));
+
+export const panelResources: PanelResource[] = declarationsOf(modules);
 
 export { MENU_LAYOUTS, UNKNOWN_ROLE_MENU } from './menus';

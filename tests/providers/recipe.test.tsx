@@ -1,29 +1,32 @@
 /**
  * A throwaway resource added by the README's "Adding a resource" recipe (tests/recipe/tariffs): the
  * form's fields carry the schema's labels, bounds, required marks and defaults; the columns and the
- * show page take their labels from it; the route table, the role matrix and the admin menu pick it up.
+ * show page take their labels from it; the route table, the role matrix and the admin menu pick it up
+ * from its contract entry and panel declaration alone.
  */
 import { Refine } from '@refinedev/core';
 import { fireEvent, render } from '@testing-library/react';
 import { App } from 'antd';
 import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { buildMenu, routesOf } from '../../src/components/routing';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fieldsOf } from '../../src/components/form';
-import { CRUD_PAGE, DATA_TABLE, MENUS, PERMISSIONS, ROLES, ROUTES, can, menuLabelsOf } from '../../src/contract';
-import { declarations } from '../../src/navigation';
+import { CRUD_PAGE, DATA_TABLE, ROLES, ROUTES, can } from '../../src/contract';
+import { menuFor, panelRoutes } from '../../src/navigation';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
-import { MENU_LAYOUTS } from '../../src/resources';
-import { tariffAccess, tariffBody, tariffLabel, tariffRoute } from '../recipe/tariffs/contract';
-import { TariffsPage, tariffs } from '../recipe/tariffs/panel';
+import { tariffBody } from '../recipe/tariffs/contract';
+import { TariffsPage } from '../recipe/tariffs/list';
 import { waitFor } from './dom';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
 
-// The registration lines of the recipe: the role matrix entry, the route row, the menu entry.
-Object.assign(PERMISSIONS, { tariffs: tariffAccess });
-const routeTable = [...ROUTES, tariffRoute];
-const adminMenu = [...MENUS.admin, 'tariffs' as never];
+// The registries with the recipe's files added, as scripts/registry.mjs and the panel's folder glob add them.
+vi.mock('../../src/contract/resources', async (actual) => ({
+  RESOURCE_ENTRIES: [...(await actual<typeof import('../../src/contract/resources')>()).RESOURCE_ENTRIES, (await import('../recipe/tariffs/contract')).default],
+}));
+vi.mock('../../src/resources', async (actual) => {
+  const resources = await actual<typeof import('../../src/resources')>();
+  return { ...resources, panelResources: [...resources.panelResources, (await import('../recipe/tariffs/index')).tariffsResource] };
+});
 
 describe('a resource added by the recipe', { timeout: 30_000 }, () => {
   it('has form fields from its schema: labels, required marks, bounds, defaults', () => {
@@ -37,16 +40,13 @@ describe('a resource added by the recipe', { timeout: 30_000 }, () => {
   });
 
   it('is in the route table, guarded for admin only, and in the admin menu', () => {
-    const routes = routesOf([tariffs]);
-    for (const route of routes) {
-      const row = routeTable.find((r) => r.path === route.path);
-      expect(row, route.path).toBeDefined();
-      expect(route.access).toEqual(row!.access);
-      for (const role of ROLES) expect(can(role, ...route.access), `${role} ${route.path}`).toBe(role === 'admin');
-    }
-    const menu = buildMenu([...MENU_LAYOUTS.admin, 'tariffs'], [...declarations, tariffs]);
-    expect(menu.at(-1)).toMatchObject({ path: '/tariffs', label: tariffLabel });
-    expect(menuLabelsOf(adminMenu, { tariffs: tariffLabel }).at(-1)).toBe(tariffLabel);
+    const route = panelRoutes.find((r) => r.path === '/tariffs');
+    expect(route?.access).toEqual(['tariffs', 'list']);
+    expect(ROUTES.find((r) => r.path === '/tariffs')?.access).toEqual(route!.access);
+    for (const role of ROLES) for (const action of ['list', 'create', 'edit', 'delete']) expect(can(role, 'tariffs', action), `${role} ${action}`).toBe(role === 'admin');
+    const settings = menuFor('admin').find((entry) => 'group' in entry && entry.group === 'Settings');
+    expect(settings && 'children' in settings && settings.children.at(-1)).toMatchObject({ path: '/tariffs', label: 'Tariffs' });
+    for (const role of ['manager', 'reseller', 'dealer']) expect(JSON.stringify(menuFor(role))).not.toContain('/tariffs');
   });
 
   describe('its page', () => {

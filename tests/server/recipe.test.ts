@@ -1,21 +1,25 @@
 /**
  * A throwaway resource added by the README's "Adding a resource" recipe (tests/recipe/tariffs): its
- * contract, migration and server declaration are enough for CRUD over HTTP, the contract's 422 per
- * field, and admin-only access by the role matrix.
+ * contract entry, migration and route module are enough for CRUD over HTTP, the contract's 422 per
+ * field, and admin-only access by the role matrix. The registries are the ones scripts/registry.mjs
+ * writes, each with the recipe's file added as the script would add it from its folder.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, expect, it } from 'vitest';
-import { FIELD_RULES, PERMISSIONS } from '../../src/contract';
-import { apiModules } from '../../server/routes';
-import { tariffAccess } from '../recipe/tariffs/contract';
-import { up } from '../recipe/tariffs/migration';
-import tariffRoutes from '../recipe/tariffs/server';
+import type { Kysely } from 'kysely';
+import { expect, it, vi } from 'vitest';
+import { FIELD_RULES, LISTS, PERMISSIONS, ROUTES } from '../../src/contract';
 import { describeEachDatabase } from './harness';
 
-// The two registration lines of the recipe: the role matrix entry and the API module.
-Object.assign(PERMISSIONS, { tariffs: tariffAccess });
-apiModules.push(tariffRoutes);
+vi.mock('../../src/contract/resources', async (actual) => ({
+  RESOURCE_ENTRIES: [...(await actual<typeof import('../../src/contract/resources')>()).RESOURCE_ENTRIES, (await import('../recipe/tariffs/contract')).default],
+}));
+vi.mock('../../server/routes', async (actual) => ({
+  apiModules: [...(await actual<typeof import('../../server/routes')>()).apiModules, (await import('../recipe/tariffs/server')).default],
+}));
+vi.mock('../../server/db/migrations', async (actual) => ({
+  migrations: { ...(await actual<typeof import('../../server/db/migrations')>()).migrations, '0099_tariffs': await import('../recipe/tariffs/migration') },
+}));
 
 it('takes at most 5 files and about 100 lines', () => {
   const dir = path.join(__dirname, '../recipe/tariffs');
@@ -25,9 +29,16 @@ it('takes at most 5 files and about 100 lines', () => {
   expect(lines).toBeLessThanOrEqual(110);
 });
 
+it('is in the role matrix, the lists and the route table by its entry alone', () => {
+  expect(PERMISSIONS).toHaveProperty('tariffs.create', ['admin']);
+  expect(LISTS).toHaveProperty('tariffs.path', 'tariffs');
+  expect(ROUTES).toContainEqual({ path: '/tariffs', example: '/tariffs', spec: ['admin'], access: ['tariffs', 'list'] });
+});
+
 describeEachDatabase('a resource added by the recipe', (ctx) => {
-  beforeAll(async () => {
-    await up(ctx.db.kysely, ctx.db.dialect === 'postgres');
+  it('has its table from its migration', async () => {
+    const names = await (ctx.db.kysely as Kysely<any>).selectFrom('kysely_migration').select('name').execute();
+    expect(names.map((n: { name: string }) => n.name)).toContain('0099_tariffs');
   });
 
   it('lists, creates, shows, edits and deletes, with the row mapped by the schema', async () => {

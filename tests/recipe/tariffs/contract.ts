@@ -1,19 +1,18 @@
-/** The contract of a plain resource: what the form, the API and the show page know about a tariff. */
+/** A plain resource's contract: its schemas, and its entry (role matrix row, list, route, label, menu link). */
 import { z } from 'zod';
 import {
+  CRUD,
   ENTITY_FORM,
   FIELD_RULES,
   PROMOS,
-  type RouteSpec,
   adminOnly,
   boundedInt,
-  CRUD,
+  defineResource,
   entityOf,
   labelled,
-  list,
   looseBoolean,
   requiredText,
-} from '../../../src/contract';
+} from '../../../src/contract/core';
 
 export const tariffBody = z.object({
   name: labelled(requiredText(ENTITY_FORM.nameRequired, 100), 'Name'),
@@ -26,11 +25,11 @@ export const tariffBody = z.object({
 export const tariffEntity = entityOf(tariffBody, { id: z.number(), created_at: z.string(), updated_at: z.string() });
 export type Tariff = z.infer<typeof tariffEntity>;
 
-/** How the list is searched and sorted, read by the API and the data provider. */
-export const tariffList = list({ path: 'tariffs', sorts: ['id', 'name', 'months', 'credits'], defaultSort: 'name' });
-
-// In the product these are one line each in src/contract/lists.ts (LISTS), roles.ts (PERMISSIONS) and
-// routes.ts (ROUTES, RESOURCE_LABELS, MENUS.admin); here they are handed to the test.
-export const tariffAccess = adminOnly(...CRUD);
-export const tariffRoute: RouteSpec = { path: '/tariffs', example: '/tariffs', spec: ['admin'], access: ['tariffs' as never, 'list'] };
-export const tariffLabel = 'Tariffs';
+export default defineResource({
+  name: 'tariffs',
+  label: 'Tariffs',
+  access: adminOnly(...CRUD),
+  // How the list is searched and sorted, read by the API and the data provider.
+  list: { sorts: ['id', 'name', 'months', 'credits'], defaultSort: 'name' },
+  menu: { admin: 'Settings' },
+});

@@ -1,5 +1,6 @@
 /** The table of a plain resource; its row type follows from the contract's entity. */
 import type { Generated, Kysely } from 'kysely';
+import { isPostgres } from '../../../server/db/dialect';
 import type { Tariff } from './contract';
 
 declare module '../../../server/db/schema' {
@@ -8,7 +9,8 @@ declare module '../../../server/db/schema' {
   }
 }
 
-export async function up(db: Kysely<any>, pg: boolean): Promise<void> {
+export async function up(db: Kysely<any>): Promise<void> {
+  const pg = isPostgres(db);
   await db.schema
     .createTable('tariffs')
     .addColumn('id', pg ? 'serial' : 'integer', (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))

@@ -2,15 +2,15 @@
 import { listSpec } from '../../../server/http/list';
 import { crudRoutes } from '../../../server/routes/crud';
 import { requireServer } from '../../../server/servers/require';
-import { tariffBody, tariffEntity, tariffList } from './contract';
+import tariffs, { tariffBody, tariffEntity } from './contract';
 
 export default crudRoutes({
-  resource: 'tariffs',
+  resource: tariffs.name,
   table: 'tariffs',
   alias: 't',
   from: (db) => db.selectFrom('tariffs as t'),
   select: (qb) => qb.selectAll('t'),
-  list: listSpec(tariffList, { search: ['t.name'], filters: {}, sorts: { id: 't.id', name: 't.name', months: 't.months', credits: 't.credits' }, idColumn: 't.id' }),
+  list: listSpec(tariffs.list, { search: ['t.name'], filters: {}, sorts: { id: 't.id', name: 't.name', months: 't.months', credits: 't.credits' }, idColumn: 't.id' }),
   entity: tariffEntity,
   body: tariffBody,
   check: (body, { db }) => requireServer(db, body.server_id),

@@ -1,0 +1,3 @@
+// Written by scripts/registry.mjs from the files beside it (npm run registry): do not edit.
+/** Every resource declared by a file of its own in this folder, in file-name order. */
+export const RESOURCE_ENTRIES = [] as const;
