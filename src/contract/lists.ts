@@ -35,8 +35,8 @@ export interface ListEntry<S extends string = string, F extends string = string>
 export type SortKeyOf<L extends ListEntry> = L['sorts'][number];
 export type FilterOf<L extends ListEntry> = L['filters'][number];
 
-/** A list entry with the defaults filled in; the literal sort keys and filter names are kept for typing. */
-export function list<const S extends string, const F extends string = never>(entry: {
+/** A list as `list()` takes it: the defaults are filled in from what it leaves out. */
+export type ListInput<S extends string, F extends string> = {
   path: string;
   search?: 'filter' | 'plain' | null;
   sorts: readonly S[];
@@ -48,7 +48,10 @@ export function list<const S extends string, const F extends string = never>(ent
   alsoPlain?: readonly NoInfer<F>[];
   shape?: ListShape;
   defaultPerPage?: number;
-}): ListEntry<S, F> {
+};
+
+/** A list entry with the defaults filled in; the literal sort keys and filter names are kept for typing. */
+export function list<const S extends string, const F extends string = never>(entry: ListInput<S, F>): ListEntry<S, F> {
   const { alsoPlain, ...rest } = entry;
   const filters = entry.filters ?? [];
   const filterParam = entry.filterParam ?? 'filter';

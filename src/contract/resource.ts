@@ -4,7 +4,7 @@
  * row, list, route row, label and menu links into PERMISSIONS, LISTS, ROUTES, RESOURCE_LABELS and
  * MENUS, so no table is edited by hand for it.
  */
-import { type ListEntry, type SortStyle, type ListShape, list } from './lists';
+import { type ListEntry, type ListInput, list } from './lists';
 import type { Role } from './roles';
 
 export interface ResourceEntry<N extends string = string, L extends ListEntry | undefined = ListEntry | undefined> {
@@ -23,25 +23,14 @@ export interface ResourceEntry<N extends string = string, L extends ListEntry | 
 }
 
 /** A list as `list()` takes it, under the resource's own path unless given. */
-type ListInput<S extends string, F extends string> = {
-  path?: string;
-  search?: 'filter' | 'plain' | null;
-  sorts: readonly S[];
-  defaultSort: NoInfer<S> | `-${NoInfer<S>}`;
-  sortStyle?: SortStyle;
-  filters?: readonly F[];
-  filterParam?: 'filter' | 'plain';
-  alsoPlain?: readonly NoInfer<F>[];
-  shape?: ListShape;
-  defaultPerPage?: number;
-};
+type ResourceListInput<S extends string, F extends string> = Omit<ListInput<S, F>, 'path'> & { path?: string };
 
 /** The literal name, sort keys and filters are kept, so a column sorting by an undeclared key does not compile. */
 export function defineResource<const N extends string, const S extends string = never, const F extends string = never>(entry: {
   name: N;
   label: string;
   access: Readonly<Record<string, readonly Role[]>>;
-  list?: ListInput<S, F>;
+  list?: ResourceListInput<S, F>;
   menu?: Partial<Record<Role, string>>;
 }): ResourceEntry<N, [S] extends [never] ? undefined : ListEntry<S, F>> {
   return {
