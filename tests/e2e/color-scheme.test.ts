@@ -34,7 +34,8 @@ describeBrowser("each user's colour scheme", (ctx) => {
     });
     await page.goto('/dashboard', { waitUntil: 'commit' });
     await page.waitForFunction(() => document.body !== null);
-    expect(await page.evaluate(() => document.getElementById('root')?.childElementCount ?? 0)).toBe(0);
+    // Only index.html's boot frame is in the page: the panel has not rendered.
+    expect(await page.evaluate(() => [...(document.getElementById('root')?.children ?? [])].map((c) => c.className))).toEqual(['boot']);
     expect(await drawn(page)).toEqual({ mark: 'dark', darkBody: true });
     release();
     await page.unroute('**/assets/*.js');

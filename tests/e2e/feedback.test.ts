@@ -30,10 +30,10 @@ describeBrowser('feedback that matches', (ctx) => {
     await page.goto('/accounts');
     const row = page
       .getByRole('row')
-      .filter({ has: page.getByRole('button', { name: 'Row actions' }) })
+      .filter({ has: page.getByRole('button', { name: /^Actions for / }) })
       .first();
     await row.waitFor();
-    await row.getByRole('button', { name: 'Row actions' }).click();
+    await row.getByRole('button', { name: /^Actions for / }).click();
     await page.getByRole('menuitem', { name: RENEWAL.quickRenew }).click();
     const dialog = page.locator('.ant-modal', { hasText: ACCOUNT_SCREEN.quickRenewTitle });
     const total = dialog.getByTestId('renewal-total');
