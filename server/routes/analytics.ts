@@ -8,6 +8,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import {
+  ANALYTICS,
+  ANALYTICS_MAX_RANGE_DAYS,
   ANALYTICS_ROLES,
   AUDIT,
   EXPIRY_WINDOWS,
@@ -19,7 +21,7 @@ import {
   renewalsSchema,
   topUserSchema,
 } from '../../src/contract';
-import { bucketParts, eachPart, monthOf, rowsIn, signed, spansOf } from '../db/tallies';
+import { type Spans, bucketParts, eachPart, monthOf, rowsIn, signed, spansOf } from '../db/tallies';
 import { validationError } from '../http/errors';
 
 const DAY = 86_400_000;
@@ -32,12 +34,31 @@ const date = (edge: 'start' | 'end') =>
     .refine((v) => !v || !Number.isNaN(parseCalendarDate(v, edge)), FIELD_RULES.validDate);
 const rangeQuery = z.object({ date_from: date('start'), date_to: date('end') });
 
-/** The range asked for, or the last 12 months up to now. */
+/** The range asked for, or the last 12 months up to now, with the spans that read it. */
 function rangeOf(q: { date_from?: string; date_to?: string }) {
-  const to = q.date_to ? new Date(parseCalendarDate(q.date_to, 'end')).toISOString() : new Date().toISOString();
-  const from = q.date_from ? new Date(parseCalendarDate(q.date_from, 'start')).toISOString() : new Date(Date.parse(to) - 365 * DAY).toISOString();
-  if (to < from) throw validationError({ date_to: AUDIT.dateRangeInvalid });
-  return { from, to };
+  const now = Date.now();
+  const toMs = q.date_to ? parseCalendarDate(q.date_to, 'end') : now;
+  const fromMs = q.date_from ? parseCalendarDate(q.date_from, 'start') : toMs - 365 * DAY;
+  if (toMs < fromMs) throw validationError({ date_to: AUDIT.dateRangeInvalid });
+  if (toMs - fromMs > ANALYTICS_MAX_RANGE_DAYS * DAY) throw validationError({ date_from: ANALYTICS.rangeTooLong });
+  const from = new Date(fromMs).toISOString();
+  const to = new Date(toMs).toISOString();
+  // Nothing is written after now: a later start reads nothing and a later end reads as no end, which
+  // keeps the day and month arithmetic inside the calendar however far ahead the range reaches.
+  const soon = now + DAY;
+  const spans: Spans =
+    fromMs > soon ? { rows: [], days: [], months: [], minusDays: [] } : spansOf({ at: from, inclusive: true }, toMs > soon ? null : { at: to, inclusive: true });
+  return { from, to, spans };
+}
+
+/** Every month from `from` to `to`, 'YYYY-MM', so a chart has no gaps. */
+function monthsOf(from: string, to: string): string[] {
+  const months: string[] = [];
+  const [endYear, endMonth] = [Number(to.slice(0, 4)), Number(to.slice(5, 7))];
+  for (let year = Number(from.slice(0, 4)), month = Number(from.slice(5, 7)); year < endYear || (year === endYear && month <= endMonth); month === 12 ? ((month = 1), year++) : month++) {
+    months.push(`${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`);
+  }
+  return months;
 }
 
 const month = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 7)`;
@@ -52,8 +73,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/analytics/credits-flow',
     { config: access, schema: { querystring: rangeQuery, response: { 200: z.object({ data: creditsFlowSchema }), '4xx': apiErrorBody }, tags } },
     async (request) => {
-      const { from, to } = rangeOf(request.query);
-      const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
+      const { spans } = rangeOf(request.query);
       const [kept, edges] = await Promise.all([
         db
           .selectFrom(
@@ -103,8 +123,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/analytics/renewals',
     { config: access, schema: { querystring: rangeQuery, response: { 200: z.object({ data: renewalsSchema }), '4xx': apiErrorBody }, tags } },
     async (request) => {
-      const { from, to } = rangeOf(request.query);
-      const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
+      const { from, to, spans } = rangeOf(request.query);
       const [keptRenewals, edgeRenewals, keptCreated, edgeCreated] = await Promise.all([
         db
           .selectFrom(
@@ -148,12 +167,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       const sum = <K extends string>(rows: Array<{ period: string } & Record<K, unknown>>, period: string, key: K) =>
         rows.filter((r) => r.period === period).reduce((total, r) => total + n(r[key]), 0);
       // Every month of the range, so the chart has no gaps.
-      const periods: string[] = [];
-      const cursor = new Date(`${from.slice(0, 7)}-01T00:00:00.000Z`);
-      while (cursor.toISOString().slice(0, 7) <= to.slice(0, 7)) {
-        periods.push(cursor.toISOString().slice(0, 7));
-        cursor.setUTCMonth(cursor.getUTCMonth() + 1);
-      }
+      const periods = monthsOf(from, to);
       return {
         data: periods.map((period) => {
           const renewals = [...keptRenewals, ...edgeRenewals];
@@ -243,8 +257,7 @@ const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { from, to } = rangeOf(request.query);
-      const spans = spansOf({ at: from, inclusive: true }, { at: to, inclusive: true });
+      const { spans } = rangeOf(request.query);
       const roleUsers = () => db.selectFrom('users').select('id').where('role', '=', request.query.role);
       // Each user's spending of the range: the kept sums plus the entries of the partial days.
       const [kept, edges] = await Promise.all([

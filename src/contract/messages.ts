@@ -667,6 +667,7 @@ export const ANALYTICS = {
   topDealers: 'Top dealers by credits spent',
   exportCsv: 'Export CSV',
   loadFailed: 'Failed to load analytics',
+  rangeTooLong: 'Choose a range of at most ten years',
 } as const;
 
 /** The dashboard's per-role pieces beside DASHBOARD_LABELS. */

@@ -30,7 +30,9 @@ describeBrowser('announcements in the browser', (ctx) => {
     await dialog.getByText(ANNOUNCEMENT_FORM.titleRequired).waitFor();
     await dialog.getByText(ANNOUNCEMENT_FORM.contentRequired).waitFor();
     // Users can be chosen only once a role is.
-    expect(await dialog.locator('.ant-select-disabled', { hasText: ANNOUNCEMENT_FORM.chooseRoleFirst }).count()).toBe(1);
+    const targetUsers = dialog.locator('.ant-form-item', { hasText: 'Target users' });
+    expect(await targetUsers.locator('.ant-select-disabled').count()).toBe(1);
+    expect(await targetUsers.locator('.ant-form-item-extra, .ant-form-item-explain').innerText()).toBe(ANNOUNCEMENT_FORM.chooseRoleFirst);
 
     await dialog.getByLabel('Title').fill(title);
     const editor = dialog.getByRole('textbox', { name: 'Content' });

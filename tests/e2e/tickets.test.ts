@@ -39,7 +39,7 @@ describeBrowser('tickets in the browser', (ctx) => {
     await adminRow.waitFor();
     // New for the staff side.
     await adminRow.getByLabel(TICKETS.unread).waitFor();
-    await adminRow.getByRole('button', { name: subject }).click();
+    await adminRow.getByRole('button', { name: subject, exact: true }).click();
     const thread = admin.getByTestId('ticket-thread');
     await thread.getByText('The picture freezes every evening.').waitFor();
     await thread.getByLabel(TICKETS.reply).fill('Please update the firmware and restart.');
@@ -56,7 +56,7 @@ describeBrowser('tickets in the browser', (ctx) => {
     await dealer.reload();
     const answered = dealer.getByRole('row', { name: new RegExp(subject) });
     await answered.getByLabel(TICKETS.unread).waitFor();
-    await answered.getByRole('button', { name: subject }).click();
+    await answered.getByRole('button', { name: subject, exact: true }).click();
     const dealerThread = dealer.getByTestId('ticket-thread');
     await dealerThread.getByText('Please update the firmware and restart.').waitFor();
     await dealerThread.getByRole('button', { name: TICKETS.close }).click();

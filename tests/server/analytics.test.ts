@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { FIELD_RULES } from '../../src/contract';
+import { ANALYTICS, FIELD_RULES } from '../../src/contract';
 import { describeEachDatabase } from './harness';
 
 describeEachDatabase('analytics', (ctx) => {
@@ -55,6 +55,27 @@ describeEachDatabase('analytics', (ctx) => {
     const now = year.find((p) => p.period === new Date().toISOString().slice(0, 7))!;
     // Six accounts seeded, each bought for a month by its owner.
     expect(now).toMatchObject({ renewals: 6, credits: 6, new_accounts: 6 });
+  });
+
+  it('answers a range at the calendar\'s end or in the future, and refuses one longer than ten years', async () => {
+    const admin = await ctx.as('admin');
+    const last = await admin.get('/analytics/renewals?date_to=9999-12-31T23:59:59Z');
+    expect(last.status).toBe(200);
+    expect(last.body.data.at(-1)).toEqual({ period: '9999-12', renewals: 0, credits: 0, new_accounts: 0 });
+    expect(last.body.data).toHaveLength(13);
+    for (const url of ['/analytics/credits-flow', '/analytics/top-users?role=dealer']) {
+      const future = await admin.get(`${url}${url.includes('?') ? '&' : '?'}date_from=9999-12-31&date_to=9999-12-31`);
+      expect(future.status, url).toBe(200);
+      expect(future.body.data, url).toEqual([]);
+    }
+    // A range that runs past now still counts what now holds.
+    const thisMonth = new Date().toISOString().slice(0, 7);
+    const open = (await admin.get(`/analytics/renewals?date_from=${thisMonth}-01&date_to=2030-12-31`)).body.data;
+    expect(open[0]).toMatchObject({ period: thisMonth, renewals: 6 });
+    const long = await admin.get(`/analytics/renewals?date_from=2000-01-01&date_to=2010-01-02`);
+    expect(long.status).toBe(422);
+    expect(long.body.errors).toEqual({ date_from: [ANALYTICS.rangeTooLong] });
+    expect((await admin.get('/analytics/renewals?date_from=2000-01-01&date_to=2009-12-31')).body.data).toHaveLength(120);
   });
 
   it('counts accounts expiring within 7, 30 and 90 days and lists the soonest of a window', async () => {

@@ -2,7 +2,7 @@
  * The antd look of a react-hook-form form: vertical labels, submit on Enter, and the form's name for
  * field ids. Values and validation stay with react-hook-form (no antd form store).
  */
-import { Form, theme } from 'antd';
+import { Form } from 'antd';
 import type { FormLayout } from 'antd/es/form/Form';
 import type { ReactNode } from 'react';
 import type { FieldValues, UseFormHandleSubmit } from 'react-hook-form';
@@ -19,26 +19,6 @@ export interface SchemaFormProps<T extends FieldValues> {
   style?: React.CSSProperties;
 }
 
-/** antd's mark is CSS content, which browsers read as part of the label ("* Username"): this one is only seen. */
-function RequiredMark() {
-  const { token } = theme.useToken();
-  return (
-    <span aria-hidden="true" style={{ color: token.colorError, marginInlineEnd: token.marginXXS, fontFamily: 'SimSun, sans-serif', lineHeight: 1 }}>
-      *
-    </span>
-  );
-}
-
-const requiredMark = (label: ReactNode, { required }: { required: boolean }) =>
-  required ? (
-    <>
-      <RequiredMark />
-      {label}
-    </>
-  ) : (
-    label
-  );
-
 export function SchemaForm<T extends FieldValues>({ name, handleSubmit, onSubmit, layout = 'vertical', disabled, children, className, style }: SchemaFormProps<T>) {
   return (
     <FormNameContext.Provider value={name}>
@@ -51,7 +31,6 @@ export function SchemaForm<T extends FieldValues>({ name, handleSubmit, onSubmit
         // antd has no fields of its own here: its onFinish is only the submit event. A refused save is
         // already shown (toast, field errors), so its rejection needs no other handler.
         onFinish={() => handleSubmit(onSubmit)().catch(() => undefined)}
-        requiredMark={requiredMark}
       >
         {children}
       </Form>

@@ -3,6 +3,8 @@ import { z } from 'zod';
 
 export const ANALYTICS_ROLES = ['manager', 'reseller', 'dealer'] as const;
 export const EXPIRY_WINDOWS = [7, 30, 90] as const;
+/** The longest range one analytics request reads: ten years, a chart of 120 months. */
+export const ANALYTICS_MAX_RANGE_DAYS = 3653;
 
 /** Credits received per month by each role level (PURCHASED entries: allocations and bonus). */
 export const creditsFlowSchema = z.array(z.object({ period: z.string(), role: z.enum(ANALYTICS_ROLES), credits: z.number(), entries: z.number() }));

@@ -11,6 +11,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useMemo, useRef, useState } from 'react';
 import {
   ANALYTICS,
+  ANALYTICS_MAX_RANGE_DAYS,
   ANALYTICS_ROLES,
   type CreditsFlowPoint,
   DATE_FORMAT,
@@ -336,6 +337,8 @@ function AnalyticsBoard() {
             value={range}
             allowClear={false}
             format={DATE_FORMAT}
+            // The API reads at most ANALYTICS_MAX_RANGE_DAYS: days beyond that from the first one picked are not offered.
+            disabledDate={(day, { from }) => !!from && Math.abs(day.diff(from, 'day')) > ANALYTICS_MAX_RANGE_DAYS}
             onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
           />
           <Button icon={<ReloadOutlined />} onClick={() => setVersion((n) => n + 1)}>
