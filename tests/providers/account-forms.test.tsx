@@ -22,14 +22,6 @@ import { MacSearchPage } from '../../src/resources/macSearch/list';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
 import { signedInAs } from './fakeAuth';
 
-/** A label's name as read aloud: its text without the required mark, which is hidden from assistive technologies. */
-function labelText(label: Element | null): string | undefined {
-  if (!label) return undefined;
-  const copy = label.cloneNode(true) as Element;
-  copy.querySelectorAll('[aria-hidden="true"]').forEach((mark) => mark.remove());
-  return copy.textContent ?? '';
-}
-
 const INVALID_MONTHS = 'Invalid months: Please enter a value between 1 and 50 months';
 
 const account = (over: Partial<Account> = {}): Account => ({
@@ -139,7 +131,7 @@ function renderAs(role: Role, ui: ReactNode) {
   const root = () => view.baseElement;
   /** The form item labelled `label`. */
   const item = (label: string) => {
-    const items = [...root().querySelectorAll('.ant-form-item')].filter((i) => labelText(i.querySelector('.ant-form-item-label label')) === label);
+    const items = [...root().querySelectorAll('.ant-form-item')].filter((i) => i.querySelector('.ant-form-item-label label')?.textContent === label);
     if (items.length === 0) throw new Error(`no field labelled ${label}`);
     return items.at(-1)!;
   };

@@ -25,14 +25,6 @@ import { type FakeHttp, fakeHttp } from './fakeHttp';
 import { member } from './members';
 import { signedInAs } from './fakeAuth';
 
-/** A label's name as read aloud: its text without the required mark, which is hidden from assistive technologies. */
-function labelText(label: Element | null): string | undefined {
-  if (!label) return undefined;
-  const copy = label.cloneNode(true) as Element;
-  copy.querySelectorAll('[aria-hidden="true"]').forEach((mark) => mark.remove());
-  return copy.textContent ?? '';
-}
-
 const user = member;
 
 const MANAGER = user({ id: 2, name: 'Maria Manager', username: 'manager', role: 'manager', credits: 500 });
@@ -89,7 +81,7 @@ function renderAs(role: Role, ui: ReactNode, path = '/') {
   const root = () => view.baseElement;
   /** The form item labelled `label` (the last one: a dialog renders above the page). */
   const item = (label: string) => {
-    const items = [...root().querySelectorAll('.ant-form-item')].filter((i) => labelText(i.querySelector('.ant-form-item-label label')) === label);
+    const items = [...root().querySelectorAll('.ant-form-item')].filter((i) => i.querySelector('.ant-form-item-label label')?.textContent === label);
     if (items.length === 0) throw new Error(`no field labelled ${label}`);
     return items.at(-1)!;
   };
