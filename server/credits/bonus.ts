@@ -7,7 +7,7 @@
  * a recovery that reaches an allocation takes back its whole bonus (credits/bonusBack.ts).
  */
 import type { Kysely } from 'kysely';
-import { levelOption } from '../../src/contract';
+import { type BonusRule, bonusOf, levelBonusRule, matchingTier } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
 import { branchServerId } from '../hierarchy/branch';
 import { type SystemSettings, getCreditLevels, getSystemSettings } from '../settings';
@@ -27,7 +27,8 @@ export type BonusCalculator = (amount: number) => Bonus;
 
 /**
  * Loads what the bonus of allocations from `giverRole` to `recipientRole` on `serverId` depends on,
- * once, and returns the per-amount rule (the option lists price many amounts at a time).
+ * once: the rule the allocation options state (contract BonusRule, which prices a typed amount in the
+ * panel) and the per-amount bonus from that same rule (the option lists price many amounts at a time).
  */
 export async function bonusCalculator(
   db: Kysely<Database>,
@@ -35,17 +36,19 @@ export async function bonusCalculator(
   recipientRole: string | null,
   serverId: number | null,
   settings?: SystemSettings,
-): Promise<BonusCalculator> {
+): Promise<BonusCalculator & { rule: BonusRule }> {
+  const none = Object.assign(() => NONE, { rule: null });
   const system = settings ?? (await getSystemSettings(db));
-  if (!system.enable_promos) return () => NONE;
+  if (!system.enable_promos) return none;
   if (giverRole === 'admin' && recipientRole === 'manager') {
-    const levels = await getCreditLevels(db);
-    return (amount) => {
-      const { bonus_credits } = levelOption(levels, amount);
-      return bonus_credits > 0 ? { bonus: bonus_credits, remarks: `Credit level bonus for ${amount} credits`, source: 'level', promoId: null } : NONE;
+    const rule = levelBonusRule(await getCreditLevels(db));
+    const calc = (amount: number): Bonus => {
+      const bonus = bonusOf(rule, amount);
+      return bonus > 0 ? { bonus, remarks: `Credit level bonus for ${amount} credits`, source: 'level', promoId: null } : NONE;
     };
+    return Object.assign(calc, { rule });
   }
-  if (!system.enable_reseller_dealer_promos || serverId === null || recipientRole === 'manager') return () => NONE;
+  if (!system.enable_reseller_dealer_promos || serverId === null || recipientRole === 'manager') return none;
   const promos = await db
     .selectFrom('user_promos')
     .select(['id', 'name', 'credits_required', 'bonus_credits'])
@@ -54,10 +57,12 @@ export async function bonusCalculator(
     .orderBy('credits_required', 'desc')
     .orderBy('id', 'asc')
     .execute();
-  return (amount) => {
-    const promo = promos.find((p) => p.credits_required <= amount && p.bonus_credits > 0);
+  const rule: BonusRule = { kind: 'tiers', tiers: promos.map(({ credits_required, bonus_credits }) => ({ credits_required, bonus_credits })) };
+  const calc = (amount: number): Bonus => {
+    const promo = matchingTier(promos, amount);
     return promo ? { bonus: promo.bonus_credits, remarks: `Promo bonus: ${promo.name}`, source: 'promo', promoId: promo.id } : NONE;
   };
+  return Object.assign(calc, { rule });
 }
 
 /** The bonus of one allocation from `giver` to `recipient`. */

@@ -11,7 +11,6 @@ import {
   CREDITS,
   type CreditAmountRules,
   type CreditChoice,
-  type CreditOption,
   type CreditOptionsResponse,
   FALLBACK_CREDIT_OPTIONS,
   HIERARCHY,
@@ -20,6 +19,7 @@ import {
   RECOVERY_SHARES,
   creditChoices,
   creditLevels,
+  pricedOption,
   isRole,
 } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
@@ -32,15 +32,7 @@ import { type BonusBack, bonusBack, recoveryLimit } from './bonusBack';
 /** Paid credits: what a user may give, and what can be recovered from it (bonus never moves). */
 export const paidOf = (user: Pick<UserRow, 'credits' | 'bonus_credits'>) => user.credits - user.bonus_credits;
 
-const option = ({ value, share }: CreditChoice, bonus: number): CreditOption => ({
-  value,
-  display_text: bonus > 0 ? `${value} credits + ${bonus} bonus` : `${value} credits`,
-  bonus_credits: bonus,
-  total_credits: value + bonus,
-  ...(share ? { share } : {}),
-});
-
-const priced = (choices: CreditChoice[], calc: BonusCalculator) => choices.map((c) => option(c, calc(c.value).bonus));
+const priced = (choices: CreditChoice[], calc: BonusCalculator) => choices.map((c) => pricedOption(c.value, calc(c.value).bonus, c.share));
 
 /**
  * Options for `actor` giving credits to `recipient` (or to a child of its own level when none is
@@ -69,6 +61,7 @@ export async function allocationOptions(
       min_credits: levels.minimum,
       max_credits: Math.min(levels.maximum, MANAGER_ALLOCATION_MAX),
       step: 1,
+      bonus_rule: calc.rule,
     };
   }
 
@@ -79,6 +72,7 @@ export async function allocationOptions(
     min_credits: min,
     max_credits: max,
     step,
+    bonus_rule: calc.rule,
   };
 }
 

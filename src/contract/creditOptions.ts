@@ -110,13 +110,48 @@ export function creditLevels(config: CreditLevelsConfig, limit = CREDIT_LEVELS_P
   return out;
 }
 
+/** An amount with its bonus, as the pickers name it ('100 credits + 10 bonus'). */
+export function pricedOption(value: number, bonus: number, share?: string): CreditOption {
+  return {
+    value,
+    display_text: bonus > 0 ? `${plural(value, 'credit')} + ${bonus} bonus` : plural(value, 'credit'),
+    bonus_credits: bonus,
+    total_credits: value + bonus,
+    ...(share ? { share } : {}),
+  };
+}
+
+/** One promo of a server as the bonus rule needs it: buying credits_required or more gives bonus_credits. */
+export interface BonusTier {
+  credits_required: number;
+  bonus_credits: number;
+}
+
+/**
+ * How the bonus of an allocation is reckoned, stated by the allocation options so a typed amount is
+ * priced in the panel by the rule the move applies: the credit levels' ratio (admin to a manager), the
+ * promos of the recipient's server, or none (promos off).
+ */
+export type BonusRule = { kind: 'ratio'; ratio: number } | { kind: 'tiers'; tiers: BonusTier[] } | null;
+
+/** The promo an amount earns: the largest credits_required not above it (the first listed on a tie). */
+export function matchingTier<T extends BonusTier>(tiers: readonly T[], amount: number): T | undefined {
+  let best: T | undefined;
+  for (const t of tiers) if (t.bonus_credits > 0 && t.credits_required <= amount && (!best || t.credits_required > best.credits_required)) best = t;
+  return best;
+}
+
+/** The bonus `amount` earns under `rule`. */
+export function bonusOf(rule: BonusRule, amount: number): number {
+  if (!rule) return 0;
+  if (rule.kind === 'ratio') return Math.max(0, Math.round(amount * rule.ratio));
+  return matchingTier(rule.tiers, amount)?.bonus_credits ?? 0;
+}
+
+/** The credit levels' own rule: round(amount x ratio) when their promo is on. */
+export const levelBonusRule = (config: CreditLevelsConfig): BonusRule => (config.promo_enabled ? { kind: 'ratio', ratio: config.promo_ratio } : null);
+
 /** The bonus a credit level gives: round(base x ratio) when the levels' promo is on. */
 export function levelOption(config: CreditLevelsConfig, base: number): CreditOption {
-  const bonus = config.promo_enabled ? Math.round(base * config.promo_ratio) : 0;
-  return {
-    value: base,
-    display_text: bonus > 0 ? `${plural(base, 'credit')} + ${bonus} bonus` : plural(base, 'credit'),
-    bonus_credits: bonus,
-    total_credits: base + bonus,
-  };
+  return pricedOption(base, bonusOf(levelBonusRule(config), base));
 }

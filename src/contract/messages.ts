@@ -519,7 +519,6 @@ export const ACCOUNT_SCREEN = {
   noExpiry: 'No expiry',
   daysLeft: (n: number) => `${plural(n, 'day')} left`,
   expiryFilter: (value: string) => (value === 'expired' ? 'Expired' : `Within ${value} days`),
-  bulkMonthsPositive: 'Months must be greater than 0',
   sendMessage: 'Send Message',
   stbInfo: 'STB Info',
   transactions: 'Transactions',

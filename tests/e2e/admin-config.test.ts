@@ -35,26 +35,40 @@ describeBrowser('admin configuration in the browser', (ctx) => {
     await page.context().close();
   });
 
-  it('a numeric setting saves through its own Save button, within its bounds, and persists', async () => {
+  it("a numeric setting saves through its own Save button, within its bounds, and persists; empty or 'abc' is refused with the field's message and sends nothing", async () => {
     const page = await ctx.signIn('admin');
     await page.goto('/settings');
-    const trialDays = page.getByRole('spinbutton', { name: 'Trial Days' });
+    const trialDays = page.getByRole('textbox', { name: 'Trial Days' });
     await trialDays.waitFor();
     expect(await trialDays.inputValue()).toBe('7');
+    const puts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT' && r.url().includes('/system-settings/')) puts.push(r.url());
+    });
+    const rule = FIELD_RULES.between('Trial days', 1, 365);
+    const under = page.locator('.ant-form-item', { has: trialDays }).locator('.ant-form-item-explain-error');
 
-    // Out of bounds (1-365): refused under the field, nothing saved.
-    await trialDays.fill('400');
-    await page.getByRole('button', { name: 'Save Trial Days' }).click();
-    await page.getByText(FIELD_RULES.between('Trial days', 1, 365)).waitFor();
+    // Out of bounds (1-365), empty or not a number: refused under the field as typed, nothing saved.
+    for (const typed of ['400', '', 'abc']) {
+      await trialDays.fill(typed);
+      await page.getByRole('button', { name: 'Save Trial Days' }).click();
+      await under.filter({ hasText: rule }).waitFor();
+      expect(await trialDays.inputValue()).toBe(typed);
+    }
+    expect(puts).toEqual([]);
+    expect(await page.locator('.ant-notification-notice', { hasText: SETTINGS.updated }).count()).toBe(0);
+    expect(await page.getByTestId('summary-trial_days').innerText()).toBe('7');
 
     await trialDays.fill('14');
     await page.getByRole('button', { name: 'Save Trial Days' }).click();
     await toast(page, SETTINGS.updated);
+    expect(puts).toHaveLength(1);
+    await under.filter({ hasText: rule }).waitFor({ state: 'detached' });
     expect(await page.getByTestId('summary-trial_days').innerText()).toBe('14');
 
     await page.reload();
-    await page.getByRole('spinbutton', { name: 'Trial Days' }).waitFor();
-    expect(await page.getByRole('spinbutton', { name: 'Trial Days' }).inputValue()).toBe('14');
+    await page.getByRole('textbox', { name: 'Trial Days' }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Trial Days' }).inputValue()).toBe('14');
     expect(await page.getByTestId('summary-trial_days').innerText()).toBe('14');
     await page.context().close();
   });

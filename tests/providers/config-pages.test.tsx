@@ -100,15 +100,31 @@ describe('System Settings', { timeout: 30_000 }, () => {
     await waitFor(() => expect(view.baseElement.querySelector('[data-testid="summary-trials_per_day"]')?.textContent).toBe('0'));
   });
 
-  it('saves the fallback for an emptied number (trial days 7)', async () => {
-    fake.on('PUT', 'system-settings/trial-days', { status: 200, body: { ...SYSTEM_SETTING_DEFAULTS, trial_days: 7 } });
+  it("refuses an empty number, 'abc' or a fraction with the field's own message and sends nothing; a valid one still saves", async () => {
+    fake.on('PUT', /^system-settings\//, (r) => ({ status: 200, body: { ...SYSTEM_SETTING_DEFAULTS, ...(r.body as object) } }));
     fake.on('GET', 'system-settings', { status: 200, body: { ...SYSTEM_SETTING_DEFAULTS, trial_days: 30 } });
-    const { input, type, click } = renderPage(<SystemSettingsPage />);
+    const { input, item, type, click } = renderPage(<SystemSettingsPage />);
     await waitFor(() => expect(input('system-settings_trial_days').value).toBe('30'));
-    type('system-settings_trial_days', '');
+    const rule = FIELD_RULES.between('Trial days', 1, 365);
+    for (const typed of ['', 'abc', '1.5', '12abc']) {
+      type('system-settings_trial_days', typed);
+      click('Save Trial Days');
+      await waitFor(() => expect(item('system-settings_trial_days')).toContain(rule));
+      // What was typed stays in the box, for the person to correct.
+      expect(input('system-settings_trial_days').value).toBe(typed);
+    }
+    // Enter in the box is the same Save.
+    fireEvent.keyDown(input('system-settings_trial_days'), { key: 'Enter', code: 'Enter', keyCode: 13, which: 13 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(fake.requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
+    expect(toasts()).not.toContainEqual({ type: 'success', title: SETTINGS.updated });
+
+    type('system-settings_trial_days', ' 21 ');
     click('Save Trial Days');
     await waitFor(() => expect(fake.calls('PUT', 'system-settings/trial-days')).toHaveLength(1));
-    expect(fake.calls('PUT', 'system-settings/trial-days')[0].body).toEqual({ trial_days: 7 });
+    expect(fake.calls('PUT', 'system-settings/trial-days')[0].body).toEqual({ trial_days: 21 });
+    await waitFor(() => expect(item('system-settings_trial_days')).not.toContain(rule));
+    expect(input('system-settings_trial_days').value).toBe('21');
   });
 
   it("puts a 422's message under the number it names and toasts the failure", async () => {

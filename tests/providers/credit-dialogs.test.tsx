@@ -219,6 +219,88 @@ describe('Add Credits dialog', { timeout: 30_000 }, () => {
   });
 });
 
+describe('Add Credits: a typed amount shows its bonus before the move, as the offered ones do', { timeout: 90_000 }, () => {
+  /** What the dialog says of the bonus under the field ('' when nothing). */
+  const bonusLine = (view: ReturnType<typeof renderDialog>['view']) => view.baseElement.querySelector('.ant-modal .ant-alert-success')?.textContent ?? '';
+  /** The first (active) item while a number is typed: the typed amount, named as the picker names it. */
+  const typedItem = (view: ReturnType<typeof renderDialog>['view']) => view.baseElement.querySelector('.ant-select-item-option-active')?.textContent;
+
+  it("prices a typed amount by the promos' tiers the options state: none below the first, then the tier reached, and sends that bonus", async () => {
+    fake.on('GET', 'credit-options/allocation', {
+      status: 200,
+      body: {
+        data: {
+          options: [option(10), option(50, 5), option(100, 15)],
+          user_credits: 500,
+          min_credits: 10,
+          max_credits: 500,
+          step: 1,
+          bonus_rule: {
+            kind: 'tiers',
+            tiers: [
+              { credits_required: 100, bonus_credits: 15 },
+              { credits_required: 50, bonus_credits: 5 },
+            ],
+          },
+        },
+      },
+    });
+    fake.on('POST', 'resellers/5/credits', { status: 200, body: { message: 'Credits added successfully.', data: { credits: 120, bonus_credits: 15 } } });
+    const { view, text, submit, ready, typeAndEnter, onClose } = renderDialog('add');
+    await ready();
+
+    await typeAndEnter('30');
+    await waitFor(() => expect(text()).toContain('30 credits'));
+    expect(bonusLine(view)).toBe('');
+    expect(text()).not.toContain('bonus');
+
+    const input = view.baseElement.querySelector<HTMLInputElement>('.ant-modal .ant-select-selection-search-input')!;
+    fireEvent.mouseDown(view.baseElement.querySelector('.ant-modal .ant-select-selector')!);
+    fireEvent.change(input, { target: { value: '60' } });
+    // While typing, before anything is chosen: the typed amount is named with its bonus.
+    await waitFor(() => expect(typedItem(view)).toBe('60 credits + 5 bonus'));
+    fireEvent.change(input, { target: { value: '' } });
+
+    await typeAndEnter('60');
+    await waitFor(() => expect(bonusLine(view)).toBe('Includes 5 bonus credits: Rita Reseller receives 65 credits.'));
+    await typeAndEnter('120');
+    await waitFor(() => expect(bonusLine(view)).toBe('Includes 15 bonus credits: Rita Reseller receives 135 credits.'));
+
+    submit();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(fake.calls('POST', 'resellers/5/credits').map((c) => c.body)).toEqual([{ action: 'renew', credits: 120, bonus_credits: 15 }]);
+  });
+
+  it("prices a typed amount to a manager by the credit levels' ratio, and says nothing of a bonus where the levels give none", async () => {
+    const levels = (bonus_rule: unknown) => ({
+      status: 200,
+      body: { data: { options: [option(100, 10), option(200, 20)], user_credits: null, min_credits: 100, max_credits: 10_000, step: 1, bonus_rule } },
+    });
+    fake.on('GET', 'credit-options/allocation', levels({ kind: 'ratio', ratio: 0.1 }));
+    const { view, ready, typeAndEnter } = renderDialog('add', vi.fn(), { identity: ADMIN_IDENTITY, entity: 'managers', target: MANAGER });
+    await ready();
+    await typeAndEnter('150');
+    await waitFor(() => expect(bonusLine(view)).toBe('Includes 15 bonus credits: Maria Manager receives 165 credits.'));
+    await typeAndEnter('333');
+    await waitFor(() => expect(bonusLine(view)).toBe('Includes 33 bonus credits: Maria Manager receives 366 credits.'));
+    // Below the amount whose ratio rounds to one credit: no bonus.
+    await typeAndEnter('4');
+    await waitFor(() => expect(bonusLine(view)).toBe(''));
+  });
+
+  it('says nothing of a bonus for a typed amount when the promos are off (no rule)', async () => {
+    fake.on('GET', 'credit-options/allocation', {
+      status: 200,
+      body: { data: { options: [option(10), option(50)], user_credits: 500, min_credits: 10, max_credits: 500, step: 1, bonus_rule: null } },
+    });
+    const { view, text, ready, typeAndEnter } = renderDialog('add');
+    await ready();
+    await typeAndEnter('120');
+    await waitFor(() => expect(text()).toContain('120 credits'));
+    expect(bonusLine(view)).toBe('');
+  });
+});
+
 describe('Add Credits form: the contract rules before sending, the server 422 under the amount', { timeout: 30_000 }, () => {
   it('checks the amount with the schema and the allocation cap before any request', async () => {
     fake.on('GET', 'credit-options/allocation', { status: 200, body: { data: { options: [option(10)], user_credits: null, min_credits: 10, max_credits: 10_000 } } });

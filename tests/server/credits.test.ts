@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { ACCESS, CREDITS, HIERARCHY, MAX_BALANCE } from '../../src/contract';
+import { ACCESS, CREDITS, type CreditOptionsResponse, HIERARCHY, MAX_BALANCE, bonusOf } from '../../src/contract';
 import { lockUsers } from '../../server/credits/moves';
 import * as allocationRecoveries from '../../server/db/migrations/0005_allocation_recoveries';
 import { putSetting, updateSystemSettings } from '../../server/settings';
@@ -367,6 +367,45 @@ describeEachDatabase(
       const fifty = promoOptions.body.data.options.find((o: { value: number }) => o.value === 50);
       expect(fifty).toEqual({ value: 50, display_text: '50 credits + 10 bonus', bonus_credits: 10, total_credits: 60 });
       expect((await m.client.get(`/credit-options/allocation?user_id=${r2.id}`)).status).toBe(404);
+    });
+
+    it('states the rule its bonus comes from, and a typed amount priced by it in the panel gets that bonus from the move', async () => {
+      const admin = await ctx.as('admin');
+      const m = await createManager(ctx, 500, { server_id: 2 });
+      const levels: CreditOptionsResponse = (await admin.get(`/credit-options/allocation?user_id=${m.id}`)).body.data;
+      expect(levels.bonus_rule).toEqual({ kind: 'ratio', ratio: 0.2 });
+      for (const o of levels.options) expect(o.bonus_credits).toBe(bonusOf(levels.bonus_rule, o.value));
+      // 37 is no level: the panel prices it with the stated rule, and the move agrees (else it refuses).
+      const typed = bonusOf(levels.bonus_rule, 37);
+      expect(typed).toBe(7);
+      expect((await admin.post(`/managers/${m.id}/credits`, add(37, { bonus_credits: typed }))).body.data).toMatchObject({ credits: 37, bonus_credits: 7 });
+
+      // The same promo as the first test (a duplicate changes nothing): 50 or more gives 10.
+      await promo(ctx, 50, 10);
+      await promo(ctx, 100, 30, 0); // inactive: not in the rule
+      const r = await createReseller(ctx, m.client);
+      const mine: CreditOptionsResponse = (await m.client.get(`/credit-options/allocation?user_id=${r.id}`)).body.data;
+      expect(mine.bonus_rule?.kind).toBe('tiers');
+      expect(mine.bonus_rule && 'tiers' in mine.bonus_rule && mine.bonus_rule.tiers.every((t) => t.credits_required !== 100)).toBe(true);
+      for (const [amount, bonus] of [
+        [37, 0],
+        [63, 10],
+      ]) {
+        expect(bonusOf(mine.bonus_rule, amount)).toBe(bonus);
+        const res = await m.client.post(`/resellers/${r.id}/credits`, add(amount, { bonus_credits: bonusOf(mine.bonus_rule, amount) }));
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body.data.bonus_credits).toBe(bonus);
+      }
+
+      // With the promos off the rule is none, and a typed amount earns nothing.
+      await updateSystemSettings(ctx.db.kysely, { enable_promos: false });
+      try {
+        const off: CreditOptionsResponse = (await m.client.get(`/credit-options/allocation?user_id=${r.id}`)).body.data;
+        expect(off.bonus_rule).toBeNull();
+        expect((await admin.get(`/credit-options/allocation?user_id=${m.id}`)).body.data.bonus_rule).toBeNull();
+      } finally {
+        await updateSystemSettings(ctx.db.kysely, { enable_promos: true });
+      }
     });
 
     it('lists a dealer recovery history and recovers one allocation once', async () => {

@@ -635,8 +635,13 @@ describeEachDatabase(
         expect((await accountRow(ctx, id)).expiry_date).toBe(addMonths(new Date(expiries[i]), 2).toISOString());
         expect((await entriesFor(ctx, id)).filter((e) => e.type === 'USED')).toHaveLength(2);
       }
-      const zero = await (await ctx.as('dealer')).post('/accounts/bulk-renew', { account_ids: ids, months: 0 });
-      expect(zero.body.errors.months).toEqual([RENEWAL.invalidMonths.description]);
+      // The message the Bulk Renew field shows for the same months (one contract rule).
+      for (const months of [0, 51, 1.5, '2.5', null]) {
+        const refused = await (await ctx.as('dealer')).post('/accounts/bulk-renew', { account_ids: ids, months });
+        expect(refused.status, JSON.stringify(months)).toBe(422);
+        expect(refused.body.errors.months).toEqual([RENEWAL.invalidMonths.description]);
+      }
+      expect((await balance(ctx, 'dealer')).credits).toBe(before.credits - 6);
     });
 
     it(`bulk renews ${BULK_MAX} accounts in one call, all or nothing, one entry each`, async () => {

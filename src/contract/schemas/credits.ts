@@ -97,6 +97,14 @@ export const creditOptionEntity = z.object({
   share: z.string().optional(),
 });
 
+/** How an allocation's bonus is reckoned (contract BonusRule): a ratio, promo tiers, or none. */
+export const bonusRuleEntity = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('ratio'), ratio: z.number() }),
+    z.object({ kind: z.literal('tiers'), tiers: z.array(z.object({ credits_required: z.number(), bonus_credits: z.number() })) }),
+  ])
+  .nullable();
+
 /** GET /credit-options/allocation: { data: CreditOptionsResponse }. */
 export const creditOptionsResponseEntity = z.object({
   /** The configured amounts first, then those computed from the giver's balance (with `share`). */
@@ -107,6 +115,8 @@ export const creditOptionsResponseEntity = z.object({
   max_credits: z.number(),
   /** A typed amount is a multiple of this (the settings' increment step; 1 for the credit levels). */
   step: z.number(),
+  /** The rule the offered amounts' bonus comes from, for pricing a typed amount (contract bonusOf). */
+  bonus_rule: bonusRuleEntity,
 });
 
 /** GET .../credits/recovery-options and /credit-options/recovery/{id}: { data: RecoveryOptionsResponse }. */

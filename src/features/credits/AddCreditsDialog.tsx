@@ -5,7 +5,7 @@
  * or refused under the field by the options' rules, and the fallback list when the lookup fails (docs/domain.md#amounts-and-minimums).
  */
 import { Alert, Descriptions, Modal } from 'antd';
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import {
   CREDITS,
   type CreditOption,
@@ -14,8 +14,10 @@ import {
   FALLBACK_CREDIT_OPTIONS,
   HIERARCHY,
   MANAGER_ALLOCATION_MAX,
+  bonusOf,
   fallbackCreditOptions,
   plural,
+  pricedOption,
 } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
 import { AmountForm, type CreditDialogProps, type CreditMove, CreditTargetSummary, type CreditTarget, useCreditDialog } from './creditDialog';
@@ -51,10 +53,16 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
     () => (fallback ? fallbackCreditOptions(admin ? FALLBACK_CREDIT_OPTIONS.adminMax : ownPaid).map(plain) : (loaded ?? [])),
     [fallback, admin, ownPaid, loaded],
   );
-  const chosen = options.find((o) => o.value === dialog.selected);
+  const rule = dialog.data?.bonus_rule;
+  /** An amount with its bonus: the offered one, or a typed one priced by the rule the move applies. */
+  const quote = useCallback(
+    (amount: number) => options.find((o) => o.value === amount) ?? (!fallback && rule !== undefined ? pricedOption(amount, bonusOf(rule, amount)) : undefined),
+    [options, fallback, rule],
+  );
+  const chosen = dialog.selected === undefined ? undefined : quote(dialog.selected);
 
   const move = (amount: number, to: CreditTarget): CreditMove => {
-    const option = options.find((o) => o.value === amount);
+    const option = quote(amount);
     return {
       body: { action: 'renew', credits: amount, ...(!fallback && option ? { bonus_credits: option.bonus_credits } : {}) },
       done: (result) => {
@@ -75,6 +83,7 @@ export function AddCreditsDialog({ entity, target, onClose }: CreditDialogProps)
         name="add-credits"
         onSubmit={dialog.send(move)}
         options={options}
+        quote={quote}
         allowCustom={admin || fallback || dialog.data !== null}
         rules={dialog.rules}
         loading={dialog.loading}

@@ -16,6 +16,8 @@ export interface AmountSelectProps {
   options: CreditOption[];
   /** A typed whole number is the amount even when no option offers it (the form's rules judge it). */
   allowCustom?: boolean;
+  /** A typed amount with its bonus, named as the offered ones are (undefined: its bonus is unknown). */
+  quote?: (amount: number) => CreditOption | undefined;
   loading?: boolean;
   disabled?: boolean;
   value?: number;
@@ -47,6 +49,7 @@ type Group = { label: string; title: string; options: Item[] };
 export function AmountSelect({
   options,
   allowCustom = false,
+  quote,
   loading,
   disabled,
   value,
@@ -67,8 +70,8 @@ export function AmountSelect({
 
   const labelOf = useMemo(() => {
     const labels = new Map(options.map((o) => [o.value, o.share ? `${o.display_text} (${o.share})` : o.display_text]));
-    return (v: number) => labels.get(v) ?? amountLabel(v);
-  }, [options]);
+    return (v: number) => labels.get(v) ?? quote?.(v)?.display_text ?? amountLabel(v);
+  }, [options, quote]);
   /** The amount a search stands for: a typed number, when it may be chosen (offered, or any with allowCustom). */
   const typedAmount = (text: string) => {
     const n = typedNumber(text);

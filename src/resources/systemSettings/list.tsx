@@ -5,7 +5,7 @@
  */
 import { ReloadOutlined, SaveOutlined } from '@ant-design/icons';
 import type { HttpError } from '@refinedev/core';
-import { Alert, Button, Card, Col, Descriptions, InputNumber, type InputNumberProps, Result, Row, Space, Spin, Switch, Tabs, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Input, type InputProps, Result, Row, Space, Spin, Switch, Tabs, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
 import {
@@ -16,7 +16,6 @@ import {
   type SettingSwitch,
   type SystemSettingField,
   type SystemSettingsValues,
-  settingNumberOrFallback,
   systemSettingBody,
 } from '../../contract';
 import { errorToast, useConfirm, useNotify } from '../../components/feedback';
@@ -56,25 +55,22 @@ const LABELS: Record<SystemSettingField, string> = Object.fromEntries(
 ) as Record<SystemSettingField, string>;
 
 /**
- * The numbers form: each setting checked by the rule of its own PUT body (contract systemSettingBody),
- * after the fallback for a value that is not a number (trial_days 7, default_credits 1).
+ * The numbers form: each setting checked by the rule of its own PUT body (contract systemSettingBody).
+ * The field holds the text as typed, so an empty box or 'abc' is refused with that rule's message
+ * rather than dropped or replaced.
  */
-const numbersForm = z.object(
-  Object.fromEntries(
-    NUMBER_FIELDS.map((field) => {
-      const { key } = settingEndpoint(field);
-      return [field, z.preprocess((value) => settingNumberOrFallback(key, value), systemSettingBody(key).shape[field])];
-    }),
-  ),
-);
+const numbersForm = z.object(Object.fromEntries(NUMBER_FIELDS.map((field) => [field, systemSettingBody(settingEndpoint(field).key).shape[field]])));
 
 const numbersOf = (settings: SystemSettingsValues) => Object.fromEntries(NUMBER_FIELDS.map((field) => [field, settings[field]]));
 
-/** A number with its own Save button beside it (FormField binds the number). */
-function NumberWithSave({ label, saving, onSave, ...input }: InputNumberProps & { label: string; saving: boolean; onSave: () => void }) {
+/**
+ * A number with its own Save button beside it (FormField binds the text). A plain text box: a number
+ * box drops what is not a number and reports an empty one as null, so the rule never sees the typing.
+ */
+function NumberWithSave({ label, saving, onSave, ...input }: InputProps & { label: string; saving: boolean; onSave: () => void }) {
   return (
     <Space.Compact style={{ width: '100%' }}>
-      <InputNumber {...input} aria-label={label} precision={0} style={{ width: '100%' }} onPressEnter={onSave} />
+      <Input {...input} aria-label={label} inputMode="numeric" autoComplete="off" style={{ width: '100%' }} onPressEnter={onSave} />
       <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={onSave} aria-label={`Save ${label}`}>
         Save
       </Button>

@@ -1,5 +1,5 @@
 /**
- * Bulk Renew Accounts (docs/domain.md#renewals-and-expiry): months greater than 0 (and at most 50), the total price over the
+ * Bulk Renew Accounts (docs/domain.md#renewals-and-expiry): the contract's months (1 to 50), the total price over the
  * selected accounts, the balance check, one all-or-nothing call.
  */
 import { Typography } from 'antd';
@@ -15,13 +15,8 @@ export interface BulkRenewDialogProps {
   onRenewed?: () => void;
 }
 
-/** The form: months greater than 0, then the months of POST /accounts/bulk-renew by the API's own rule. */
-export const bulkRenewForm = z.object({
-  months: z
-    .unknown()
-    .refine((v) => typeof v === 'number' && v > 0, ACCOUNT_SCREEN.bulkMonthsPositive)
-    .pipe(titledMonths(bulkRenewBody.shape.months)),
-});
+/** The form: the months of POST /accounts/bulk-renew by the API's own rule, so the field and the 422 say the same. */
+export const bulkRenewForm = z.object({ months: titledMonths(bulkRenewBody.shape.months) });
 
 const BULK = {
   name: 'bulk-renew',
