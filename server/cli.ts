@@ -6,6 +6,7 @@
  *   reconcile --server ID [--apply [--remove-orphans]]         make a middleware match the panel (dry run without --apply)
  */
 import { parseArgs } from 'node:util';
+import { plural } from '../src/contract';
 import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
@@ -60,11 +61,11 @@ async function importSubscribers(args: string[]): Promise<void> {
     }
     for (const { subscriber, reason } of plan.skipped) console.log(`  skip   #${subscriber.id}  ${subscriber.login || '-'}: ${reason}`);
     if (!values.apply) {
-      console.log(`${plan.adopt.length} subscriber(s) would be imported, ${plan.skipped.length} skipped. Run again with --apply to import them.`);
+      console.log(`${plural(plan.adopt.length, 'subscriber')} would be imported, ${plan.skipped.length} skipped. Run again with --apply to import them.`);
       return;
     }
     const imported = await applyImport(db.kysely, plan);
-    console.log(`${imported} subscriber(s) imported, ${plan.skipped.length} skipped.`);
+    console.log(`${plural(imported, 'subscriber')} imported, ${plan.skipped.length} skipped.`);
   } catch (error) {
     if (!(error instanceof ImportRefused || error instanceof DomainError)) throw error;
     console.error(error.message);
@@ -117,19 +118,19 @@ async function reconcile(args: string[]): Promise<void> {
   });
   try {
     const plan = await planReconcile(db.kysely, provisioners, serverId);
-    console.log(`Server ${plan.server.name} (id ${plan.server.id}): ${plan.accounts} live account(s), ${plan.subscribers} subscriber(s)`);
+    console.log(`Server ${plan.server.name} (id ${plan.server.id}): ${plural(plan.accounts, 'live account')}, ${plural(plan.subscribers, 'subscriber')}`);
     for (const difference of plan.differences) console.log(`  ${describeDifference(difference)}`);
     const orphans = plan.differences.filter((d) => d.kind === 'orphan').length;
     const repairable = plan.differences.filter((d) => d.kind === 'missing' || d.kind === 'differs').length;
     if (!values.apply) {
       console.log(
-        `${plan.differences.length} difference(s). Run again with --apply to repair ${repairable}` +
-          (orphans ? `, and --remove-orphans to remove the ${orphans} subscriber(s) without an account (import-subscribers adopts them instead).` : '.'),
+        `${plural(plan.differences.length, 'difference')}. Run again with --apply to repair ${repairable}` +
+          (orphans ? `, and --remove-orphans to remove the ${plural(orphans, 'subscriber')} without an account (import-subscribers adopts them instead).` : '.'),
       );
       return;
     }
     const repaired = await applyReconcile(db.kysely, provisioners, plan, { removeOrphans: values['remove-orphans'] ?? false });
-    console.log(`${repaired} difference(s) repaired.`);
+    console.log(`${plural(repaired, 'difference')} repaired.`);
   } catch (error) {
     if (!(error instanceof ReconcileRefused || error instanceof DomainError)) throw error;
     console.error(error.message);

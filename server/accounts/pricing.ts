@@ -4,7 +4,7 @@
  * left (when global discounts are enabled); otherwise M x default_credits.
  */
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { GlobalDiscount, RenewalQuote } from '../../src/contract';
+import { type GlobalDiscount, type RenewalQuote, settingNumberOrFallback } from '../../src/contract';
 import type { Database, GlobalDiscountsTable } from '../db/schema';
 import { bool } from '../db/values';
 import { type SystemSettings, getSystemSettings } from '../settings';
@@ -34,7 +34,7 @@ export async function findDiscount(db: Kysely<Database>, serverId: number | null
 }
 
 export function regularQuote(serverId: number | null, months: number, settings: SystemSettings): RenewalQuote {
-  const perMonth = Number(settings.default_credits) || 1;
+  const perMonth = settingNumberOrFallback('default-credits', settings.default_credits);
   const credits = months * perMonth;
   return {
     server_id: serverId,

@@ -7,7 +7,7 @@
  */
 import { type Transaction, sql } from 'kysely';
 import { isPostgres } from '../db/dialect';
-import { ACCOUNTS, BULK_MAX, CREDITS, type RenewalQuote, type RenewalResult } from '../../src/contract';
+import { ACCOUNTS, BULK_MAX, CREDITS, type RenewalQuote, type RenewalResult, plural } from '../../src/contract';
 import type { AccountRow, Database, UserRow } from '../db/schema';
 import { fieldError } from '../errors';
 import { type BalanceChange, InsufficientBalance, type PostedEntry, postChanges } from '../ledger/post';
@@ -124,7 +124,7 @@ export async function renewLocked(trx: Transaction<Database>, account: AccountRo
             accountId: account.id,
             coverageStart,
             coverageEnd,
-            remarks: `${options.auto ? 'Auto-renewal' : 'Renewal'} of ${account.login} for ${months} month(s)`,
+            remarks: `${options.auto ? 'Auto-renewal' : 'Renewal'} of ${account.login} for ${plural(months, 'month')}`,
           },
         ],
         { actorId: options.actorId, kind: options.auto ? 'auto_renew' : 'renewal' },
@@ -243,7 +243,7 @@ export async function renewMany(
       accountId: account.id,
       coverageStart,
       coverageEnd,
-      remarks: `Renewal of ${account.login} for ${months} month(s)`,
+      remarks: `Renewal of ${account.login} for ${plural(months, 'month')}`,
     });
   }
   let entries: PostedEntry[] = [];
@@ -345,7 +345,7 @@ export async function recoverLocked(trx: Transaction<Database>, account: Account
       accountId: account.id,
       coverageStart: new Date(Math.max(stretch.start.getTime(), newExpiry.getTime())).toISOString(),
       coverageEnd: stretch.end.toISOString(),
-      remarks: `Recovery of ${stretch.months} month(s) from ${account.login}`,
+      remarks: `Recovery of ${plural(stretch.months, 'month')} from ${account.login}`,
     });
   }
 

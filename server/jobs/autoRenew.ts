@@ -12,7 +12,7 @@
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { ACCOUNTS } from '../../src/contract';
+import { ACCOUNTS, plural } from '../../src/contract';
 import { DomainError, fieldError } from '../errors';
 import { getSystemSettings } from '../settings';
 import { Provisioners } from '../provisioning';
@@ -81,7 +81,7 @@ export async function runAutoRenew(db: Kysely<Database>, now: Date = new Date())
           action: 'auto_renew',
           entityId: claimed.id,
           targetUsername: owner.username,
-          description: `Auto-renewal of ${claimed.login} for ${months} month(s), ${result.credits} credit(s) charged to ${owner.username}`,
+          description: `Auto-renewal of ${claimed.login} for ${plural(months, 'month')}, ${plural(result.credits, 'credit')} charged to ${owner.username}`,
           oldValues: { expiry_date: claimed.expiry_date },
           newValues: { expiry_date: result.coverage_end, credits: result.credits, transaction_number: result.transaction_number },
         });

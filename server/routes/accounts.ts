@@ -36,6 +36,8 @@ import {
   bulkRenewBody,
   idParam,
   userStatusBody,
+  plural,
+  settingNumberOrFallback,
 } from '../../src/contract';
 import { addDays } from '../accounts/dates';
 import { accountListSpec, accountsQuerystring, listAccounts } from '../accounts/list';
@@ -190,6 +192,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const create = async (trx: Transaction<Database>, { serverId, settings }: Awaited<ReturnType<typeof precheck>>): Promise<OperationResult> => {
         const { now } = outcome;
         if (body.is_trial) await claimTrialQuota(trx, actor.id, settings, now);
+        const trialDays = settingNumberOrFallback('trial-days', settings.trial_days);
         const { id } = await trx
           .insertInto('accounts')
           .values(
@@ -201,7 +204,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
               full_name: body.full_name,
               pwd_txt: body.password,
               mac_address: body.mac_address,
-              expiry_date: body.is_trial ? addDays(now, Number(settings.trial_days) || 7).toISOString() : (body.expiry_date ?? null),
+              expiry_date: body.is_trial ? addDays(now, trialDays).toISOString() : (body.expiry_date ?? null),
               status: statusFrom(body) ?? 'active',
               is_trial: body.is_trial ? 1 : 0,
               created_at: now.toISOString(),
@@ -223,7 +226,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
                 credits: 0,
                 accountId: id,
                 coverageStart: now.toISOString(),
-                remarks: `Trial account ${body.login} for ${settings.trial_days} day(s)`,
+                remarks: `Trial account ${body.login} for ${plural(trialDays, 'day')}`,
               },
             ],
             { actorId: actor.id, kind: 'trial' },
@@ -241,7 +244,11 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           action: 'create',
           entityId: id,
           targetUsername: created.login,
-          description: body.is_trial ? 'Trial account created' : renewal ? `Created and renewed for ${renewal.months} month(s), ${renewal.credits} credit(s)` : null,
+          description: body.is_trial
+            ? 'Trial account created'
+            : renewal
+              ? `Created and renewed for ${plural(renewal.months, 'month')}, ${plural(renewal.credits, 'credit')}`
+              : null,
           newValues: auditView(created),
         });
         return {
@@ -476,8 +483,8 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
             targetUsername: locked.login,
             description:
               action === 'renew'
-                ? `Renewed ${locked.login} for ${months} month(s): ${result.credits} credit(s)`
-                : `Recovered ${months} month(s) from ${locked.login}: ${result.credits} credit(s) refunded`,
+                ? `Renewed ${locked.login} for ${plural(months, 'month')}: ${plural(result.credits, 'credit')}`
+                : `Recovered ${plural(months, 'month')} from ${locked.login}: ${plural(result.credits, 'credit')} refunded`,
             oldValues: { expiry_date: locked.expiry_date },
             newValues: {
               expiry_date: action === 'renew' ? result.coverage_end : result.coverage_start,
@@ -611,7 +618,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
               action: 'bulk_renew',
               entityId: account.id,
               targetUsername: account.login,
-              description: `Renewed ${account.login} for ${months} month(s): ${result.credits} credit(s)`,
+              description: `Renewed ${account.login} for ${plural(months, 'month')}: ${plural(result.credits, 'credit')}`,
               oldValues: { expiry_date: locked[i].expiry_date },
               newValues: { expiry_date: result.coverage_end },
             })),
@@ -650,7 +657,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         await recordAudit(trx, request, {
           module: 'accounts',
           action: 'bulk_message',
-          description: `Message sent to ${rows.length} account(s): ${rows
+          description: `Message sent to ${plural(rows.length, 'account')}: ${rows
             .map((r) => r.login)
             .join(', ')
             .slice(0, 500)}`,

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Insertable, type Kysely, sql } from 'kysely';
+import { plural } from '../../src/contract';
 import { hashPassword } from '../auth/passwords';
 import type { AccountsTable, CreditTransactionsTable, Database, UserRow } from '../db/schema';
 import { newAccountRow } from '../accounts/store';
@@ -252,7 +253,7 @@ export async function seedScale(db: Kysely<Database>, options: ScaleOptions): Pr
             coverage_start: new Date(stretch.start).toISOString(),
             coverage_end: new Date(stretch.end).toISOString(),
             created_at: new Date(stretch.start).toISOString(),
-            remarks: `Renewal of ${rows[j].login} for ${stretch.months} month(s)`,
+            remarks: `Renewal of ${rows[j].login} for ${plural(stretch.months, 'month')}`,
           }),
         );
       }

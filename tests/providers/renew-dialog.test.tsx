@@ -8,7 +8,7 @@ import { type NotificationProvider, Refine } from '@refinedev/core';
 import { fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BulkRenewDialog, QuickRenewDialog, type RenewTarget, renewedExpiry } from '../../src/features/accounts/renewals';
-import { RENEWAL } from '../../src/contract';
+import { ACCOUNTS, RENEWAL } from '../../src/contract';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
@@ -273,7 +273,7 @@ describe('Bulk Renew dialog', { timeout: 30_000 }, () => {
 
   it('prices each server, renews all at once with a key of the opening and months, and says what the API said', async () => {
     fake.on('POST', 'global-discounts/calculate-credits', pricedByMonths);
-    fake.on('POST', 'accounts/bulk-renew', { status: 200, body: { message: '2 account(s) renewed successfully.', data: {} } });
+    fake.on('POST', 'accounts/bulk-renew', { status: 200, body: { message: ACCOUNTS.bulkDone(2, 'renewed'), data: {} } });
     const { type, renew, text, toasts, onClose, onRenewed } = renderForm('bulk', [ACCOUNT, SECOND]);
     type('2');
     await waitFor(() => expect(text()).toContain('4 credits'));
@@ -292,7 +292,7 @@ describe('Bulk Renew dialog', { timeout: 30_000 }, () => {
     const [call] = fake.calls('POST', 'accounts/bulk-renew');
     expect(call.body).toEqual({ account_ids: [7, 8], months: 2 });
     expect(call.headers['Idempotency-Key']).toMatch(/.{8,}:2$/);
-    expect(toasts().at(-1)).toEqual({ type: 'success', title: '2 account(s) renewed successfully.' });
+    expect(toasts().at(-1)).toEqual({ type: 'success', title: ACCOUNTS.bulkDone(2, 'renewed') });
   });
 
   it("puts the server's refusal of an account under the months", async () => {

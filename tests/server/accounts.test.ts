@@ -54,7 +54,7 @@ describeEachDatabase(
       const stored = await accountRow(ctx, account.id);
       expect(stored.mac_address).toBe('001A79ABCDEF');
       const [entry] = await entriesFor(ctx, account.id);
-      expect(entry).toMatchObject({ type: 'USED', credits: -3, remarks: 'Renewal of new.customer for 3 month(s)' });
+      expect(entry).toMatchObject({ type: 'USED', credits: -3, remarks: 'Renewal of new.customer for 3 months' });
       near(entry.coverage_start, Date.now());
       expect(entry.coverage_end).toBe(account.expiry_date);
 

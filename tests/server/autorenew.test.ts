@@ -50,7 +50,7 @@ describeEachDatabase(
         credits: -2,
         coverage_start: expiry,
         coverage_end: row.expiry_date,
-        remarks: `Auto-renewal of ${account.login} for 2 month(s)`,
+        remarks: `Auto-renewal of ${account.login} for 2 months`,
         actor_id: null,
       });
 

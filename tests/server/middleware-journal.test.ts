@@ -180,12 +180,12 @@ if (admin) {
         expect(dry.stdout).toContain(`differs   account #${shifted.id} ${shifted.login}`);
         expect(dry.stdout).toContain(`missing   account #${lost.id} ${lost.login}`);
         expect(dry.stdout).toContain('orphan    subscriber');
-        expect(dry.stdout).toContain('3 difference(s)');
+        expect(dry.stdout).toContain('3 differences');
         expect(await audits()).toBe(auditedBefore);
         const applied = await run(['--apply']);
-        expect(applied.stdout).toContain('2 difference(s) repaired.');
+        expect(applied.stdout).toContain('2 differences repaired.');
         const all = await run(['--apply', '--remove-orphans']);
-        expect(all.stdout).toContain('1 difference(s) repaired.');
+        expect(all.stdout).toContain('1 difference repaired.');
       } else {
         expect(await applyReconcile(ctx.db.kysely, provisioners, plan, { removeOrphans: false })).toBe(2);
         expect(await applyReconcile(ctx.db.kysely, provisioners, await planReconcile(ctx.db.kysely, provisioners, serverId), { removeOrphans: true })).toBe(1);

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import mysql, { type Connection, type RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ACCOUNTS } from '../../src/contract';
+import { ACCOUNTS, plural } from '../../src/contract';
 import { Provisioners } from '../../server/provisioning';
 import { applyImport, planImport } from '../../server/provisioning/import';
 import { checkServer } from '../../server/provisioning/check';
@@ -298,11 +298,11 @@ if (admin) {
             env: { ...process.env, DATABASE_URL: `sqlite:${file}`, DEMO_MODE: 'false' },
           });
         const dry = await run([]);
-        expect(dry.stdout).toContain(`${plan.adopt.length} subscriber(s) would be imported`);
+        expect(dry.stdout).toContain(`${plural(plan.adopt.length, 'subscriber')} would be imported`);
         expect(dry.stdout).toContain('imported1');
         expect(await ctx.db.kysely.selectFrom('accounts').select('id').where('login', '=', 'imported1').executeTakeFirst()).toBeUndefined();
         const applied = await run(['--apply']);
-        expect(applied.stdout).toContain(`${plan.adopt.length} subscriber(s) imported`);
+        expect(applied.stdout).toContain(`${plural(plan.adopt.length, 'subscriber')} imported`);
       } else {
         expect(await applyImport(ctx.db.kysely, plan)).toBe(plan.adopt.length);
       }
