@@ -1,8 +1,8 @@
 /**
  * Lists and card headers that fit: audit logs as cards on a phone and with every column at 1440x900,
  * the resellers' counts and creation date in the table at 1440, card titles never cut beside their
- * buttons on a phone, and the Columns chooser: a hidden column stays hidden after a reload, for that
- * user only.
+ * buttons on a phone, and the Columns chooser: a hidden column stays hidden after a reload and in
+ * another browser the same user signs in to, for that user only.
  */
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
@@ -79,7 +79,7 @@ describeBrowser('lists and headers fit a phone and a laptop', (ctx) => {
     await page.context().close();
   }, 120_000);
 
-  it('the Columns chooser hides a column, which stays hidden after a reload, for that user only', async () => {
+  it('the Columns chooser hides a column, which stays hidden after a reload and in another browser, for that user only', async () => {
     const page = await ctx.signIn('admin', undefined, { viewport: WIDE_LAPTOP });
     await page.goto('/resellers');
     await page.locator('.ant-table-row').first().waitFor();
@@ -89,8 +89,11 @@ describeBrowser('lists and headers fit a phone and a laptop', (ctx) => {
     await chooser.waitFor();
     // The name and the actions are not offered.
     expect(await chooser.getByRole('checkbox', { name: 'Username' }).count()).toBe(0);
+    const saved = (p: Page) => p.waitForResponse((r) => r.url().endsWith('/profile/preferences') && r.request().method() === 'PATCH' && r.ok());
+    const saving = saved(page);
     await chooser.getByRole('checkbox', { name: 'Total Users' }).uncheck();
     await expect.poll(() => columnState(page, 'Total Users')).toBe('missing');
+    await saving;
     await page.keyboard.press('Escape');
 
     await page.reload();
@@ -98,6 +101,15 @@ describeBrowser('lists and headers fit a phone and a laptop', (ctx) => {
     await settled(page);
     expect(await columnState(page, 'Total Users')).toBe('missing');
     expect(await columnState(page, 'Total Dealers')).toBe('whole');
+
+    // Another browser (a fresh context: nothing cached) signed in as the same user: hidden there too.
+    const elsewhere = await ctx.signIn('admin', undefined, { viewport: WIDE_LAPTOP });
+    expect(await elsewhere.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('panel.columns.')))).toEqual([]);
+    await elsewhere.goto('/resellers');
+    await elsewhere.locator('.ant-table-row').first().waitFor();
+    await settled(elsewhere);
+    await expect.poll(() => columnState(elsewhere, 'Total Users')).toBe('missing');
+    expect(await columnState(elsewhere, 'Total Dealers')).toBe('whole');
 
     // Another user in the same browser (same storage) sees every column.
     await page.evaluate((keys) => {
@@ -114,5 +126,13 @@ describeBrowser('lists and headers fit a phone and a laptop', (ctx) => {
     await settled(page);
     expect(await columnState(page, 'Total Users')).toBe('whole');
     await page.context().close();
+
+    // Shown again from the other browser, so the other tests see the admin's every column.
+    await elsewhere.getByRole('button', { name: new RegExp(DATA_TABLE.columns) }).click();
+    const restoring = saved(elsewhere);
+    await elsewhere.getByTestId('column-chooser').getByRole('checkbox', { name: 'Total Users' }).check();
+    await restoring;
+    await expect.poll(() => columnState(elsewhere, 'Total Users')).toBe('whole');
+    await elsewhere.context().close();
   }, 120_000);
 });

@@ -10,6 +10,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type DataColumn, DataTable, type DataTableProps, type ListColumn } from '../../src/components/DataTable';
 import { fitColumns } from '../../src/components/DataTable/fit';
+import { PhoneList } from '../../src/components/DataTable/PhoneList';
 import { PageHeadingProvider } from '../../src/components/layout/PageHeading';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
@@ -207,5 +208,40 @@ describe('DataTable on screens of every size', { timeout: 30_000 }, () => {
     fireEvent.click(view.getByRole('button', { name: 'Clear search and filters' }));
     expect(search.value).toBe('');
     await waitFor(() => view.getByText('Nothing here yet: add the first user.'), { timeout: 10_000 });
+  });
+
+  it('on a phone keeps the place of what the cards bring while they load: the page checkbox is there, the placeholders are replaced, not moved', () => {
+    const list = (rows: Account[], loading: boolean) => (
+      <PhoneList<Account>
+        rows={rows}
+        rowKey="id"
+        keyColumns={columns.filter((c) => c.priority === 'key') as Array<DataColumn<Account, string>>}
+        otherColumns={columns.filter((c) => c.priority !== 'key') as Array<DataColumn<Account, string>>}
+        rowActions={() => [{ key: 'delete', label: 'Delete', onClick: () => undefined }]}
+        selectable
+        selected={[]}
+        onSelect={() => undefined}
+        loading={loading}
+        empty="Nothing"
+      />
+    );
+    const view = render(list([], true));
+    const selectPage = view.getByRole('checkbox', { name: 'Select all on this page' }) as HTMLInputElement;
+    expect(selectPage.disabled).toBe(true);
+    const placeholders = view.container.querySelector('ul.data-table-cards')!;
+    expect(placeholders.getAttribute('aria-hidden')).toBe('true');
+    // Each placeholder card's head has the row checkbox's place too.
+    expect([...placeholders.querySelectorAll('.data-table-card-head')].every((head) => head.querySelector('.ant-checkbox'))).toBe(true);
+
+    // The rows' ids are the placeholders' keys (1, 2): still new cards in a new list.
+    view.rerender(list(ROWS, false));
+    expect(view.getByRole('checkbox', { name: 'Select all on this page' })).toBe(selectPage);
+    expect(selectPage.disabled).toBe(false);
+    expect(placeholders.isConnected).toBe(false);
+    expect(view.getByTestId('data-table-cards').querySelectorAll('.data-table-card')).toHaveLength(2);
+
+    // Loaded and empty: no page checkbox over the empty state.
+    view.rerender(list([], false));
+    expect(view.queryByRole('checkbox', { name: 'Select all on this page' })).toBeNull();
   });
 });

@@ -15,7 +15,7 @@ import { type BaseRecord, type CrudFilter, type CrudSort, type HttpError, useTab
 import { Alert, Button, Card, Input, Select, Skeleton, Space, Spin, Table, type TableProps, Typography } from 'antd';
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, Suspense, lazy, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS, type SortKeyFor } from '../../contract';
+import { CHOOSABLE_COLUMNS, DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS, type SortKeyFor, isChoosableList } from '../../contract';
 import { errorNotification } from '../feedback/notify';
 import { useDebounced } from '../hooks';
 import { usePageHeading } from '../layout/PageHeading';
@@ -246,9 +246,11 @@ export function DataTable<T extends BaseRecord, R extends string>({
   const [bodyRef, bodyWidth, measured] = useWidth<HTMLDivElement>();
   const isPageTitle = usePageHeading(Boolean(title));
   // The columns the user has hidden: never a key column, which names the row or gives its state.
-  const [hiddenColumns, setHiddenColumns] = useColumnChoice(resource);
+  const [hiddenColumns, setHiddenColumns] = useColumnChoice(columnChooser ? resource : '');
   const keys = useMemo(() => keyColumns(declaredColumns), [declaredColumns]);
-  const choosable = columnChooser ? declaredColumns.filter((c) => !keys.includes(c) && c.title) : [];
+  // Only the columns the server keeps a choice for (the contract's list of them).
+  const choosableNames: readonly string[] = columnChooser && isChoosableList(resource) ? CHOOSABLE_COLUMNS[resource] : [];
+  const choosable = declaredColumns.filter((c) => !keys.includes(c) && c.title && choosableNames.includes(c.dataIndex));
   const columns = useMemo(
     () => (columnChooser && hiddenColumns.length > 0 ? declaredColumns.filter((c) => keys.includes(c) || !hiddenColumns.includes(c.dataIndex)) : declaredColumns),
     [columnChooser, declaredColumns, hiddenColumns, keys],

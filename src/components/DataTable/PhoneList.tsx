@@ -54,9 +54,11 @@ export function PhoneList<T extends BaseRecord>({
 
   return (
     <Spin spinning={loading}>
-      {selectable && rows.length > 0 && (
+      {/* Also over the placeholder cards (disabled), so it is not inserted above the cards when they arrive. */}
+      {selectable && (rows.length > 0 || loading) && (
         <Checkbox
           className="data-table-select-page"
+          disabled={rows.length === 0}
           checked={allSelected}
           indeterminate={!allSelected && pageKeys.some((k) => selected.includes(k))}
           onChange={(e) => onSelect(e.target.checked ? [...new Set([...selected, ...pageKeys])] : selected.filter((k) => !pageKeys.includes(k)))}
@@ -66,10 +68,12 @@ export function PhoneList<T extends BaseRecord>({
       )}
       {rows.length === 0 && loading ? (
         // The cards of the first page as they will be drawn, each value a skeleton: the same height as the cards that replace them.
-        <ul className="data-table-cards" aria-hidden="true" style={colours}>
+        // Its own element (key): the real cards are new nodes, never these moved.
+        <ul key="placeholder" className="data-table-cards" aria-hidden="true" style={colours}>
           {Array.from({ length: PLACEHOLDER_CARDS }, (_, i) => (
             <li key={i} className="data-table-card">
               <div className="data-table-card-head">
+                {selectable && <Checkbox disabled tabIndex={-1} />}
                 <div className="data-table-card-title">{placeholder}</div>
                 {rowActions && <Skeleton.Button active size="small" />}
               </div>
@@ -96,7 +100,7 @@ export function PhoneList<T extends BaseRecord>({
       ) : rows.length === 0 ? (
         <div className="data-table-empty">{empty}</div>
       ) : (
-        <ul className="data-table-cards" data-testid="data-table-cards" style={colours}>
+        <ul key="rows" className="data-table-cards" data-testid="data-table-cards" style={colours}>
           {rows.map((record, index) => {
             const key = keyOf(record);
             const name = rowName(nameColumn, record, rowKey);
