@@ -191,8 +191,18 @@ async function auditDialogs(s: Sweep, path: string) {
         s,
         `${path} [row: ${label}]`,
         async () => {
-          await menuButton.click();
-          await page.locator('.ant-dropdown:visible .ant-dropdown-menu-item', { hasText: label }).first().click();
+          // A list that redraws its rows closes their menu: opened again once.
+          const item = page.locator('.ant-dropdown:visible .ant-dropdown-menu-item', { hasText: label }).first();
+          for (let attempt = 0; ; attempt++) {
+            await menuButton.click();
+            try {
+              await item.click({ timeout: 5_000 });
+              break;
+            } catch (error) {
+              if (attempt > 0) throw error;
+              await closeLayers(page);
+            }
+          }
           await page.locator(MENU).waitFor({ state: 'hidden' });
         },
         DIALOG,
