@@ -154,12 +154,18 @@ export function readableTokens(seed: Partial<AliasToken>, algorithm: ThemeConfig
   // --ant-green-7: both are set.
   for (const color of PRESET_COLORS) token[`${color}7`] = token[`${color}-7`] = readable(t[`${color}7`], [t[`${color}1`], ...surfaces]);
 
+  // Danger buttons write white on the error colour, hovered and pressed too (antd lightens it on hover).
+  // In the dark theme the error colour became light text: their fill is kept dark enough apart.
+  const onWhite = [base.colorTextLightSolid];
   const components: ThemeConfig['components'] = {
     Tabs: { itemSelectedColor: primaryText, itemActiveColor: primaryText, itemHoverColor: primaryText },
-    // In the dark theme the error colour became light text: danger buttons keep a fill dark enough for white.
-    ...(dark
-      ? { Button: { colorError: readable(base.colorError, [base.colorTextLightSolid]), colorErrorHover: readable(base.colorErrorHover, [base.colorTextLightSolid]) } }
-      : {}),
+    Button: dark
+      ? {
+          colorError: readable(base.colorError, onWhite),
+          colorErrorHover: readable(base.colorErrorHover, onWhite),
+          colorErrorActive: readable(base.colorErrorActive, onWhite),
+        }
+      : { colorErrorHover: readable(t.colorErrorHover, onWhite), colorErrorActive: readable(t.colorErrorActive, onWhite) },
   };
   return { token: token as Partial<AliasToken>, components };
 }

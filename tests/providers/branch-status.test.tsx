@@ -81,7 +81,11 @@ describe('a stopped branch in the lists', { timeout: 60_000 }, () => {
     }));
     const ui = renderAs('admin', <ManagersList />);
     await waitFor(() => expect(ui.text()).toContain('Maria Manager'));
-    fireEvent.click(ui.view.getByLabelText(/^Status of maria:/));
+    // All the text the switch holds is in its name (label in name): its state, not the other side's too.
+    const toggle = ui.view.getByLabelText(/^Status of maria:/);
+    expect(toggle.textContent).toBe('Active');
+    expect(toggle.getAttribute('aria-label')).toBe(HIERARCHY_PANEL.statusOf('maria', 'Active'));
+    fireEvent.click(toggle);
 
     const impact = HIERARCHY_PANEL.stopImpact({ resellers: 3, dealers: 7, accounts: 40 });
     await waitFor(() => expect(ui.dialog()).toContain(impact));

@@ -54,6 +54,11 @@ describe.each(THEMES)('theme %s: every text colour reads at 4.5:1', (_name, toke
     expectReadable(t.colorTextLightSolid, t.colorPrimary, 'primary fill');
   });
 
+  it('white on a danger button, at rest, hovered and pressed (Delete, Recover Credits)', () => {
+    const button = { ...t, ...config.components?.Button } as Record<string, string>;
+    for (const state of ['colorError', 'colorErrorHover', 'colorErrorActive']) expectReadable(t.colorTextLightSolid, button[state], `danger fill (${state})`);
+  });
+
   it('links and secondary text on every surface', () => {
     for (const [where, bg] of Object.entries(surfaces)) {
       expectReadable(t.colorLink, bg, `link on ${where}`);

@@ -13,8 +13,10 @@ export function StatusSwitch({ record, onToggle }: { record: HierarchyUser; onTo
     <Switch
       size="small"
       checked={record.is_active}
-      checkedChildren="Active"
-      unCheckedChildren={state}
+      // Only the state shown is in the DOM: antd keeps the other side's text beside it, clipped, and
+      // it would be read as part of the visible text that the name must contain.
+      checkedChildren={record.is_active ? state : null}
+      unCheckedChildren={record.is_active ? null : state}
       aria-label={HIERARCHY_PANEL.statusOf(record.username, state)}
       onClick={(_, e) => {
         e.stopPropagation();
