@@ -37,7 +37,7 @@ async function seriousViolations(within: Page | Locator): Promise<string[]> {
   const violations: axe.Result[] =
     'goto' in within
       ? await within.evaluate((options) => window.axe.run(document, options as axe.RunOptions).then((r) => r.violations), AXE_OPTIONS)
-      : await within.evaluate((el, options) => window.axe.run(el, options as axe.RunOptions).then((r) => r.violations), AXE_OPTIONS);
+      : await within.evaluate((el, options) => window.axe.run(el, options as axe.RunOptions).then((r) => r.violations), AXE_OPTIONS, { timeout: 5_000 });
   const lines = violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' ')} (${n.failureSummary?.split('\n')[1]?.trim() ?? ''})`));
@@ -142,8 +142,9 @@ async function auditLayer(s: Sweep, where: string, open: () => Promise<void>, ki
   // Out of the way: a button under the pointer would be read in its hover colours.
   await page.mouse.move(0, 0);
   const layer = await openedLayer(page, kind);
-  if (layer) {
-    await layerSettled(page);
+  if (layer) await layerSettled(page);
+  // A layer gone once settled was a passing tooltip or toast's popover, not a dialog.
+  if (layer && (await layer.isVisible())) {
     s.found.push(...(await seriousViolations(layer)).map((v) => `${s.who} ${where} ${v}`));
     await closeLayers(page);
   } else if (page.url() !== url) {
