@@ -19,9 +19,14 @@ import { startTestServer } from './harness';
 const SLOW_COUNT = 5_000_000;
 const slowRead = sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${SLOW_COUNT}) select count(*) as n from c`;
 
-/** The longest the event loop went without running a 5 ms timer while `work` ran. */
-async function worstTimerGap(work: Promise<unknown>): Promise<number> {
-  let last = performance.now();
+/**
+ * The longest the event loop went without running a 5 ms timer while `work` ran, and how long the work
+ * took. Run on the main thread, the work would hold the loop the whole time (gap close to took): the
+ * tests compare the two rather than a fixed number of milliseconds, which a loaded machine stretches.
+ */
+async function worstTimerGap(work: Promise<unknown>): Promise<{ gap: number; took: number }> {
+  const started = performance.now();
+  let last = started;
   let worst = 0;
   const timer = setInterval(() => {
     const now = performance.now();
@@ -33,7 +38,8 @@ async function worstTimerGap(work: Promise<unknown>): Promise<number> {
   } finally {
     clearInterval(timer);
   }
-  return Math.max(worst, performance.now() - last);
+  const now = performance.now();
+  return { gap: Math.max(worst, now - last), took: now - started };
 }
 
 interface Row {
@@ -65,29 +71,27 @@ describe('SQLite reader threads', () => {
   });
 
   it('runs a slow read without stopping the event loop', async () => {
-    const started = performance.now();
     let rows: { n: number }[] = [];
-    const gap = await worstTimerGap(slowRead.execute(db).then((r) => (rows = r.rows)));
-    const took = performance.now() - started;
+    const { gap, took } = await worstTimerGap(slowRead.execute(db).then((r) => (rows = r.rows)));
     expect(rows).toEqual([{ n: SLOW_COUNT }]);
     expect(took).toBeGreaterThan(300); // slow enough that running it on the main thread would show
-    expect(gap).toBeLessThan(100);
+    expect(gap).toBeLessThan(took / 3);
     expect(dialect.readerThreads().length).toBeGreaterThan(0);
   });
 
   it('answers other reads and writes while one slow read runs', async () => {
     await Promise.all([db.selectFrom('t').selectAll().execute(), db.selectFrom('t').selectAll().execute()]); // both threads up
+    let slowDone = false;
     const slow = slowRead.execute(db).then(
-      () => null,
+      () => ((slowDone = true), null),
       (error: unknown) => error,
     );
     await db.insertInto('t').values({ id: 1, name: 'one' }).execute();
-    const started = performance.now();
     const rows = await db.selectFrom('t').select('name').execute();
-    const took = performance.now() - started;
+    // Answered by the second thread while the slow read still runs, not queued behind it.
+    expect(slowDone).toBe(false);
     expect(await slow).toBeNull();
     expect(rows).toEqual([{ name: 'one' }]);
-    expect(took).toBeLessThan(100); // the second thread, not behind the slow one
   });
 
   it('sees a committed write at once (read your writes)', async () => {
@@ -294,8 +298,8 @@ describe('connect() on SQLite', () => {
       const db = connect(`sqlite:${path.join(dir, 'panel.sqlite')}`);
       await sql`create table m (x integer)`.execute(db.kysely);
       await sql`insert into m values (1)`.execute(db.kysely);
-      const gap = await worstTimerGap(slowRead.execute(db.kysely));
-      expect(gap).toBeLessThan(100);
+      const { gap, took } = await worstTimerGap(slowRead.execute(db.kysely));
+      expect(gap).toBeLessThan(took / 3);
       expect((await sql<{ x: number }>`select x from m`.execute(db.kysely)).rows).toEqual([{ x: 1 }]);
       await db.close();
       await expect(sql`select x from m`.execute(db.kysely)).rejects.toThrow();
@@ -332,12 +336,13 @@ describe('/health during a slow read [sqlite]', () => {
   let started: Awaited<ReturnType<typeof startTestServer>>;
   afterAll(async () => started?.stop());
 
-  it('answers within 100 ms while a slow query runs', async () => {
+  it('answers while a slow query runs', async () => {
     started = await startTestServer('sqlite');
     const { ctx } = started;
     const admin = await ctx.as('admin');
     await fetch(`${ctx.baseUrl}/api/v1/health`).then((res) => res.text()); // the first answer of a new server is not the point
     await admin.get('/accounts');
+    const slowStarted = performance.now();
     const slow = slowRead.execute(ctx.db.kysely);
     let slowDone = false;
     void slow.then(() => (slowDone = true));
@@ -352,7 +357,9 @@ describe('/health during a slow read [sqlite]', () => {
       expect(list.status).toBe(200);
     }
     await slow;
+    const slowTook = performance.now() - slowStarted;
+    // Several answers came while the slow query ran, none of them waiting for it.
     expect(times.length).toBeGreaterThan(1);
-    expect(Math.max(...times)).toBeLessThan(100);
+    expect(Math.max(...times)).toBeLessThan(slowTook / 2);
   });
 });
