@@ -18,7 +18,8 @@ const run = ({ tag, projects }) =>
   new Promise((resolve) => {
     const child = spawn('npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--passWithNoTests', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? '1' : '0') },
+      // Piped, the runs would not see a terminal: colours as this process's own output allows.
+      env: { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' }) },
     });
     // Each line names its run, so the two interleave readably.
     for (const [stream, out] of [
