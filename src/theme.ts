@@ -145,6 +145,8 @@ export function readableTokens(seed: Partial<AliasToken>, algorithm: ThemeConfig
   token.colorPrimaryText = token.colorPrimaryTextHover = token.colorPrimaryTextActive = primaryText;
   token.colorTextTertiary = readableAlpha(t.colorTextTertiary, surfaces);
   token.colorTextLabel = readableAlpha(t.colorTextLabel, surfaces);
+  // Placeholders are text too (an empty select's hint is all it shows).
+  token.colorTextPlaceholder = readableAlpha(t.colorTextPlaceholder, surfaces);
   for (const status of STATUSES) {
     const text = readable(t[`color${status}Text`], [...surfaces, t[`color${status}Bg`]]);
     token[`color${status}Text`] = token[`color${status}TextHover`] = token[`color${status}TextActive`] = text;

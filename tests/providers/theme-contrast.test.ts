@@ -64,6 +64,7 @@ describe.each(THEMES)('theme %s: every text colour reads at 4.5:1', (_name, toke
       expectReadable(t.colorLink, bg, `link on ${where}`);
       expectReadable(t.colorTextDescription, bg, `description on ${where}`);
       expectReadable(t.colorTextTertiary, bg, `tertiary on ${where}`);
+      expectReadable(t.colorTextPlaceholder, bg, `placeholder on ${where}`);
       expectReadable(t.colorTextSecondary, bg, `secondary on ${where}`);
     }
     for (const status of ['Success', 'Warning', 'Error', 'Info']) expectReadable(t.colorLink, t[`color${status}Bg`], `link in a ${status.toLowerCase()} alert`);

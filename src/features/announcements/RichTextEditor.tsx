@@ -128,8 +128,8 @@ export const RichTextEditor = forwardRef<{ focus(): void }, RichTextEditorProps>
           {tool('Underline', <UnderlineOutlined />, active?.underline, () => c().toggleUnderline().run())}
           {tool('Strikethrough', <StrikethroughOutlined />, active?.strike, () => c().toggleStrike().run())}
           <Divider type="vertical" />
-          {tool('Heading', <span style={{ fontWeight: 600 }}>H2</span>, active?.h2, () => c().toggleHeading({ level: 2 }).run())}
-          {tool('Subheading', <span style={{ fontWeight: 600 }}>H3</span>, active?.h3, () => c().toggleHeading({ level: 3 }).run())}
+          {tool('H2 heading', <span style={{ fontWeight: 600 }}>H2</span>, active?.h2, () => c().toggleHeading({ level: 2 }).run())}
+          {tool('H3 subheading', <span style={{ fontWeight: 600 }}>H3</span>, active?.h3, () => c().toggleHeading({ level: 3 }).run())}
           {tool('Bullet list', <UnorderedListOutlined />, active?.bullet, () => c().toggleBulletList().run())}
           {tool('Numbered list', <OrderedListOutlined />, active?.ordered, () => c().toggleOrderedList().run())}
           {tool('Quote', <span style={{ fontWeight: 600 }}>”</span>, active?.quote, () => c().toggleBlockquote().run())}
