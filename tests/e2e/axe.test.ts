@@ -5,6 +5,11 @@
  * and menu those screens open (their own buttons, the first row's actions, the bulk actions over the
  * first row, the header's user menu, the phone's drawer menu), for each role at 390x844 and 1440x900;
  * and on the main screens in the dark theme.
+ *
+ * One signed-in page per role goes through both sizes (resized, antd's breakpoints follow) and every
+ * route inside the app (history.pushState and a popstate event, which the router follows), so the panel
+ * and axe-core load once per role; each step waits for conditions (no request in flight, the page
+ * unchanged for a moment, nothing loading or moving), never for a fixed time.
  */
 import axe from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
@@ -24,10 +29,90 @@ const STARTED = Date.now();
 /** With AXE_TRACE=1, each step of the sweep and how long each axe run took, as it goes. */
 const TRACE = (step: string) => process.env.AXE_TRACE && process.stderr.write(`[${((Date.now() - STARTED) / 1000).toFixed(1)} s] ${step}\n`);
 
-/** A page that has axe-core in every document it loads, so each run does not inject it again. */
+/** Requests of each page still in flight (documents, scripts, API calls). */
+const inFlight = new WeakMap<Page, Set<unknown>>();
+
+/** A page that has axe-core (now and in every document it loads), and counts its requests in flight. */
 async function withAxe(page: Page): Promise<Page> {
   await page.addInitScript({ content: axe.source });
+  await page.evaluate(axe.source);
+  const pending = new Set<unknown>();
+  inFlight.set(page, pending);
+  page.on('request', (r) => pending.add(r));
+  page.on('requestfinished', (r) => pending.delete(r));
+  page.on('requestfailed', (r) => pending.delete(r));
   return page;
+}
+
+/**
+ * Resolves once React has no render pending (a route the router follows renders in a transition, with
+ * no change to the document until it commits), the document has not changed for `quietMs`, nothing in
+ * it is loading (spinner, skeleton, a button's loading state) and every motion that ends has ended (axe
+ * reads the colours of an element mid-fade otherwise); rejects after `limitMs` with what still moves.
+ * Answers what it waited for last.
+ */
+function quietInPage([quietMs, limitMs]: [number, number]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let last = performance.now();
+    let why = '';
+    // The fading ring a clicked button draws (antd's wave, 2 s) is on the opener, outside what is analysed.
+    const wave = (n: Node) => n instanceof Element && n.closest('.ant-wave') !== null;
+    const observer = new MutationObserver((records) => {
+      const changed = records.filter((r) => !wave(r.target) && ![...r.addedNodes, ...r.removedNodes].every(wave));
+      if (changed.length === 0) return;
+      last = performance.now();
+      const target = changed[0]!.target as Element;
+      why = `a change in ${target.nodeName} ${typeof target.className === 'string' ? target.className.slice(0, 60) : ''}`;
+    });
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const container = document.getElementById('root') as unknown as Record<string, { stateNode?: { pendingLanes?: number } }> | null;
+    const key = container && Object.keys(container).find((k) => k.startsWith('__reactContainer$'));
+    const fiberRoot = key ? container[key]!.stateNode : undefined;
+    const started = performance.now();
+    const busy = () => {
+      if (fiberRoot?.pendingLanes) return 'a React render';
+      const loading = document.querySelector('.ant-spin-spinning, .ant-skeleton-active, .ant-btn-loading');
+      if (loading) return `loading: ${loading.className.slice(0, 60)}`;
+      const moving = document
+        .getAnimations()
+        .find((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity && !wave((a.effect as KeyframeEffect | null)?.target as Node));
+      if (moving)
+        return `moving: ${(moving as CSSAnimation).animationName ?? (moving as CSSTransition).transitionProperty ?? ''} on ${((moving.effect as KeyframeEffect | null)?.target as Element | null)?.className ?? ''}`.slice(
+          0,
+          120,
+        );
+      return '';
+    };
+    const check = () => {
+      const now = performance.now();
+      const busyNow = busy();
+      if (busyNow) {
+        last = now;
+        why = busyNow;
+      }
+      if (now - last >= quietMs) {
+        observer.disconnect();
+        resolve(why);
+      } else if (now - started > limitMs) {
+        observer.disconnect();
+        reject(new Error(`not settled after ${limitMs} ms: ${why}`));
+      } else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  });
+}
+
+/** The page has settled: no request in flight, and the document quiet (quietInPage). */
+async function quiet(page: Page, quietMs = 150) {
+  const pending = inFlight.get(page)!;
+  const t0 = Date.now();
+  for (let round = 0; ; round++) {
+    const why = await page.evaluate(quietInPage, [quietMs, 15_000] as [number, number]);
+    TRACE(`quiet round ${round} after ${Date.now() - t0} ms (last ${why}), ${pending.size} in flight`);
+    if (pending.size === 0) return;
+    if (round > 100) throw new Error(`requests still in flight: ${[...pending].map(String).join(', ')}`);
+    await page.waitForEvent('requestfinished', { timeout: 15_000 }).catch(() => undefined);
+  }
 }
 
 /** The axe-core violations of impact serious or critical as 'rule target (why)' lines, on the page or within one element of it. */
@@ -50,16 +135,21 @@ declare global {
   }
 }
 
-/** The page has settled: its h1 is drawn and nothing is loading. */
+/** The page has settled: its h1 is drawn, nothing is loading or moving. */
 async function settled(page: Page) {
-  await page.locator('h1').first().waitFor();
-  await page.waitForFunction(
-    () =>
-      document.querySelectorAll('.ant-spin-spinning, .ant-skeleton-active').length === 0 &&
-      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-    undefined,
-    { timeout: 20_000 },
-  );
+  await page.locator('h1').first().waitFor({ timeout: 20_000 });
+  await quiet(page);
+}
+
+/** Opens `path` inside the app, as a link does: the router follows the history entry, nothing reloads. */
+async function navigate(page: Page, path: string) {
+  await page.evaluate((p) => {
+    history.pushState({}, '', p);
+    dispatchEvent(new PopStateEvent('popstate', { state: {} }));
+  }, path);
+  // Out of the way: the page stays, and what the last click left under the pointer would be read hovered.
+  await page.mouse.move(0, 0);
+  await settled(page);
 }
 
 /** The routes a signed-in role may open, as the route table gives them. */
@@ -83,29 +173,32 @@ const DIALOG = '.ant-modal-wrap:visible .ant-modal, .ant-drawer-open .ant-drawer
 const MENU = '.ant-dropdown:visible';
 const OPEN_LAYER = `${DIALOG}, ${MENU}`;
 
-/** The visible layer (`kind`) the last action opened, if one opens within `wait` ms. */
-async function openedLayer(page: Page, kind: string, wait = 1500): Promise<Locator | null> {
-  const layer = page.locator(kind).last();
-  try {
-    await layer.waitFor({ state: 'visible', timeout: wait });
-    return layer;
-  } catch {
-    return null;
-  }
-}
+/** A toast (message or notification). */
+const TOAST = '.ant-message-notice, .ant-notification-notice';
 
 /**
- * Nothing in the open layers is loading, and every motion that ends has ended (opening, a button's
- * colours after its loading state): axe reads the colours of an element mid-fade otherwise.
+ * The visible layer (`kind`) the last action opened, if one opens within `wait` ms; an action that
+ * navigated instead opens none, and one that only raised a toast opens none within a short grace.
  */
-async function layerSettled(page: Page) {
-  await page.waitForFunction(
-    () =>
-      document.querySelectorAll('.ant-modal-wrap .ant-spin-spinning, .ant-drawer .ant-spin-spinning, .ant-skeleton-active, .ant-btn-loading').length === 0 &&
-      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-    undefined,
-    { timeout: 10_000 },
-  );
+async function openedLayer(page: Page, kind: string, from: { url: string; toasts: number }, wait = 1500): Promise<Locator | null> {
+  const layer = page.locator(kind).last();
+  const shown = (timeout: number) =>
+    layer.waitFor({ state: 'visible', timeout }).then(
+      () => true,
+      () => false,
+    );
+  const other = (p: Promise<unknown>) =>
+    p.then(
+      () => false,
+      () => false,
+    );
+  const opened = await Promise.race([
+    shown(wait),
+    other(page.waitForURL((u) => u.href !== from.url, { timeout: wait, waitUntil: 'commit' })),
+    other(page.waitForFunction(([selector, n]) => document.querySelectorAll(selector).length > n, [TOAST, from.toasts] as const, { timeout: wait })),
+  ]);
+  if (opened || (page.url() === from.url && (await shown(300)))) return layer;
+  return null;
 }
 
 /** Closes the open layers: Escape, then a close button, until none is open. */
@@ -117,7 +210,10 @@ async function closeLayers(page: Page) {
       await open.first().waitFor({ state: 'hidden', timeout: 2_000 });
     } catch {
       const close = page.locator('.ant-modal-wrap:visible .ant-modal-close, .ant-drawer-open .ant-drawer-close').last();
+      // A menu or popover that kept its place on Escape closes on a click outside it (the heading does nothing).
       if (await close.count()) await close.click();
+      else await page.locator('h1').first().click({ timeout: 5_000 });
+      await page.mouse.move(0, 0);
     }
   }
   expect(await open.count(), 'a dialog or menu stays open').toBe(0);
@@ -137,19 +233,19 @@ interface Sweep {
 async function auditLayer(s: Sweep, where: string, open: () => Promise<void>, kind = OPEN_LAYER) {
   const { page } = s;
   const url = page.url();
+  const toasts = await page.locator(TOAST).count();
   TRACE(`open ${where}`);
   await open();
   // Out of the way: a button under the pointer would be read in its hover colours.
   await page.mouse.move(0, 0);
-  const layer = await openedLayer(page, kind);
-  if (layer) await layerSettled(page);
+  const layer = await openedLayer(page, kind, { url, toasts });
+  if (layer) await quiet(page, 100);
   // A layer gone once settled was a passing tooltip or toast's popover, not a dialog.
   if (layer && (await layer.isVisible())) {
     s.found.push(...(await seriousViolations(layer)).map((v) => `${s.who} ${where} ${v}`));
     await closeLayers(page);
   } else if (page.url() !== url) {
-    await page.goto(url);
-    await settled(page);
+    await navigate(page, new URL(url).pathname + new URL(url).search);
   }
 }
 
@@ -226,12 +322,13 @@ async function auditDialogs(s: Sweep, path: string) {
   }
 }
 
-/** The header's user menu, and on a phone the drawer menu. */
-async function auditHeader(s: Sweep, path: string) {
+/** The header's user menu, and on a phone the drawer menu (the page follows its resize to a phone). */
+async function auditHeader(s: Sweep, path: string, size: string) {
   const { page } = s;
   await auditLayer(s, `${path} [user menu]`, () => page.getByTestId('user-menu').click());
   const openMenu = page.getByRole('button', { name: LAYOUT.openMenu });
-  if (await openMenu.isVisible()) await auditLayer(s, `${path} [drawer menu]`, () => openMenu.click());
+  expect(await openMenu.isVisible(), `${s.who}: the drawer menu's button`).toBe(size === 'phone');
+  if (size === 'phone') await auditLayer(s, `${path} [drawer menu]`, () => openMenu.click());
 }
 
 describeBrowser('axe-core finds no serious or critical violation', (ctx) => {
@@ -243,6 +340,22 @@ describeBrowser('axe-core finds no serious or critical violation', (ctx) => {
         role,
       ).toEqual([]);
     }
+  });
+
+  it('the panel follows a history entry pushed in it without reloading, as the sweep opens routes', async () => {
+    const page = await withAxe(await ctx.signIn('admin', undefined, { viewport: WIDE_LAPTOP }));
+    let loads = 0;
+    page.on('request', (r) => void (r.resourceType() === 'document' && loads++));
+    await navigate(page, '/dashboard');
+    const dashboard = await page.locator('h1').first().innerText();
+    await navigate(page, '/managers');
+    const managers = await page.locator('h1').first().innerText();
+    expect(loads).toBe(0);
+    expect(managers).not.toBe(dashboard);
+    await page.goto('/managers');
+    await settled(page);
+    expect(await page.locator('h1').first().innerText()).toBe(managers);
+    await page.context().close();
   });
 
   it('on the public pages', async () => {
@@ -264,23 +377,23 @@ describeBrowser('axe-core finds no serious or critical violation', (ctx) => {
     it('on every route and dialog, at both sizes', async () => {
       const started = Date.now();
       const found: string[] = [];
+      const page = await withAxe(await ctx.signIn(role, undefined, { viewport: PHONE }));
       for (const [size, viewport] of VIEWPORTS) {
-        const page = await withAxe(await ctx.signIn(role, undefined, { viewport }));
+        await page.setViewportSize(viewport);
         const s: Sweep = { page, who: `${role} ${size}`, found };
         const swept = new Set<string>();
         for (const route of routesOf(role)) {
-          TRACE(`goto ${route.example}`);
-          await page.goto(route.example);
-          await settled(page);
+          TRACE(`open ${route.example}`);
+          await navigate(page, route.example);
           TRACE(`settled ${route.example}`);
           found.push(...(await seriousViolations(page)).map((v) => `${s.who} ${route.example} ${v}`));
           if (swept.has(resourceOf(route))) continue;
           swept.add(resourceOf(route));
-          if (swept.size === 1) await auditHeader(s, route.example);
+          if (swept.size === 1) await auditHeader(s, route.example, size);
           await auditDialogs(s, route.example);
         }
-        await page.context().close();
       }
+      await page.context().close();
       console.info(`axe sweep of a ${role} at both sizes: ${((Date.now() - started) / 1000).toFixed(1)} s`);
       expect(found, found.join('\n')).toEqual([]);
     }, 900_000);
@@ -319,15 +432,15 @@ describeBrowser('axe-core finds no serious or critical violation', (ctx) => {
         ['reseller', ['/dashboard', '/users', '/dealers', '/transactions']],
         ['dealer', ['/dashboard', '/users', '/transactions']],
       ] as const) {
+        const page = await withAxe(await ctx.signIn(role, undefined, { viewport: PHONE }));
         for (const [size, viewport] of VIEWPORTS) {
-          const page = await withAxe(await ctx.signIn(role, undefined, { viewport }));
+          await page.setViewportSize(viewport);
           for (const path of paths) {
-            await page.goto(path);
-            await settled(page);
+            await navigate(page, path);
             found.push(...(await seriousViolations(page)).map((v) => `${role} ${size} ${path} ${v}`));
           }
-          await page.context().close();
         }
+        await page.context().close();
       }
     } finally {
       await activate('classic');
