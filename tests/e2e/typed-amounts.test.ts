@@ -103,7 +103,8 @@ describeBrowser(
       const targetBefore = await figure(dialog, 'Current balance');
       await typeAmount(page, dialog, '13');
       const moved = await sendAndAnswer(page, add, /^\/api\/v1\/resellers\/\d+\/credits$/);
-      expect(writes.map((w) => w.body)).toEqual([{ action: 'renew', credits: 13 }]);
+      // The typed amount, and the bonus the panel priced for it (0 here), which the API checks against its own.
+      expect(writes.map((w) => w.body)).toEqual([{ action: 'renew', credits: 13, bonus_credits: 0 }]);
       expect(moved.credits).toBe(13);
       expect(moved.user.credits).toBe(targetBefore + 13 + moved.bonus_credits);
       await expect.poll(() => headerCredits(page)).toBe(balance - 13);
