@@ -55,7 +55,11 @@ function rangeOf(q: { date_from?: string; date_to?: string }) {
 function monthsOf(from: string, to: string): string[] {
   const months: string[] = [];
   const [endYear, endMonth] = [Number(to.slice(0, 4)), Number(to.slice(5, 7))];
-  for (let year = Number(from.slice(0, 4)), month = Number(from.slice(5, 7)); year < endYear || (year === endYear && month <= endMonth); month === 12 ? ((month = 1), year++) : month++) {
+  for (
+    let year = Number(from.slice(0, 4)), month = Number(from.slice(5, 7));
+    year < endYear || (year === endYear && month <= endMonth);
+    month === 12 ? ((month = 1), year++) : month++
+  ) {
     months.push(`${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`);
   }
   return months;
