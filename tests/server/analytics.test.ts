@@ -57,7 +57,7 @@ describeEachDatabase('analytics', (ctx) => {
     expect(now).toMatchObject({ renewals: 6, credits: 6, new_accounts: 6 });
   });
 
-  it('answers a range at the calendar\'s end or in the future, and refuses one longer than ten years', async () => {
+  it("answers a range at the calendar's end or in the future, and refuses one longer than ten years", async () => {
     const admin = await ctx.as('admin');
     const last = await admin.get('/analytics/renewals?date_to=9999-12-31T23:59:59Z');
     expect(last.status).toBe(200);
