@@ -15,7 +15,7 @@ import axe from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { LAYOUT, MENUS, ROLES, ROUTES, type Role, type RouteSpec } from '../../src/contract';
-import { type E2EContext, PHONE, type Viewport, WIDE_LAPTOP, describeBrowser } from './harness';
+import { type E2EContext, PHONE, type Viewport, WIDE_LAPTOP, describeBrowser, themeSwitcher } from './harness';
 
 const VIEWPORTS: Array<[string, Viewport]> = [
   ['phone', PHONE],
@@ -407,24 +407,7 @@ describeSweep('axe-core finds no serious or critical violation', (ctx) => {
   });
 
   it('on the main screens in the dark theme', async () => {
-    const api = async (path: string, init: RequestInit = {}, token?: string) => {
-      const res = await fetch(`${ctx.product.baseUrl}/api/v1${path}`, {
-        ...init,
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      });
-      expect(res.ok, `${init.method ?? 'GET'} ${path}`).toBe(true);
-      return res.json();
-    };
-    const { token } = await api('/login', { method: 'POST', body: JSON.stringify({ username: 'admin', password: 'demo-password' }) });
-    const { themes } = await api('/themes', {}, token);
-    const activate = (slug: string) => {
-      const theme = themes.find((t: { slug: string }) => t.slug === slug);
-      return api(
-        `/themes/${theme.id}`,
-        { method: 'PUT', body: JSON.stringify({ name: theme.name, slug: theme.slug, description: theme.description ?? '', is_active: true }) },
-        token,
-      );
-    };
+    const activate = await themeSwitcher(ctx.product);
 
     const found: string[] = [];
     await activate('midnight');

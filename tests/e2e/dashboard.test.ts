@@ -1,7 +1,7 @@
 import type { Page, Response } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { MIN_COMPRESSED_BYTES } from '../../scripts/precompress';
-import { describeBrowser } from './harness';
+import { describeBrowser, themeSwitcher } from './harness';
 
 const CHART = '[role="img"][aria-label="Credits sold per month this year"]';
 
@@ -44,21 +44,7 @@ describeBrowser('the dashboard and the first load in the browser', (ctx) => {
   });
 
   it('draws the yearly chart in the active theme, light or dark', async () => {
-    const api = async (path: string, init: RequestInit = {}, token?: string) => {
-      const res = await fetch(`${ctx.product.baseUrl}/api/v1${path}`, {
-        ...init,
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      });
-      expect(res.ok, `${init.method ?? 'GET'} ${path}`).toBe(true);
-      return res.json();
-    };
-    const { token } = await api('/login', { method: 'POST', body: JSON.stringify({ username: 'admin', password: 'demo-password' }) });
-    const { themes } = await api('/themes', {}, token);
-    const activate = (slug: string) => {
-      const theme = themes.find((t: { slug: string }) => t.slug === slug);
-      const body = { name: theme.name, slug: theme.slug, description: theme.description ?? '', is_active: true };
-      return api(`/themes/${theme.id}`, { method: 'PUT', body: JSON.stringify(body) }, token);
-    };
+    const activate = await themeSwitcher(ctx.product);
     const chartTheme = async () => {
       const page = await ctx.signIn('manager');
       await page.locator(`${CHART} canvas`).waitFor();

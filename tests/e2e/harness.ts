@@ -140,3 +140,22 @@ export function describeBrowser(name: string, suite: (ctx: E2EContext) => void, 
     suite(ctx);
   });
 }
+
+/** Makes a demo theme the active one, as the admin does on the Themes screen (through the API). */
+export async function themeSwitcher(product: Product): Promise<(slug: string) => Promise<unknown>> {
+  const api = async (path: string, init: RequestInit = {}, token?: string) => {
+    const res = await fetch(`${product.baseUrl}/api/v1${path}`, {
+      ...init,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
+    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} answered ${res.status}`);
+    return res.json();
+  };
+  const { token } = await api('/login', { method: 'POST', body: JSON.stringify({ username: 'admin', password: 'demo-password' }) });
+  const { themes } = await api('/themes', {}, token);
+  return (slug) => {
+    const theme = themes.find((t: { slug: string }) => t.slug === slug);
+    const body = { name: theme.name, slug: theme.slug, description: theme.description ?? '', is_active: true };
+    return api(`/themes/${theme.id}`, { method: 'PUT', body: JSON.stringify(body) }, token);
+  };
+}

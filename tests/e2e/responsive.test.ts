@@ -8,7 +8,7 @@ import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { LAYOUT } from '../../src/contract';
-import { PHONE, type Viewport, WIDE_LAPTOP, describeBrowser } from './harness';
+import { PHONE, type Viewport, WIDE_LAPTOP, describeBrowser, themeSwitcher } from './harness';
 
 const SCREENS: Record<string, string[]> = {
   admin: ['/dashboard', '/users', '/dealers', '/transactions'],
@@ -182,24 +182,7 @@ describeBrowser('every main screen fits a phone and a laptop', (ctx) => {
   }, 60_000);
 
   it('has no serious or critical axe-core violation on the main screens, in the default and the dark theme', async () => {
-    const api = async (path: string, init: RequestInit = {}, token?: string) => {
-      const res = await fetch(`${ctx.product.baseUrl}/api/v1${path}`, {
-        ...init,
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      });
-      expect(res.ok, `${init.method ?? 'GET'} ${path}`).toBe(true);
-      return res.json();
-    };
-    const { token } = await api('/login', { method: 'POST', body: JSON.stringify({ username: 'admin', password: 'demo-password' }) });
-    const { themes } = await api('/themes', {}, token);
-    const activate = (slug: string) => {
-      const theme = themes.find((t: { slug: string }) => t.slug === slug);
-      return api(
-        `/themes/${theme.id}`,
-        { method: 'PUT', body: JSON.stringify({ name: theme.name, slug: theme.slug, description: theme.description ?? '', is_active: true }) },
-        token,
-      );
-    };
+    const activate = await themeSwitcher(ctx.product);
 
     const audit = async () => {
       const found: string[] = [];
