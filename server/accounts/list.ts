@@ -4,7 +4,7 @@ import { ACCOUNT_STATES, type Account, EXACT_TOTAL_LIMIT, EXPIRY_FILTERS, LISTS,
 import { type DialectName, isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
 import { type ListSpec, listQuerystring, listSpec, paginate, searchAny } from '../http/list';
-import { within } from '../http/scope';
+import { pathEndSql, within } from '../http/scope';
 import { addDays } from './dates';
 import { type AccountJoined, type Actor, scopedAccounts, selectAccount, toAccount } from './store';
 
@@ -38,6 +38,16 @@ export const accountListSpec = listSpec(LISTS.accounts, {
     },
     server_id: { column: 'a.server_id', type: 'int' },
     owner_id: { column: 'a.owner_id', type: 'int' },
+    // A member's branch: its own accounts and those of everyone below it (the hierarchy tree opens it).
+    branch: {
+      apply: (qb, v) => {
+        const member = (eb: ExpressionBuilder<any, any>) => eb.selectFrom('users as branch_u').where('branch_u.id', '=', Number(v));
+        return qb.where((eb: ExpressionBuilder<any, any>) =>
+          eb.and([eb('a.owner_path', '>=', member(eb).select('branch_u.path')), eb('a.owner_path', '<', member(eb).select(pathEndSql('branch_u.path').as('end')))]),
+        );
+      },
+      validate: (v) => (/^[1-9]\d{0,8}$/.test(v) ? null : 'The branch filter must be a member id.'),
+    },
     state: { column: 'a.state', type: 'enum', values: ACCOUNT_STATES },
     expiry: {
       apply: expiryFilter,

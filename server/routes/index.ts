@@ -12,6 +12,7 @@ import dashboard from './dashboard';
 import dealers from './dealers';
 import globalDiscountLookups from './globalDiscountLookups';
 import globalDiscounts from './globalDiscounts';
+import hierarchy from './hierarchy';
 import macSearch from './macSearch';
 import managers from './managers';
 import resellers from './resellers';
@@ -39,6 +40,7 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   dealers,
   globalDiscountLookups,
   globalDiscounts,
+  hierarchy,
   macSearch,
   managers,
   resellers,

@@ -45,7 +45,9 @@ export const MANAGER_ALLOCATION_MAX = 10000;
 /** No balance may exceed this (PostgreSQL keeps balances in 32-bit integers). */
 export const MAX_BALANCE = 1_000_000_000;
 
-export const EXPIRY_FILTERS = ['expired', '7', '30', '60', '90', '365'] as const;
+export const EXPIRY_FILTERS = ['expired', '1', '3', '7', '30', '60', '90', '365'] as const;
+/** The windows the hierarchy tree counts expiring accounts in (each one of EXPIRY_FILTERS, so a count opens its list). */
+export const EXPIRING_WINDOWS = ['1', '3', '7', '30'] as const;
 /** A panel user's or an account's status; here, not beside the schemas, so that a list's status filter loads no zod. */
 export const USER_STATUSES = ['active', 'inactive', 'suspended'] as const;
 export const EXPIRY_WARNING_DAYS = 7;

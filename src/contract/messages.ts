@@ -518,7 +518,7 @@ export const ACCOUNT_SCREEN = {
   expired: 'Expired',
   noExpiry: 'No expiry',
   daysLeft: (n: number) => `${plural(n, 'day')} left`,
-  expiryFilter: (value: string) => (value === 'expired' ? 'Expired' : `Within ${value} days`),
+  expiryFilter: (value: string) => (value === 'expired' ? 'Expired' : `Within ${plural(Number(value), 'day')}`),
   sendMessage: 'Send Message',
   stbInfo: 'STB Info',
   transactions: 'Transactions',

@@ -67,6 +67,9 @@ export interface SelectFilter {
   clearable?: boolean;
   /** Type to find an option. */
   showSearch?: boolean;
+  /** Told when the options are first asked for (options read only then). */
+  onOpen?: () => void;
+  loading?: boolean;
 }
 
 /** A text filter besides the search, sent as its own parameter (trimmed) after typing pauses. */
@@ -594,6 +597,8 @@ export function DataTable<T extends BaseRecord, R extends string>({
                 })}
             showSearch={f.showSearch}
             optionFilterProp="label"
+            loading={f.loading}
+            onOpenChange={f.onOpen && ((open) => open && f.onOpen!())}
           />
         ))}
         {textFilters?.map((f) => (

@@ -7,3 +7,4 @@ export * from './rowActions';
 export * from './generate';
 export * from './UserFormDialog';
 export * from './userForm';
+export * from './tree';

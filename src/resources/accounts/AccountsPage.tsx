@@ -9,6 +9,7 @@ import { Button } from 'antd';
 import { useState } from 'react';
 import { type Account, ACCOUNTS, ACCOUNT_SCREEN, DATA_TABLE, RENEWAL, STATUS } from '../../contract';
 import { accountColumns, accountListProps, useAccountActions, useAccountServers } from '../../features/accounts';
+import { useBranchFilter } from '../../features/hierarchy';
 import { BulkMessageDialog, BulkRenewDialog } from '../../features/accounts/lazyDialogs';
 import { DataTable } from '../../components/DataTable';
 import { MountWhenOpened, useConfirm } from '../../components/feedback';
@@ -22,6 +23,7 @@ export function AccountsPage() {
   const [bulkRenew, setBulkRenew] = useState<Account[] | null>(null);
   const [messageIds, setMessageIds] = useState<Array<string | number> | null>(null);
   const [clearSelection, setClearSelection] = useState<() => void>(() => () => undefined);
+  const branch = useBranchFilter();
 
   const bulkStatus = (path: 'bulk-suspend' | 'bulk-activate', ids: Array<string | number>, clear: () => void) =>
     confirm(
@@ -45,7 +47,7 @@ export function AccountsPage() {
         columnChooser
         {...accountListProps}
         columns={accountColumns}
-        selectFilters={[...accountListProps.selectFilters, { field: 'server_id', label: 'Server', options: servers }]}
+        selectFilters={[...accountListProps.selectFilters, { field: 'server_id', label: 'Server', options: servers }, ...(branch ? [branch] : [])]}
         extra={
           canCreate && (
             <Button type="primary" icon={<PlusOutlined />} onClick={openCreate}>
