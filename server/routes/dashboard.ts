@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { type DashboardStats, apiErrorBody, dataOf, dashboardStatsEntity } from '../../src/contract';
+import { type DashboardStats, EXPIRY_WARNING_DAYS, apiErrorBody, dataOf, dashboardStatsEntity } from '../../src/contract';
+import { expiringByOwner } from '../accounts/expiring';
 import { bucketParts, eachPart, rowsIn, signed, spansOf } from '../db/tallies';
 import { nowIso } from '../db/values';
 import { actorOf } from '../http/guard';
@@ -64,6 +65,8 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       const total = kind('all');
       const expired = total - kind('none') - Number(laterDays.n) - Number(today.n);
       const active = Number(laterDays.active) + Number(today.active);
+
+      const expiring = (await expiringByOwner(db, actor, EXPIRY_WARNING_DAYS)).reduce((sum, r) => sum + r.n, 0);
 
       const users = await db
         .selectFrom('users')
@@ -138,6 +141,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
           total_users: total,
           active_users: active,
           expired_users: expired,
+          expiring_users: expiring,
           total_managers: count('manager'),
           total_resellers: count('reseller'),
           total_dealers: count('dealer'),

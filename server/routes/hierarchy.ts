@@ -1,17 +1,15 @@
 /**
  * The caller's subtree as one tree (GET /hierarchy/tree): every manager, reseller and dealer below it
- * with its balance and its branch's accounts. The account figures come from the kept counts per
- * owner (migration 0013) and the rows of the window's partial days, summed up each member's path,
- * so a tree over a million accounts reads a few thousand tally rows.
+ * with its balance and its branch's accounts: the kept counts per owner (migration 0013, and
+ * accounts/expiring.ts), summed up each member's path, so a tree over a million accounts reads a
+ * few thousand tally rows.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import { apiErrorBody, dataOf } from '../../src/contract';
 import { type HierarchyNode, hierarchyTree, hierarchyTreeQuery } from '../../src/contract/resources/hierarchy';
-import { addDays } from '../accounts/dates';
-import { bucketParts, eachPart, rowsIn, signed, spansOf } from '../db/tallies';
+import { expiringByOwner } from '../accounts/expiring';
 import { actorOf } from '../http/guard';
-import { below, ownedWithin, ownedWithinByDate, pathIds } from '../http/scope';
+import { below, ownedWithin, pathIds } from '../http/scope';
 import { DELETED } from '../hierarchy/members';
 
 const MEMBER_ROLES = ['manager', 'reseller', 'dealer'];
@@ -27,12 +25,8 @@ const hierarchyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const actor = actorOf(request);
       const days = request.query.expiring_days;
-      const now = new Date();
-      // As the accounts list's expiry filter counts them: from now to N days ahead, both included.
-      const window = spansOf({ at: now.toISOString(), inclusive: true }, { at: addDays(now, Number(days)).toISOString(), inclusive: true });
       const tallies = () => db.selectFrom('account_tallies as t').where(ownedWithin(actor, 't.owner_id'));
-
-      const [members, live, keptExpiring, rowsExpiring] = await Promise.all([
+      const [members, live, expiring] = await Promise.all([
         db
           .selectFrom('users')
           .where(below(actor, 'path'))
@@ -42,25 +36,7 @@ const hierarchyRoutes: FastifyPluginAsyncZod = async (app) => {
           .orderBy('path')
           .execute(),
         tallies().where('t.kind', '=', 'all').where('t.bucket', '=', '').select(['t.owner_id', 't.n', 't.active']).execute(),
-        db
-          .selectFrom(
-            eachPart(bucketParts(window), (part) =>
-              tallies()
-                .where(part.where)
-                .select(['t.owner_id', signed(part, 't.n').as('n')]),
-            ).as('p'),
-          )
-          .select(['p.owner_id', sql<number>`sum(p.n)`.as('n')])
-          .groupBy('p.owner_id')
-          .execute(),
-        db
-          .selectFrom('accounts')
-          .where(ownedWithinByDate(actor, 'owner_id'))
-          .where('deleted_at', 'is', null)
-          .where(rowsIn('expiry_date', window))
-          .select(['owner_id', sql<number>`count(*)`.as('n')])
-          .groupBy('owner_id')
-          .execute(),
+        expiringByOwner(db, actor, Number(days)),
       ]);
 
       const self = { ...actor, path: actor.path, parent_id: null } as (typeof members)[number];
@@ -98,7 +74,7 @@ const hierarchyRoutes: FastifyPluginAsyncZod = async (app) => {
         addUp(t.owner_id, 'accounts', Number(t.n));
         addUp(t.owner_id, 'active_accounts', Number(t.active));
       }
-      for (const t of [...keptExpiring, ...rowsExpiring]) addUp(t.owner_id, 'expiring_accounts', Number(t.n));
+      for (const t of expiring) addUp(t.owner_id, 'expiring_accounts', t.n);
 
       return { data: { expiring_days: days, nodes: [...nodes.values()].map(({ path: _path, ...node }) => node) } };
     },

@@ -672,6 +672,7 @@ export const ANALYTICS = {
 /** The dashboard's per-role pieces beside DASHBOARD_LABELS. */
 export const DASHBOARD_PANEL = {
   myCredits: 'My Credits',
+  expiringUsers: (days: number) => `Expiring in ${plural(days, 'day')}`,
   creditsUnit: 'credits',
   adminTools: 'Admin tools',
   quickLinks: 'Quick links',

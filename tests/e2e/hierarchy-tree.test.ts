@@ -4,7 +4,7 @@
  * showing the dealer) and comes Back to the same member and window.
  */
 import { expect, it } from 'vitest';
-import { nameWithUsername } from '../../src/contract';
+import { EXPIRY_WARNING_DAYS, RENEWAL, nameWithUsername } from '../../src/contract';
 import { HIERARCHY_TREE, type HierarchyTree } from '../../src/contract/resources/hierarchy';
 import { describeBrowser } from './harness';
 
@@ -48,6 +48,26 @@ describeBrowser('hierarchy tree', (ctx) => {
     await page.waitForURL(/\/users\?.*expiry/);
     const expiry = page.locator('.ant-select', { has: page.getByRole('combobox', { name: 'Expiry', exact: true }) });
     await expect.poll(() => expiry.locator('.ant-select-selection-item').innerText()).toBe('Within 30 days');
+  });
+
+  it("a dealer's dashboard card opens the accounts expiring within a week, and a bulk renew of them is one step away", async () => {
+    const page = await ctx.signIn('dealer');
+    const card = page.getByTestId('card-expiring_users');
+    await card.waitFor();
+    const value = card.locator('.ant-statistic-content-value');
+    // The demo data has accounts expiring within the week.
+    await expect.poll(async () => Number((await value.count()) && (await value.innerText()).replace(/[^0-9]/g, ''))).toBeGreaterThan(0);
+    const figure = Number((await value.innerText()).replace(/[^0-9]/g, ''));
+    await card.click();
+    await page.waitForURL(/\/users\?.*expiry/);
+    const expiry = page.locator('.ant-select', { has: page.getByRole('combobox', { name: 'Expiry', exact: true }) });
+    await expect.poll(() => expiry.locator('.ant-select-selection-item').innerText()).toBe(`Within ${EXPIRY_WARNING_DAYS} days`);
+    await page.getByText(`${figure} total`, { exact: true }).waitFor();
+
+    const rows = page.locator('.app-content').getByRole('checkbox', { name: /^Select (?!all)/ });
+    for (const row of await rows.all()) await row.check();
+    await page.getByRole('button', { name: RENEWAL.bulkRenew }).click();
+    await page.locator('.ant-modal:visible').waitFor();
   });
 
   it('a dealer has no tree: no menu link, and the page is refused', async () => {

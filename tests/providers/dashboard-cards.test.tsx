@@ -7,7 +7,7 @@ import './dom';
 import { render, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_LABELS, DASHBOARD_PANEL } from '../../src/contract';
+import { DASHBOARD_LABELS, DASHBOARD_PANEL, EXPIRY_WARNING_DAYS } from '../../src/contract';
 import { RecentTransactions, SidePanels, StatCards, cardsFor } from '../../src/features/dashboard';
 import { csvCell, toCsv } from '../../src/components/export/csv';
 
@@ -15,6 +15,7 @@ const FIGURES = {
   total_users: 12,
   active_users: 9,
   expired_users: 3,
+  expiring_users: 2,
   total_managers: 2,
   total_resellers: 4,
   total_dealers: 8,
@@ -30,6 +31,7 @@ describe('dashboard cards per role', () => {
       DASHBOARD_LABELS.totalUsers,
       DASHBOARD_LABELS.activeUsers,
       DASHBOARD_LABELS.expiredUsers,
+      DASHBOARD_PANEL.expiringUsers(EXPIRY_WARNING_DAYS),
       DASHBOARD_LABELS.totalManagers,
       DASHBOARD_LABELS.totalResellers,
       DASHBOARD_LABELS.totalDealers,
@@ -45,18 +47,39 @@ describe('dashboard cards per role', () => {
       DASHBOARD_LABELS.totalUsers,
       DASHBOARD_LABELS.activeUsers,
       DASHBOARD_LABELS.expiredUsers,
+      DASHBOARD_PANEL.expiringUsers(EXPIRY_WARNING_DAYS),
       DASHBOARD_LABELS.monthlyRevenue,
     ]);
-    expect(labels('superuser')).toEqual([DASHBOARD_LABELS.totalUsers, DASHBOARD_LABELS.activeUsers, DASHBOARD_LABELS.expiredUsers, DASHBOARD_LABELS.monthlyRevenue]);
+    expect(labels('superuser')).toEqual([
+      DASHBOARD_LABELS.totalUsers,
+      DASHBOARD_LABELS.activeUsers,
+      DASHBOARD_LABELS.expiredUsers,
+      DASHBOARD_PANEL.expiringUsers(EXPIRY_WARNING_DAYS),
+      DASHBOARD_LABELS.monthlyRevenue,
+    ]);
   });
 
   it('writes credits with their unit, and the balance below admin', () => {
-    const view = render(<StatCards figures={FIGURES} role="dealer" loading={false} />);
+    const view = render(<StatCards figures={FIGURES} role="dealer" loading={false} />, { wrapper: MemoryRouter });
     expect(within(view.getByTestId('card-my_credits')).getByText(DASHBOARD_PANEL.creditsUnit)).toBeTruthy();
     expect(view.getByTestId('card-my_credits').textContent).toContain('750');
     expect(view.getByTestId('card-monthly_revenue').textContent).toMatch(/42\s*credits/);
     expect(view.getByTestId('card-total_users').textContent).not.toContain(DASHBOARD_PANEL.creditsUnit);
     expect(view.queryByTestId('card-total_managers')).toBeNull();
+  });
+
+  it('opens the accounts a figure counts: the expired ones, and those expiring soon', () => {
+    const view = render(<StatCards figures={FIGURES} role="reseller" loading={false} />, { wrapper: MemoryRouter });
+    const linkOf = (key: string) => view.getByTestId(`card-${key}`).closest('a');
+    const filtersOf = (key: string) => {
+      const url = new URL(linkOf(key)!.getAttribute('href')!, 'http://panel');
+      return [url.pathname, url.searchParams.get('filters[0][field]'), url.searchParams.get('filters[0][value]')];
+    };
+    expect(filtersOf('expired_users')).toEqual(['/users', 'expiry', 'expired']);
+    expect(filtersOf('expiring_users')).toEqual(['/users', 'expiry', String(EXPIRY_WARNING_DAYS)]);
+    expect(view.getByTestId('card-expiring_users').textContent).toContain('2');
+    // A figure with no list of its own is no link.
+    expect(linkOf('total_dealers')).toBeNull();
   });
 });
 
@@ -76,7 +99,7 @@ describe('recent transactions and side panels', () => {
   });
 
   it('says one credit in the singular, on a card and in a transaction', () => {
-    const cards = render(<StatCards figures={{ ...FIGURES, my_credits: 1 }} role="dealer" loading={false} />);
+    const cards = render(<StatCards figures={{ ...FIGURES, my_credits: 1 }} role="dealer" loading={false} />, { wrapper: MemoryRouter });
     expect(cards.getByTestId('card-my_credits').textContent).toMatch(/1\s*credit$/);
     const view = render(
       <RecentTransactions

@@ -6,6 +6,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { EXPIRY_WARNING_DAYS } from '../../src/contract';
 import * as keptFigures from '../../server/db/migrations/0013_kept_figures';
 import type { Database } from '../../server/db/schema';
 import { spansOf, tallyProblems } from '../../server/db/tallies';
@@ -67,6 +68,7 @@ type Actor = { id: number; role: string; path: string };
 /** The dashboard's account and ledger figures counted from the rows, as before they were kept. */
 async function recounted(db: Kysely<Database>, actor: Actor, from: string, to: string) {
   const now = new Date().toISOString();
+  const soon = new Date(Date.now() + EXPIRY_WARNING_DAYS * DAY).toISOString();
   const accounts = await db
     .selectFrom('accounts')
     .where(within(actor, 'owner_path'))
@@ -75,6 +77,7 @@ async function recounted(db: Kysely<Database>, actor: Actor, from: string, to: s
       sql<number>`count(*)`.as('total'),
       sql<number>`coalesce(sum(case when status = 'active' and expiry_date > ${now} then 1 else 0 end), 0)`.as('active'),
       sql<number>`coalesce(sum(case when expiry_date is not null and expiry_date <= ${now} then 1 else 0 end), 0)`.as('expired'),
+      sql<number>`coalesce(sum(case when expiry_date >= ${now} and expiry_date <= ${soon} then 1 else 0 end), 0)`.as('expiring'),
     ])
     .executeTakeFirstOrThrow();
   const entries = await db
@@ -91,6 +94,7 @@ async function recounted(db: Kysely<Database>, actor: Actor, from: string, to: s
     total_users: Number(accounts.total),
     active_users: Number(accounts.active),
     expired_users: Number(accounts.expired),
+    expiring_users: Number(accounts.expiring),
     credits_sold: Number(entries.sold),
     monthly_revenue: Number(entries.spent),
   };
@@ -108,8 +112,10 @@ describeEachDatabase('kept figures', (ctx) => {
     for (const username of usernames) {
       const res = await (await ctx.as(username)).get(`/dashboard/stats?date_from=${encodeURIComponent(from)}&date_to=${encodeURIComponent(to)}`);
       expect(res.status).toBe(200);
-      const { total_users, active_users, expired_users, credits_sold, monthly_revenue } = res.body.data;
-      expect({ total_users, active_users, expired_users, credits_sold, monthly_revenue }, username).toEqual(await recounted(db(), await actorOf(username), from, to));
+      const { total_users, active_users, expired_users, expiring_users, credits_sold, monthly_revenue } = res.body.data;
+      expect({ total_users, active_users, expired_users, expiring_users, credits_sold, monthly_revenue }, username).toEqual(
+        await recounted(db(), await actorOf(username), from, to),
+      );
     }
     const admin = await ctx.as('admin');
     for (const resource of ['managers', 'resellers', 'dealers']) {

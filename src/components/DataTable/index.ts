@@ -3,3 +3,4 @@ export * from './Pagination';
 export { useKeyboardScrollable } from './scrollRegion';
 export { ListEmpty, type ListEmptyProps } from './ListEmpty';
 export { StatCards } from './StatCards';
+export { listUrl } from './listLocation';

@@ -140,3 +140,13 @@ export function useViewInUrl(enabled: boolean, rules: ViewRules, fromUrl: ListVi
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [enabled, stateKey]);
 }
+
+/** A link to a list showing only these filters (each `eq`), in the format the list reads from its URL. */
+export function listUrl(path: string, filters: ReadonlyArray<readonly [field: string, value: string | number]>): string {
+  const query = filters.flatMap(([field, value], i) => [
+    `filters[${i}][field]=${encodeURIComponent(field)}`,
+    `filters[${i}][operator]=eq`,
+    `filters[${i}][value]=${encodeURIComponent(String(value))}`,
+  ]);
+  return query.length ? `${path}?${query.join('&')}` : path;
+}

@@ -31,6 +31,8 @@ export const dashboardStatsEntity = z.object({
   total_users: z.number(),
   active_users: z.number(),
   expired_users: z.number(),
+  /** Live accounts expiring from now to EXPIRY_WARNING_DAYS ahead (the accounts list's expiry filter of that many days). */
+  expiring_users: z.number(),
   total_managers: z.number(),
   total_resellers: z.number(),
   total_dealers: z.number(),

@@ -4,13 +4,25 @@
  * unit, and every role below admin sees its own balance.
  */
 import { Card, Col, Row } from 'antd';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { listUrl } from '../../components/DataTable';
 import { Figure } from '../../components/display/Figure';
-import { DASHBOARD_LABELS, DASHBOARD_PANEL, type DashboardStats, ROLES, type Role, pluralWord } from '../../contract';
+import { DASHBOARD_LABELS, DASHBOARD_PANEL, type DashboardStats, EXPIRY_WARNING_DAYS, ROLES, type Role, pluralWord } from '../../contract';
 
 /** The figures the cards show: those of the API's dashboard answer. */
 export type DashboardFigures = Pick<
   DashboardStats,
-  'total_users' | 'active_users' | 'expired_users' | 'total_managers' | 'total_resellers' | 'total_dealers' | 'credits_sold' | 'monthly_revenue' | 'my_credits'
+  | 'total_users'
+  | 'active_users'
+  | 'expired_users'
+  | 'expiring_users'
+  | 'total_managers'
+  | 'total_resellers'
+  | 'total_dealers'
+  | 'credits_sold'
+  | 'monthly_revenue'
+  | 'my_credits'
 >;
 
 export interface DashboardCard {
@@ -18,6 +30,8 @@ export interface DashboardCard {
   label: string;
   roles: readonly Role[];
   credits?: boolean;
+  /** The list the card opens: the accounts its figure counts. */
+  to?: string;
 }
 
 const BELOW_ADMIN: readonly Role[] = ['manager', 'reseller', 'dealer'];
@@ -26,7 +40,13 @@ export const DASHBOARD_CARDS: readonly DashboardCard[] = [
   { key: 'my_credits', label: DASHBOARD_PANEL.myCredits, roles: BELOW_ADMIN, credits: true },
   { key: 'total_users', label: DASHBOARD_LABELS.totalUsers, roles: ROLES },
   { key: 'active_users', label: DASHBOARD_LABELS.activeUsers, roles: ROLES },
-  { key: 'expired_users', label: DASHBOARD_LABELS.expiredUsers, roles: ROLES },
+  { key: 'expired_users', label: DASHBOARD_LABELS.expiredUsers, roles: ROLES, to: listUrl('/users', [['expiry', 'expired']]) },
+  {
+    key: 'expiring_users',
+    label: DASHBOARD_PANEL.expiringUsers(EXPIRY_WARNING_DAYS),
+    roles: ROLES,
+    to: listUrl('/users', [['expiry', String(EXPIRY_WARNING_DAYS)]]),
+  },
   { key: 'total_managers', label: DASHBOARD_LABELS.totalManagers, roles: ['admin'] },
   { key: 'total_resellers', label: DASHBOARD_LABELS.totalResellers, roles: ['admin', 'manager'] },
   { key: 'total_dealers', label: DASHBOARD_LABELS.totalDealers, roles: ['admin', 'manager', 'reseller'] },
@@ -38,20 +58,33 @@ export const DASHBOARD_CARDS: readonly DashboardCard[] = [
 export const cardsFor = (role: string | null): DashboardCard[] =>
   DASHBOARD_CARDS.filter((c) => (role && (ROLES as readonly string[]).includes(role) ? c.roles.includes(role as Role) : c.roles === ROLES));
 
+/** A card that opens the list of what it counts is a link around it. */
+function OpensList({ to, children }: { to?: string; children: ReactNode }) {
+  return to ? (
+    <Link to={to} style={{ display: 'block' }}>
+      {children}
+    </Link>
+  ) : (
+    children
+  );
+}
+
 export function StatCards({ figures, role, loading }: { figures?: DashboardFigures; role: string | null; loading: boolean }) {
   const cards = cardsFor(role);
   return (
     <Row gutter={[16, 16]}>
       {cards.map((card) => (
         <Col key={card.key} xs={24} sm={12} lg={6}>
-          <Card data-testid={`card-${card.key}`}>
-            <Figure
-              title={card.label}
-              value={Number(figures?.[card.key] ?? 0)}
-              suffix={card.credits ? pluralWord(Number(figures?.[card.key] ?? 0), 'credit') : undefined}
-              loading={loading}
-            />
-          </Card>
+          <OpensList to={card.to}>
+            <Card data-testid={`card-${card.key}`} hoverable={card.to !== undefined}>
+              <Figure
+                title={card.label}
+                value={Number(figures?.[card.key] ?? 0)}
+                suffix={card.credits ? pluralWord(Number(figures?.[card.key] ?? 0), 'credit') : undefined}
+                loading={loading}
+              />
+            </Card>
+          </OpensList>
         </Col>
       ))}
     </Row>

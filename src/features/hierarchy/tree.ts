@@ -1,6 +1,6 @@
 import { type HttpError, useCustom, useParsed } from '@refinedev/core';
 import { useState } from 'react';
-import type { SelectFilter } from '../../components/DataTable';
+import { type SelectFilter, listUrl } from '../../components/DataTable';
 import { can, nameWithUsername } from '../../contract';
 import { HIERARCHY_TREE, type HierarchyNode, type HierarchyTree } from '../../contract/resources/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
@@ -18,15 +18,8 @@ export function useHierarchyTree(expiringDays: string, enabled = true) {
 }
 
 /** The accounts list's URL for a member's branch, optionally only those expiring in its window. */
-export const branchAccountsUrl = (memberId: number, expiringDays?: string) => {
-  const filters = [['branch', String(memberId)], ...(expiringDays ? [['expiry', expiringDays]] : [])];
-  const query = filters.flatMap(([field, value], i) => [
-    `filters[${i}][field]=${field}`,
-    `filters[${i}][operator]=eq`,
-    `filters[${i}][value]=${encodeURIComponent(value)}`,
-  ]);
-  return `/users?${query.join('&')}`;
-};
+export const branchAccountsUrl = (memberId: number, expiringDays?: string) =>
+  listUrl('/users', [['branch', memberId], ...(expiringDays ? [['expiry', expiringDays] as const] : [])]);
 
 /** A member's transactions page; the caller's own is the Transactions list. */
 export const memberTransactionsUrl = (node: Pick<HierarchyNode, 'id' | 'role' | 'parent_id'>) =>
