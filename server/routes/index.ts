@@ -1,5 +1,6 @@
 // Written by scripts/registry.mjs from the files beside it (npm run registry): do not edit.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import accountMoves from './accountMoves';
 import accounts from './accounts';
 import analytics from './analytics';
 import announcements from './announcements';
@@ -28,6 +29,7 @@ import userSearch from './userSearch';
 
 /** Every API module (a file here with a default export), mounted under /api/v1 in file-name order. */
 export const apiModules: FastifyPluginAsyncZod[] = [
+  accountMoves,
   accounts,
   analytics,
   announcements,

@@ -397,6 +397,23 @@ export const HIERARCHY = {
 } as const;
 
 /** End-user accounts, renewals, auto-renew, MAC checks and user search (our own). */
+/** Moving end-user accounts to another owner in the caller's subtree (docs/domain.md#moves). */
+export const ACCOUNT_MOVES = {
+  title: 'Move accounts',
+  action: 'Move',
+  newOwner: 'New owner',
+  newOwnerRequired: 'Choose the new owner.',
+  preview: (n: number, owner: string) => `${plural(n, 'account')} will move to ${owner}.`,
+  alreadyThere: (n: number) => `${plural(n, 'account')} already belong to them and stay as they are.`,
+  ledgerUntouched: 'Balances and the ledger stay as they are; the accounts keep their expiry and server.',
+  refusedTitle: 'These accounts cannot move',
+  otherServer: (server: string) => `It is on ${server}, not on the new owner's server.`,
+  ownerNotActive: 'The new owner is not active, or a member above it is not.',
+  refused: (n: number) => `${plural(n, 'account')} cannot move: nothing was moved.`,
+  done: (n: number, owner: string) => `${plural(n, 'account')} moved to ${owner}.`,
+  failed: 'Failed to move the accounts',
+} as const;
+
 export const ACCOUNTS = {
   loginTaken: 'This login is already used on this server.',
   macTaken: 'This MAC address is already registered on this server.',

@@ -79,6 +79,8 @@ export const PERMISSION_TABLE = {
     credits: ALL,
     transactions: ALL,
     message: ALL,
+    /** To another owner in the caller's subtree: only a user with members below it. */
+    move: UP_TO_RESELLER,
   },
   transactions: { list: ALL },
   'mac-search': { list: ALL, delete: ALL },

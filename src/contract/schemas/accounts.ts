@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { MAX_RECORD_ID, RENEW_MONTHS, USER_STATUSES } from '../constants';
 import { normalizeMac } from '../mac';
-import { ACCOUNTS, ENTITY_FORM, FIELD_RULES, HIERARCHY, RENEWAL } from '../messages';
-import { integerInput, looseBoolean, namedRefEntity, parseCalendarDate, requiredText, userRefEntity } from './common';
+import { ACCOUNTS, ACCOUNT_MOVES, ENTITY_FORM, FIELD_RULES, HIERARCHY, RENEWAL } from '../messages';
+import { integerInput, looseBoolean, namedRefEntity, parseCalendarDate, recordId, requiredText, userRefEntity } from './common';
 import type { UserStatus } from './hierarchy';
 
 export const ACCOUNT_STATES = ['online', 'offline'] as const;
@@ -145,6 +145,20 @@ const accountIds = z
 
 export const bulkAccountsBody = z.object({ account_ids: accountIds });
 export type BulkAccountsBody = z.infer<typeof bulkAccountsBody>;
+
+/** POST /accounts/move and its preview: the accounts, and the user in the caller's subtree (the caller too) who takes them. */
+export const accountMoveBody = z.object({ account_ids: accountIds, to_owner_id: recordId(ACCOUNT_MOVES.newOwnerRequired) });
+export type AccountMoveBody = z.infer<typeof accountMoveBody>;
+
+export const accountMovePreviewEntity = z.object({
+  to: z.object({ id: z.number(), name: z.string(), username: z.string(), role: z.string() }),
+  moving: z.array(z.object({ id: z.number(), login: z.string(), from: z.string() })),
+  already_there: z.number(),
+  refused: z.array(z.object({ id: z.number(), login: z.string(), reason: z.string() })),
+});
+export type AccountMovePreview = z.infer<typeof accountMovePreviewEntity>;
+
+export const accountMoveResultEntity = z.object({ moved: z.number(), account_ids: z.array(z.number()) });
 
 export const bulkRenewBody = z.object({ account_ids: accountIds, months: monthsField });
 export type BulkRenewBody = z.infer<typeof bulkRenewBody>;
