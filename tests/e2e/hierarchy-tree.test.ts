@@ -4,7 +4,7 @@
  * showing the dealer) and comes Back to the same member and window.
  */
 import { expect, it } from 'vitest';
-import { EXPIRY_WARNING_DAYS, RENEWAL, nameWithUsername } from '../../src/contract';
+import { ACCOUNT_MOVES, EXPIRY_WARNING_DAYS, RENEWAL, nameWithUsername } from '../../src/contract';
 import { HIERARCHY_TREE, type HierarchyTree } from '../../src/contract/resources/hierarchy';
 import { describeBrowser } from './harness';
 
@@ -68,6 +68,34 @@ describeBrowser('hierarchy tree', (ctx) => {
     for (const row of await rows.all()) await row.check();
     await page.getByRole('button', { name: RENEWAL.bulkRenew }).click();
     await page.locator('.ant-modal:visible').waitFor();
+  });
+
+  it('a reseller takes an account back from its dealer: the preview first, then the move', async () => {
+    const page = await ctx.signIn('reseller');
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const get = async (path: string) => (await (await fetch(`${ctx.product.baseUrl}/api/v1/${path}`, { headers: { Authorization: `Bearer ${token}` } })).json()) as any;
+    const { nodes } = (await get('hierarchy/tree')).data as HierarchyTree;
+    const dealer = nodes.find((n) => n.username === 'dealer')!;
+    // The new owner: the reseller itself, first in its tree.
+    const dealer2 = nodes[0];
+    const account = (await get(`accounts?filter[owner_id]=${dealer.id}&per_page=1`)).data[0] as { id: number; login: string };
+
+    await page.goto(`/users?filters[0][field]=search&filters[0][operator]=contains&filters[0][value]=${encodeURIComponent(account.login)}`);
+    await page
+      .locator('.app-content')
+      .getByRole('checkbox', { name: new RegExp(`^Select .*${account.login}`) })
+      .first()
+      .check();
+    await page.getByRole('button', { name: ACCOUNT_MOVES.action, exact: true }).click();
+    const dialog = page.locator('.ant-modal', { hasText: ACCOUNT_MOVES.title });
+    const move = dialog.getByRole('button', { name: ACCOUNT_MOVES.action, exact: true });
+    await expect.poll(() => move.isDisabled()).toBe(true);
+    await dialog.getByRole('combobox', { name: ACCOUNT_MOVES.newOwner }).fill(dealer2.username);
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: `(${dealer2.username})` }).click();
+    await dialog.getByText(ACCOUNT_MOVES.preview(1, nameWithUsername(dealer2.name, dealer2.username))).waitFor();
+    await move.click();
+    await page.getByText(ACCOUNT_MOVES.done(1, nameWithUsername(dealer2.name, dealer2.username))).waitFor();
+    await expect.poll(async () => (await get(`accounts/${account.id}`)).data.owner.id).toBe(dealer2.id);
   });
 
   it('a dealer has no tree: no menu link, and the page is refused', async () => {

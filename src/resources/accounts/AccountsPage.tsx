@@ -7,10 +7,10 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useCan } from '@refinedev/core';
 import { Button } from 'antd';
 import { useState } from 'react';
-import { type Account, ACCOUNTS, ACCOUNT_SCREEN, DATA_TABLE, RENEWAL, STATUS } from '../../contract';
+import { type Account, ACCOUNTS, ACCOUNT_MOVES, ACCOUNT_SCREEN, DATA_TABLE, RENEWAL, STATUS } from '../../contract';
 import { accountColumns, accountListProps, useAccountActions, useAccountServers } from '../../features/accounts';
 import { useBranchFilter } from '../../features/hierarchy';
-import { BulkMessageDialog, BulkRenewDialog } from '../../features/accounts/lazyDialogs';
+import { BulkMessageDialog, BulkMoveDialog, BulkRenewDialog } from '../../features/accounts/lazyDialogs';
 import { DataTable } from '../../components/DataTable';
 import { MountWhenOpened, useConfirm } from '../../components/feedback';
 
@@ -20,8 +20,10 @@ export function AccountsPage() {
   const { options: servers } = useAccountServers();
   const canCreate = useCan({ resource: 'accounts', action: 'create' }).data?.can === true;
   const canMessage = useCan({ resource: 'accounts', action: 'message' }).data?.can === true;
+  const canMove = useCan({ resource: 'accounts', action: 'move' }).data?.can === true;
   const [bulkRenew, setBulkRenew] = useState<Account[] | null>(null);
   const [messageIds, setMessageIds] = useState<Array<string | number> | null>(null);
+  const [moveIds, setMoveIds] = useState<Array<string | number> | null>(null);
   const [clearSelection, setClearSelection] = useState<() => void>(() => () => undefined);
   const branch = useBranchFilter();
 
@@ -110,11 +112,26 @@ export function AccountsPage() {
                 },
               ]
             : []),
+          ...(canMove
+            ? [
+                {
+                  key: 'move',
+                  label: ACCOUNT_MOVES.action,
+                  onClick: (ids: Array<string | number>, _rows: Account[], clear: () => void) => {
+                    setClearSelection(() => clear);
+                    setMoveIds(ids);
+                  },
+                },
+              ]
+            : []),
         ]}
       />
       {dialogs}
       <MountWhenOpened open={bulkRenew !== null}>
         <BulkRenewDialog accounts={bulkRenew} onClose={() => setBulkRenew(null)} onRenewed={() => clearSelection()} />
+      </MountWhenOpened>
+      <MountWhenOpened open={moveIds !== null}>
+        <BulkMoveDialog ids={moveIds} onClose={() => setMoveIds(null)} onMoved={() => clearSelection()} />
       </MountWhenOpened>
       <MountWhenOpened open={messageIds !== null}>
         <BulkMessageDialog ids={messageIds} onClose={() => setMessageIds(null)} onSent={() => clearSelection()} />
