@@ -552,6 +552,9 @@ export const ACCOUNT_SCREEN = {
 
 /** Panel texts of the managers, resellers and dealers screens and the credit dialogs (our own). */
 export const HIERARCHY_PANEL = {
+  /** Before a reseller or dealer is saved under another parent: what goes with it (docs/domain.md#moves). */
+  movePreview: (who: string, to: string, dealers: number | null, accounts: number) =>
+    `${who} moves to ${to} with ${dealers === null ? '' : `${plural(dealers, 'dealer')} and `}${plural(accounts, 'account')} of its branch. Balances and the ledger stay as they are.`,
   /** A status switch's name: whose, and the state it shows (a name contains the visible text). */
   statusOf: (username: string, state: string) => `Status of ${username}: ${state}`,
   resellersLoadFailed: 'Failed to load resellers',

@@ -7,7 +7,7 @@
  */
 import { ThunderboltOutlined } from '@ant-design/icons';
 import { useCustom, useInvalidate } from '@refinedev/core';
-import { Button, Modal } from 'antd';
+import { Alert, Button, Modal } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
@@ -16,6 +16,7 @@ import {
   CREDIT_RANGE_HINT,
   type CreditAmountRules,
   HIERARCHY,
+  HIERARCHY_PANEL,
   type CreditOption,
   type CreditOptionsResponse,
   FALLBACK_CREDIT_OPTIONS,
@@ -25,6 +26,7 @@ import {
   fallbackCreditOptions,
   isRole,
   withCreditAmountRules,
+  nameWithUsername,
   plural,
 } from '../../contract';
 import { useCurrentUser, useRefreshIdentity } from '../../providers/identity';
@@ -89,6 +91,8 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
   const invalidate = useInvalidate();
   const refreshIdentity = useRefreshIdentity();
   const [parentServer, setParentServer] = useState<number | null>(null);
+  /** The parent picked in this opening: a move's preview names it. */
+  const [pickedParent, setPickedParent] = useState<HierarchyUser | undefined>();
   /** A new object per opening: a new Idempotency-Key, kept for every retry of that opening. */
   const [opening, setOpening] = useState<object | null>(null);
   const idempotencyKey = useIdempotencyKey(opening);
@@ -138,6 +142,7 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
     if (!open) return;
     setOpening({});
     setParentServer(null);
+    setPickedParent(undefined);
     mutation.reset();
     reset(mode === 'edit' && record ? { ...userFormValues(record, USER_STATUSES), [parentField]: record.parent_id ?? undefined } : { status: 'active' });
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -191,9 +196,25 @@ export function UserFormDialog({ config, mode, record, open, onClose }: UserForm
             <UserPicker
               resource={config.parent.resource}
               placeholder={`Select a ${config.parent.label.toLowerCase()}`}
-              onPick={(picked) => setParentServer(picked?.server_id ?? null)}
+              onPick={(picked) => {
+                setParentServer(picked?.server_id ?? null);
+                setPickedParent(picked);
+              }}
             />
           </FormField>
+        )}
+        {mode === 'edit' && record && pickedParent && chosenParent === pickedParent.id && pickedParent.id !== record.parent_id && (
+          <Alert
+            type="info"
+            showIcon
+            style={{ marginBottom: 16 }}
+            message={HIERARCHY_PANEL.movePreview(
+              nameWithUsername(record.name, record.username),
+              nameWithUsername(pickedParent.name, pickedParent.username),
+              config.entity === 'resellers' ? record.total_children : null,
+              record.total_accounts,
+            )}
+          />
         )}
         {mode === 'create' && (
           <FormField<UserFormValues>
