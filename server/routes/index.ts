@@ -16,6 +16,7 @@ import macSearch from './macSearch';
 import managers from './managers';
 import resellers from './resellers';
 import servers from './servers';
+import statements from './statements';
 import system from './system';
 import systemSettings from './systemSettings';
 import themes from './themes';
@@ -43,6 +44,7 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   managers,
   resellers,
   servers,
+  statements,
   system,
   systemSettings,
   themes,
