@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { type Role, type Statement, type StatementEntry, type UserRef, list } from '../../src/contract';
 import type { Database } from '../db/schema';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { type ListParams, type ListRun, listBatches, listSpec } from '../http/list';
 import { within } from '../http/scope';
 
