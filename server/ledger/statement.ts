@@ -6,7 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { type Role, type Statement, type StatementEntry, type UserRef, list } from '../../src/contract';
+import { type Role, STATEMENT, type Statement, type StatementEntry, type UserRef, list } from '../../src/contract';
 import type { Database } from '../db/schema';
 import { notFound } from '../errors';
 import { type ListParams, type ListRun, listBatches, listSpec } from '../http/list';
@@ -154,7 +154,7 @@ const IN_ORDER: ListParams = { page: 1, perPage: 1, search: null, filters: {}, s
  */
 export async function* statementLines(db: Db, userId: number, range: StatementRange, batch: number): AsyncGenerator<Array<Partial<StatementEntry>>> {
   const figures = await statementFigures(db, userId, range);
-  yield [{ created_at: startOf(range.date_from), type: 'OPENING BALANCE', balance_after: figures.opening }];
+  yield [{ created_at: startOf(range.date_from), type: STATEMENT.openingLine, balance_after: figures.opening }];
   const run: ListRun<EntryRow, StatementEntry> = {
     base: entries(db, userId, range),
     spec: statementList,
@@ -163,7 +163,7 @@ export async function* statementLines(db: Db, userId: number, range: StatementRa
   };
   yield* listBatches(db, run, IN_ORDER, batch);
   yield [
-    { created_at: endOf(range.date_to), type: 'CLOSING BALANCE', credits: figures.net, balance_before: figures.opening, balance_after: figures.closing },
-    ...figures.totals.map((t) => ({ type: `TOTAL ${t.type}`, credits: t.credits, remarks: `${t.count} entries` })),
+    { created_at: endOf(range.date_to), type: STATEMENT.closingLine, credits: figures.net, balance_before: figures.opening, balance_after: figures.closing },
+    ...figures.totals.map((t) => ({ type: STATEMENT.totalLine(t.type), credits: t.credits, remarks: STATEMENT.totalRemark(t.count) })),
   ];
 }

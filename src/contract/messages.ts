@@ -701,4 +701,9 @@ export const STATEMENT = {
   download: 'Download CSV',
   truncated: (shown: number, all: number) => `The first ${shown} of ${all} entries are shown; the CSV has them all.`,
   loadFailed: 'Could not load the statement',
+  /** The CSV's summary lines, in its Type column. */
+  openingLine: 'OPENING BALANCE',
+  closingLine: 'CLOSING BALANCE',
+  totalLine: (type: string) => `TOTAL ${type}`,
+  totalRemark: (count: number) => plural(count, 'entry', 'entries'),
 };

@@ -6,7 +6,7 @@
  * reconciles with the ledger to the credit.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LIST_EXPORTS, STATEMENT_EXPORT, csvCell } from '../../src/contract';
+import { LIST_EXPORTS, STATEMENT, STATEMENT_EXPORT, csvCell } from '../../src/contract';
 import { wantsCsv } from '../../server/http/list';
 import { createAccount, setAccount } from './accountFixtures';
 import { type Client, describeEachDatabase, userId } from './harness';
@@ -279,14 +279,14 @@ describeEachDatabase(
       const [header, opening, ...rest] = res.records;
       expect(header).toEqual(STATEMENT_EXPORT.columns.map((c) => c.title));
       const col = (title: string) => header.indexOf(title);
-      expect(opening[col('Type')]).toBe('OPENING BALANCE');
+      expect(opening[col('Type')]).toBe(STATEMENT.openingLine);
       expect(opening[col('Balance After')]).toBe('0');
       const lines = rest.slice(0, entries.length);
       expect(lines.map((r) => r[col('Transaction #')])).toEqual(entries.map((e) => e.transaction_number));
       const closing = rest[entries.length];
-      expect(closing[col('Type')]).toBe('CLOSING BALANCE');
+      expect(closing[col('Type')]).toBe(STATEMENT.closingLine);
       expect(Number(closing[col('Balance After')])).toBe(entries.at(-1)!.balance_after);
-      expect(rest.slice(entries.length + 1).every((r) => r[col('Type')].startsWith('TOTAL '))).toBe(true);
+      expect(rest.slice(entries.length + 1).every((r) => r[col('Type')].startsWith(STATEMENT.totalLine('')))).toBe(true);
     });
   },
   { exportBatchRows: BATCH },
