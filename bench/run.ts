@@ -6,7 +6,7 @@
  * Then the panel's first load against its budgets, a standard Refine app and a minimal page (firstLoad.ts),
  * and, on a database seed:scale built (BENCH_SCALE_DATABASE_URL), the lists against theirs and against the
  * same lists on 10,000 accounts (scale.ts), and the
- * credit moves and bulk renewal against theirs (moves.ts).
+ * credit moves and bulk renewal against theirs (moves.ts), and the CSV export of every account with the API's RSS (export.ts).
  * Traffic stays on loopback; every loop is bounded in count. `npm run bench -- first-load` runs the
  * first load alone.
  */
@@ -21,6 +21,7 @@ import { startTestServer } from '../tests/server/harness';
 import { benchFirstLoad } from './firstLoad';
 import { benchMoves } from './moves';
 import { benchScaleGrowth } from './scale';
+import { benchExport } from './export';
 
 const N = Number(process.env.BENCH_OPS ?? 400);
 
@@ -133,6 +134,7 @@ if (firstLoadOnly) {
 } else if (scaleUrl) {
   if (!(await benchScaleGrowth(scaleUrl)).pass) process.exitCode = 1;
   if (!(await benchMoves(scaleUrl)).pass) process.exitCode = 1;
+  if (!(await benchExport(scaleUrl)).pass) process.exitCode = 1;
 } else {
   console.log('\nlists and credit moves at scale: skipped (set BENCH_SCALE_DATABASE_URL to a database built by npm run seed:scale)');
 }

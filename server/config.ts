@@ -34,6 +34,8 @@ export interface Config {
   /** ...for this long; then one trial call decides. */
   middlewareBreakerCooldownMs: number;
   trustProxy: TrustProxy;
+  /** Rows a CSV export reads per statement (the memory it holds at once). */
+  exportBatchRows: number;
 }
 
 const flag = (value: string | undefined): boolean | undefined =>
@@ -61,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     middlewareBreakerFailures: wholeNumber(env, 'MIDDLEWARE_BREAKER_FAILURES', 3),
     middlewareBreakerCooldownMs: wholeNumber(env, 'MIDDLEWARE_BREAKER_COOLDOWN_SECONDS', 30) * 1000,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    exportBatchRows: wholeNumber(env, 'EXPORT_BATCH_ROWS', 1000),
   };
 }
 

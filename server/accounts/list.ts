@@ -1,9 +1,9 @@
 /** The accounts list (GET /accounts, GET /user-search): filters, search on login, name and MAC, sorts. */
 import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
-import { ACCOUNT_STATES, type Account, EXACT_TOTAL_LIMIT, EXPIRY_FILTERS, LISTS, type Paginated, SEARCH_EXACT_TOTAL_LIMIT, USER_STATUSES } from '../../src/contract';
+import { ACCOUNT_STATES, type Account, EXACT_TOTAL_LIMIT, EXPIRY_FILTERS, LIST_EXPORTS, LISTS, SEARCH_EXACT_TOTAL_LIMIT, USER_STATUSES } from '../../src/contract';
 import { type DialectName, isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
-import { type ListSpec, listQuerystring, listSpec, paginate, searchAny } from '../http/list';
+import { type ListRun, type ListSpec, listQuerystring, listSpec, searchAny } from '../http/list';
 import { pathEndSql, within } from '../http/scope';
 import { addDays } from './dates';
 import { type AccountJoined, type Actor, scopedAccounts, selectAccount, toAccount } from './store';
@@ -19,7 +19,7 @@ function expiryFilter(qb: any, value: string) {
   return qb.where('a.expiry_date', '>=', now.toISOString()).where('a.expiry_date', '<=', addDays(now, Number(value)).toISOString());
 }
 
-/** The search is not here: listAccounts applies it (it also matches MAC notations). */
+/** The search is not here: accountsRun applies it (it also matches MAC notations). */
 export const accountListSpec = listSpec(LISTS.accounts, {
   filters: {
     status: { column: 'a.status', type: 'enum', values: USER_STATUSES },
@@ -69,11 +69,12 @@ export const accountListSpec = listSpec(LISTS.accounts, {
   },
   idColumn: 'a.id',
   mainAlias: 'a',
+  csv: LIST_EXPORTS.accounts,
 });
 
 /**
  * The accounts list's query string as OpenAPI documents it: the spec's filters and sorts, and the
- * search (filter[search] or search) that listAccounts applies itself (login, full name, MAC address).
+ * search (filter[search] or search) that accountsRun applies itself (login, full name, MAC address).
  */
 export const accountsQuerystring = listQuerystring({ ...accountListSpec, search: ['a.login', 'a.full_name', 'a.mac_address'] });
 
@@ -122,15 +123,16 @@ async function searchCandidates(db: Kysely<Database>, term: string) {
 }
 
 /**
- * Lists the caller's accounts. The search (filter[search] or search) is applied here because it
- * also matches MAC notations; everything else follows the shared list conventions.
+ * The caller's accounts as a list run (respondList). The search (filter[search] or search) is
+ * applied here because it also matches MAC notations; everything else follows the shared list
+ * conventions.
  */
-export async function listAccounts(
+export async function accountsRun(
   db: Kysely<Database>,
   actor: Actor & { role: string },
   query: Record<string, unknown>,
   spec: ListSpec = accountListSpec,
-): Promise<Paginated<Account>> {
+): Promise<ListRun<AccountJoined, Account>> {
   const { 'filter[search]': filterSearch, search, ...rest } = query;
   const term = (single(filterSearch)?.trim() || single(search)?.trim() || '').slice(0, 255);
   let base = scopedAccounts(db, actor);
@@ -146,13 +148,12 @@ export async function listAccounts(
       lean = lean.where(candidates);
     }
   }
-  const counted = term ? { ...spec, exactTotalUpTo: spec.exactTotalUpTo ?? SEARCH_EXACT_TOTAL_LIMIT } : spec;
-  return paginate<AccountJoined, Account>(
+  return {
     base,
-    rest,
-    counted,
-    (qb) => selectAccount(qb as typeof base),
-    (row) => toAccount(row, actor.role),
     lean,
-  );
+    query: rest,
+    spec: term ? { ...spec, exactTotalUpTo: spec.exactTotalUpTo ?? SEARCH_EXACT_TOTAL_LIMIT } : spec,
+    select: (qb) => selectAccount(qb as typeof base),
+    present: (rows) => rows.map((row) => toAccount(row, actor.role)),
+  };
 }

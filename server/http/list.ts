@@ -3,8 +3,13 @@
  * filter[field], the list's one sort style, checked against the list's entry in the contract
  * (src/contract/lists.ts) and answered in the shape it declares.
  */
-import { type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type ExpressionBuilder, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import {
+  CSV_BOM,
+  CSV_MEDIA_TYPE,
+  type CsvExport,
   DEFAULT_PAGE_SIZE,
   EXACT_TOTAL_LIMIT,
   type FilterOf,
@@ -16,10 +21,12 @@ import {
   SEARCH_EXACT_TOTAL_LIMIT,
   type SortKeyOf,
   type SortStyle,
+  csvHeader,
+  csvRows,
   listMetaSchema,
 } from '../../src/contract';
 import { z } from 'zod';
-import type { DialectName } from '../db/dialect';
+import { type DialectName, isPostgres } from '../db/dialect';
 import { badRequest, validationError } from './errors';
 
 export type AnyQuery = SelectQueryBuilder<any, any, any>;
@@ -50,6 +57,8 @@ export interface ListSpec<L extends ListEntry = ListEntry> {
   mainAlias?: string;
   /** Rows counted exactly before the total becomes a lower bound (EXACT_TOTAL_LIMIT, or SEARCH_EXACT_TOTAL_LIMIT with a search, unless stated). */
   exactTotalUpTo?: number;
+  /** The list's CSV export (src/contract/exports.ts): asked with `Accept: text/csv`, every row it selects. */
+  csv?: CsvExport<any>;
 }
 
 /** A list's server declaration on its contract entry: the sorts and filters must map exactly the entry's keys. */
@@ -406,4 +415,155 @@ export function pageSchema<T extends z.ZodType>(entry: ListEntry, row: T) {
     default:
       return z.object({ data: z.array(row), meta: listMetaSchema });
   }
+}
+
+/**
+ * A list as a route runs it: the scoped base, its columns, the lean base (see paginate) and how rows
+ * become the API's objects, a page (or an export's batch) at a time. respondList answers it as a
+ * page or, asked for CSV, as every row it selects.
+ */
+export interface ListRun<Row, Out> {
+  base: AnyQuery;
+  spec: ListSpec;
+  select: (qb: AnyQuery) => AnyQuery;
+  lean?: AnyQuery;
+  present: (rows: Row[]) => Out[] | Promise<Out[]>;
+  /** The query string as the list reads it (default: the request's). */
+  query?: Record<string, unknown>;
+}
+
+/**
+ * Whether the Accept header prefers CSV to JSON: text/csv with a higher quality than
+ * application/json (explicit or through a wildcard), or listed before it at the same quality.
+ */
+export function wantsCsv(accept: string | undefined): boolean {
+  if (!accept) return false;
+  let csv: { q: number; at: number } | null = null;
+  let json: { q: number; at: number } | null = null;
+  accept.split(',').forEach((part, at) => {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    if (!(q > 0)) return;
+    if (type === CSV_MEDIA_TYPE) csv = { q, at };
+    if (type === 'application/json' || ((type === '*/*' || type === 'application/*') && json === null)) json = { q, at };
+  });
+  const c = csv as { q: number; at: number } | null;
+  const j = json as { q: number; at: number } | null;
+  return c !== null && (j === null || c.q > j.q || (c.q === j.q && c.at < j.at));
+}
+
+/**
+ * The rows after (key, id) in the list's order. A null key sorts first on SQLite in ascending order
+ * and last on PostgreSQL (and the other way descending), as the list's ORDER BY puts it there.
+ */
+function after(
+  eb: ExpressionBuilder<any, any>,
+  key: string,
+  id: string,
+  last: { key: unknown; id: unknown },
+  direction: 'asc' | 'desc',
+  nullsFirst: boolean,
+): Expression<SqlBool> {
+  const cmp = direction === 'asc' ? '>' : '<';
+  if (last.key === null || last.key === undefined) {
+    const sameNull = eb.and([eb(key, 'is', null), eb(id, cmp, last.id)]);
+    return nullsFirst ? eb.or([sameNull, eb(key, 'is not', null)]) : sameNull;
+  }
+  const later = [eb(key, cmp, last.key), eb.and([eb(key, '=', last.key), eb(id, cmp, last.id)])];
+  return eb.or(nullsFirst ? later : [...later, eb(key, 'is', null)]);
+}
+
+/**
+ * Every row of the list, in its order, read a batch at a time with a keyset cursor (the last row's
+ * sort key and id), never an offset and never the whole set: memory stays the same for ten rows or
+ * a million. A generator, so the next batch is read only when the response has taken the last one.
+ */
+export async function* listBatches<Row, Out>(db: Kysely<any>, run: ListRun<Row, Out>, params: ListParams, batch: number): AsyncGenerator<Out[]> {
+  const { spec } = run;
+  const key = (spec.sorts as Record<string, string>)[params.sortKey];
+  const { direction } = params;
+  const nullsFirst = !isPostgres(db) === (direction === 'asc');
+  const onMain = (column: string) => column.startsWith(`${spec.mainAlias}.`);
+  const leanFits = run.lean && spec.mainAlias && (!params.search || (spec.search ?? []).every(onMain));
+  let last: { key: unknown; id: unknown } | null = null;
+  const ordered = (q: AnyQuery, k: string, id: string) =>
+    (last === null ? q : q.where((eb) => after(eb, k, id, last!, direction, nullsFirst))).orderBy(k, direction).orderBy(id, direction).limit(batch);
+  for (;;) {
+    let rows: Row[];
+    let keys: Array<{ __k: unknown; __id: unknown }>;
+    if (leanFits) {
+      // The ids and keys from the main table's index, then only those rows joined for display.
+      const filtered = applyFilters(run.lean!, params, spec)
+        .clearSelect()
+        .select([sql.ref(key).as('__k'), sql.ref(spec.idColumn).as('__id')]);
+      keys = (await ordered(filtered, key, spec.idColumn).execute()) as typeof keys;
+      if (keys.length === 0) return;
+      const ids = keys.map((k) => Number(k.__id));
+      const found = (await run.select(run.base).where(spec.idColumn, 'in', ids).execute()) as Array<Row & { id: number }>;
+      const byId = new Map(found.map((row) => [Number(row.id), row]));
+      rows = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
+    } else if (key.includes('.')) {
+      const selected = run.select(applyFilters(run.base, params, spec)).select([sql.ref(key).as('__k'), sql.ref(spec.idColumn).as('__id')]);
+      rows = (await ordered(selected, key, spec.idColumn).execute()) as Row[];
+      keys = rows as unknown as typeof keys;
+    } else {
+      // A key computed in the select list (a count) is compared through a subquery, where it is a column.
+      const inner = run.select(applyFilters(run.base, params, spec)).select(sql.ref(spec.idColumn).as('__id'));
+      const outer = db
+        .selectFrom(inner.as('__rows'))
+        .selectAll('__rows')
+        .select(sql.ref(`__rows.${key}`).as('__k'));
+      rows = (await ordered(outer, `__rows.${key}`, '__rows.__id').execute()) as Row[];
+      keys = rows as unknown as typeof keys;
+    }
+    if (rows.length === 0) return;
+    const end = keys[keys.length - 1];
+    last = { key: end.__k, id: end.__id };
+    yield await run.present(rows);
+    if (keys.length < batch) return;
+  }
+}
+
+/**
+ * Answers a list route: its page in the list's shape, or, when the request's Accept asks for
+ * text/csv and the list has an export, every row its filters, search and sort select as CSV (the
+ * contract's columns and cell rule, UTF-8 with a BOM), streamed: the next batch is read only as the
+ * client takes the last, and a client that goes away stops the reading. The same route, so the same
+ * guard and scope: an export holds exactly the rows the list would show page after page.
+ */
+export async function respondList<Row, Out, Shaped>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  run: ListRun<Row, Out>,
+  shape: (page: Paginated<Out>) => Shaped,
+): Promise<Shaped> {
+  const query = run.query ?? (request.query as Record<string, unknown>);
+  const csv = run.spec.csv;
+  void reply.header('vary', 'Accept');
+  if (!csv || !wantsCsv(request.headers.accept)) {
+    const page = await paginate<Row>(run.base, query, run.spec, run.select, undefined, run.lean);
+    return shape({ data: await run.present(page.data), meta: page.meta });
+  }
+  // Checked before the first byte, so a bad filter is still a 400 or 422 in JSON.
+  const params = parseListQuery(query, run.spec);
+  // The reply carries the stream; the route's JSON answer type does not describe it.
+  return sendCsv(
+    reply,
+    { ...csv, filename: `${csv.filename}-${new Date().toISOString().slice(0, 10)}` },
+    listBatches(request.server.db.kysely, run, params, request.server.config.exportBatchRows),
+  ) as never;
+}
+
+/** Streams CSV (BOM, header, then each batch's lines) with backpressure: Readable.from pulls a batch only when the socket has room. */
+export function sendCsv<T>(reply: FastifyReply, csv: CsvExport<T>, batches: AsyncIterable<T[]>) {
+  async function* lines() {
+    yield CSV_BOM + csvHeader(csv.columns);
+    for await (const rows of batches) yield csvRows(rows, csv.columns);
+  }
+  return reply
+    .header('content-type', `${CSV_MEDIA_TYPE}; charset=utf-8`)
+    .header('content-disposition', `attachment; filename="${csv.filename}.csv"`)
+    .header('cache-control', 'no-store')
+    .send(Readable.from(lines(), { objectMode: true, highWaterMark: 1 }));
 }

@@ -40,7 +40,7 @@ import {
   settingNumberOrFallback,
 } from '../../src/contract';
 import { addDays } from '../accounts/dates';
-import { accountListSpec, accountsQuerystring, listAccounts } from '../accounts/list';
+import { accountListSpec, accountsQuerystring, accountsRun } from '../accounts/list';
 import { recoverLocked, renewLocked, renewMany } from '../accounts/renewal';
 import {
   type AccountJoined,
@@ -62,7 +62,7 @@ import { inTransaction } from '../db/transaction';
 import { nowIso, parseJson } from '../db/values';
 import { fieldError, notFound, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { listQuerystring, listSpec, paginate } from '../http/list';
+import { listQuerystring, listSpec, paginate, respondList } from '../http/list';
 import { type PostedEntry, postChanges } from '../ledger/post';
 import type { Provisioners } from '../provisioning';
 import { deleteAccountEverywhere } from '../provisioning/accounts';
@@ -162,7 +162,8 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/accounts',
     { config: { access: ['accounts', 'list'] }, schema: { querystring: accountsQuerystring, response: { 200: paginatedOf(accountEntity), '4xx': apiErrorBody }, tags } },
-    async (request) => listAccounts(db, actorOf(request), request.query as Record<string, unknown>, accountListSpec),
+    async (request, reply) =>
+      respondList(request, reply, await accountsRun(db, actorOf(request), request.query as Record<string, unknown>, accountListSpec), (page) => page),
   );
 
   app.post(

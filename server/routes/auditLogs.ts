@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type SelectQueryBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import {
+  LIST_EXPORTS,
   AUDIT,
   LISTS,
   type AuditLog,
@@ -21,7 +22,7 @@ import {
 import type { AuditLogsTable } from '../db/schema';
 import { parseJson } from '../db/values';
 import { notFound, validationError } from '../http/errors';
-import { type FilterDef, listQuerystring, listSpec, paginate, searchAny, shapePage } from '../http/list';
+import { type FilterDef, listQuerystring, listSpec, respondList, searchAny, shapePage } from '../http/list';
 
 type Row = Selectable<AuditLogsTable>;
 
@@ -61,6 +62,7 @@ const auditList = listSpec(LISTS['audit-logs'], {
   },
   sorts: { id: 'l.id', created_at: 'l.created_at', module: 'l.module', action: 'l.action', username: 'l.username' },
   idColumn: 'l.id',
+  csv: LIST_EXPORTS['audit-logs'],
 });
 
 const optionalDate = (edge: 'start' | 'end') =>
@@ -90,10 +92,10 @@ const auditLogRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['audit-logs'],
       },
     },
-    async (request) => {
-      const page = await paginate<Row, AuditLog>(base(), request.query, auditList, (qb) => qb.selectAll('l'), toApi);
-      return shapePage(auditList.entry, page);
-    },
+    async (request, reply) =>
+      respondList(request, reply, { base: base(), spec: auditList, select: (qb) => qb.selectAll('l'), present: (rows: Row[]) => rows.map(toApi) }, (page) =>
+        shapePage(auditList.entry, page),
+      ),
   );
 
   const distinct = (column: 'module' | 'action') => async () => ({

@@ -18,6 +18,7 @@ import macSearch from './macSearch';
 import managers from './managers';
 import resellers from './resellers';
 import servers from './servers';
+import statements from './statements';
 import system from './system';
 import systemSettings from './systemSettings';
 import themes from './themes';
@@ -47,6 +48,7 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   managers,
   resellers,
   servers,
+  statements,
   system,
   systemSettings,
   themes,

@@ -9,6 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import {
+  LIST_EXPORTS,
   LISTS,
   TICKETS,
   TICKET_PRIORITIES,
@@ -33,7 +34,7 @@ import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { fieldError, forbidden, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { listQuerystring, listSpec, paginate, shapePage } from '../http/list';
+import { type AnyQuery, listQuerystring, listSpec, respondList, shapePage } from '../http/list';
 import { within } from '../http/scope';
 
 type Actor = Pick<UserRow, 'id' | 'role' | 'path'>;
@@ -73,6 +74,7 @@ export const ticketListSpec = (actorId: number) =>
       updated_at: 't.updated_at',
     },
     idColumn: 't.id',
+    csv: LIST_EXPORTS.tickets,
   });
 
 interface Row {
@@ -196,10 +198,15 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: ['tickets', 'list'] },
       schema: { querystring: listQuerystring(ticketListSpec(0)), response: { 200: ticketPageSchema, '4xx': apiErrorBody }, tags: ['tickets'] },
     },
-    async (request) => {
+    async (request, reply) => {
       const actor = actorOf(request);
-      const page = await paginate<Row, Ticket>(visibleTickets(db, actor), request.query, ticketListSpec(actor.id), (qb) => selectRow(qb, actor.id), toApi);
-      return shapePage(LISTS.tickets, page);
+      const run = {
+        base: visibleTickets(db, actor),
+        spec: ticketListSpec(actor.id),
+        select: (qb: AnyQuery) => selectRow(qb, actor.id),
+        present: (rows: Row[]) => rows.map(toApi),
+      };
+      return respondList(request, reply, run, (page) => shapePage(LISTS.tickets, page));
     },
   );
 

@@ -3,14 +3,14 @@
  * /api/transactions), and per manager, reseller, dealer and account. A caller sees the entries of
  * users in its own subtree, its own included.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { LISTS, type NamedRef, type Role, type TransactionEntry, apiErrorBody, idParam, paginatedOf, transactionEntryEntity } from '../../src/contract';
+import { LIST_EXPORTS, LISTS, type NamedRef, type Role, type TransactionEntry, apiErrorBody, idParam, paginatedOf, transactionEntryEntity } from '../../src/contract';
 import type { Database, TransactionRow, UserRow } from '../db/schema';
 import { notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { type AnyQuery, type FilterDef, listQuerystring, listSpec, paginate } from '../http/list';
+import { type AnyQuery, type FilterDef, listQuerystring, listSpec, respondList } from '../http/list';
 import { ownedWithin, pathIds, within } from '../http/scope';
 import { ENTRY_TYPES, LEGACY_TYPE_CODES } from '../ledger/post';
 import { findMember } from '../hierarchy/members';
@@ -69,6 +69,7 @@ export const transactionListSpec = listSpec(LISTS.transactions, {
   },
   idColumn: 't.id',
   mainAlias: 't',
+  csv: LIST_EXPORTS.transactions,
 });
 
 /** The plain date_from, date_to, type and user_id are taken as filter[...], which wins when both are given. */
@@ -145,17 +146,21 @@ async function present(db: Db, rows: Row[]): Promise<TransactionEntry[]> {
 /** The entries alone, scoped by their user's path through a subquery (paginate's lean base). */
 const lean = (db: Db, actor: Pick<UserRow, 'id' | 'role' | 'path'>) => db.selectFrom('credit_transactions as t').where(ownedWithin(actor, 't.user_id'));
 
-async function list(db: Db, request: FastifyRequest, narrow: (qb: AnyQuery) => AnyQuery = (qb) => qb) {
+function list(db: Db, request: FastifyRequest, reply: FastifyReply, narrow: (qb: AnyQuery) => AnyQuery = (qb) => qb) {
   const actor = actorOf(request);
-  const page = await paginate<Row>(
-    narrow(base(db, actor)) as Base,
-    normaliseQuery(request.query as Record<string, unknown>),
-    transactionListSpec,
-    (qb) => select(qb as Base),
-    undefined,
-    narrow(lean(db, actor)),
+  return respondList(
+    request,
+    reply,
+    {
+      base: narrow(base(db, actor)),
+      lean: narrow(lean(db, actor)),
+      query: normaliseQuery(request.query as Record<string, unknown>),
+      spec: transactionListSpec,
+      select: (qb) => select(qb as Base),
+      present: (rows: Row[]) => present(db, rows),
+    },
+    (page) => page,
   );
-  return { data: await present(db, page.data), meta: page.meta };
 }
 
 /**
@@ -167,7 +172,7 @@ const listSchema = {
   response: { 200: paginatedOf(transactionEntryEntity), '4xx': apiErrorBody },
 };
 
-const globalList = (app: FastifyInstance) => (request: FastifyRequest) => list(app.db.kysely, request);
+const globalList = (app: FastifyInstance) => (request: FastifyRequest, reply: FastifyReply) => list(app.db.kysely, request, reply);
 
 const transactionRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
@@ -180,18 +185,26 @@ const transactionRoutes: FastifyPluginAsyncZod = async (app) => {
     ['resellers', 'reseller'],
     ['dealers', 'dealer'],
   ] as const) {
-    app.get(`/${resource}/:id/transactions`, { config: { access: [resource, 'transactions'] }, schema: { params: idParam, ...listSchema, tags } }, async (request) => {
-      const target = await findMember(db, actorOf(request), request.params.id, role);
-      return list(db, request, (qb) => qb.where('t.user_id', '=', target.id));
-    });
+    app.get(
+      `/${resource}/:id/transactions`,
+      { config: { access: [resource, 'transactions'] }, schema: { params: idParam, ...listSchema, tags } },
+      async (request, reply) => {
+        const target = await findMember(db, actorOf(request), request.params.id, role);
+        return list(db, request, reply, (qb) => qb.where('t.user_id', '=', target.id));
+      },
+    );
   }
 
-  app.get('/accounts/:id/transactions', { config: { access: ['accounts', 'transactions'] }, schema: { params: idParam, ...listSchema, tags } }, async (request) => {
-    const actor = actorOf(request);
-    const account = await db.selectFrom('accounts').select('id').where('id', '=', request.params.id).where(within(actor, 'owner_path')).executeTakeFirst();
-    if (!account) throw notFound();
-    return list(db, request, (qb) => qb.where('t.account_id', '=', account.id));
-  });
+  app.get(
+    '/accounts/:id/transactions',
+    { config: { access: ['accounts', 'transactions'] }, schema: { params: idParam, ...listSchema, tags } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const account = await db.selectFrom('accounts').select('id').where('id', '=', request.params.id).where(within(actor, 'owner_path')).executeTakeFirst();
+      if (!account) throw notFound();
+      return list(db, request, reply, (qb) => qb.where('t.account_id', '=', account.id));
+    },
+  );
 };
 
 /** The legacy path /api/transactions (outside /api/v1): the same list. */

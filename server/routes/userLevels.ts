@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type AliasableExpression, type Kysely, type Transaction, sql } from 'kysely';
 import type { ZodType } from 'zod';
 import {
+  LIST_EXPORTS,
   CREDITS,
   ENTITY_FORM,
   GENERAL,
@@ -41,7 +42,7 @@ import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { conflict, fieldError, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { type FilterDef, type ListSpec, listQuerystring, listSpec, paginate } from '../http/list';
+import { type FilterDef, type ListSpec, listQuerystring, listSpec, respondList } from '../http/list';
 import { below, pathEndSql } from '../http/scope';
 import { type SystemSettings, getSystemSettings, settingsOf } from '../settings';
 import { insertUser } from '../users';
@@ -174,6 +175,7 @@ function levelListSpec(level: LevelDef): ListSpec {
     filters: { ...common, ...level.filters },
     sorts: LEVEL_SORTS,
     idColumn: 'u.id',
+    csv: LIST_EXPORTS[level.resource],
   });
 }
 
@@ -253,11 +255,10 @@ export function userRoutes<R extends LevelResource>(level: LevelDef<R>): Fastify
         config: { access: [resource, 'list'] },
         schema: { querystring: listQuerystring(spec), response: { 200: paginatedOf(hierarchyUserEntity), '4xx': apiErrorBody }, tags },
       },
-      async (request) => {
+      async (request, reply) => {
         const actor = actorOf(request);
         const base = memberBase(db).where('u.role', '=', role).where(below(actor, 'u.path'));
-        const page = await paginate<MemberRow>(base, request.query as Record<string, unknown>, spec, (qb) => withCounts(qb));
-        return { data: await present(db, page.data), meta: page.meta };
+        return respondList(request, reply, { base, spec, select: (qb) => withCounts(qb), present: (rows: MemberRow[]) => present(db, rows) }, (page) => page);
       },
     );
 

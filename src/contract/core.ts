@@ -13,3 +13,5 @@ export * from './slug';
 export * from './lists';
 export * from './format';
 export * from './resource';
+export * from './csv';
+export * from './exports';

@@ -156,6 +156,12 @@ export const CRUD_PAGE = {
 };
 
 export const DATA_TABLE = {
+  export: 'Export',
+  exportCancel: 'Cancel export',
+  /** Bytes and rows received so far. */
+  exportProgress: (bytes: number, rows: number) => `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KB, ${plural(rows, 'row')}`,
+  exportFailed: 'The export failed',
+  exportDone: (rows: number) => `Exported ${plural(rows, 'row')}.`,
   /** A row's actions menu, named after its row: its visible text ('Actions') comes first. */
   rowActions: (name: string) => `Actions for ${name}`,
   actions: 'Actions',
@@ -701,3 +707,24 @@ export const DASHBOARD_PANEL = {
   amount: 'Amount',
   date: 'Date',
 } as const;
+
+export const STATEMENT = {
+  title: 'Statement',
+  open: 'Statement',
+  mine: 'My statement',
+  range: 'Period',
+  opening: 'Opening balance',
+  closing: 'Closing balance',
+  net: 'Net change',
+  entries: 'Entries',
+  totals: 'Totals by type',
+  print: 'Print',
+  download: 'Download CSV',
+  truncated: (shown: number, all: number) => `The first ${shown} of ${all} entries are shown; the CSV has them all.`,
+  loadFailed: 'Could not load the statement',
+  /** The CSV's summary lines, in its Type column. */
+  openingLine: 'OPENING BALANCE',
+  closingLine: 'CLOSING BALANCE',
+  totalLine: (type: string) => `TOTAL ${type}`,
+  totalRemark: (count: number) => plural(count, 'entry', 'entries'),
+};

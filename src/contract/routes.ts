@@ -75,6 +75,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   { path: '/tickets', example: '/tickets', spec: SIGNED_IN, access: ['tickets', 'list'] },
   { path: '/ticket-categories', example: '/ticket-categories', spec: ADMIN, access: ['ticket-categories', 'list'] },
   { path: '/transactions', example: '/transactions', spec: SIGNED_IN, access: ['transactions', 'list'] },
+  { path: '/statements/{id}', example: '/statements/3', spec: SIGNED_IN, access: ['transactions', 'list'] },
   { path: '/servers', example: '/servers', spec: ADMIN, access: ['servers', 'list'] },
   { path: '/themes', example: '/themes', spec: ADMIN, access: ['themes', 'list'] },
   { path: '/user-promos', example: '/user-promos', spec: ADMIN, access: ['user-promos', 'list'] },

@@ -1,7 +1,18 @@
 /** /profile: personal information, change password, appearance, account information. */
 import { type HttpError, useCustomMutation } from '@refinedev/core';
 import { Button, Card, Col, Descriptions, Form, Input, Radio, Row, Typography } from 'antd';
-import { COLOR_SCHEMES, type ChangePasswordBody, type ColorScheme, type CurrentUser, PREFERENCES, PROFILE, changePasswordBody, updateProfileBody } from '../contract';
+import { Link } from 'react-router';
+import {
+  COLOR_SCHEMES,
+  type ChangePasswordBody,
+  type ColorScheme,
+  type CurrentUser,
+  PREFERENCES,
+  PROFILE,
+  STATEMENT,
+  changePasswordBody,
+  updateProfileBody,
+} from '../contract';
 import { RoleBadge } from '../components/display';
 import { useNotify } from '../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../components/form';
@@ -149,7 +160,7 @@ export function ProfilePage() {
         <Appearance />
       </Col>
       <Col xs={24} lg={12}>
-        <Card title="Account Information">
+        <Card title="Account Information" extra={user.role !== 'admin' && <Link to={`/statements/${user.id}`}>{STATEMENT.mine}</Link>}>
           <Descriptions column={{ xs: 1, md: 3 }}>
             <Descriptions.Item label="Username">{user.username}</Descriptions.Item>
             <Descriptions.Item label="Role">

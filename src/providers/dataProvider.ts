@@ -122,6 +122,15 @@ function listRequest({ resource, pagination, sorters, filters, meta }: GetListPa
   return { list, path, params, key: getKey(path, params) };
 }
 
+/**
+ * The path and query of a list's CSV export: the list's own query (filters, search, sort) without
+ * paging, so the export holds every row the list selects.
+ */
+export function exportRequest(params: Pick<GetListParams, 'resource' | 'filters' | 'sorters' | 'meta'>): { path: string; query: Query } {
+  const { path, params: query } = listRequest({ ...params, pagination: { mode: 'off' } });
+  return { path, query };
+}
+
 /** A custom call's path under the API prefix: both 'path' and Refine's usual `${apiUrl}/path` are accepted. */
 const customPath = (url: string) => (url.startsWith(`${API_PREFIX}/`) ? url.slice(API_PREFIX.length + 1) : url);
 

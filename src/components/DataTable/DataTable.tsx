@@ -15,7 +15,19 @@ import { type BaseRecord, type CrudFilter, type CrudSort, type HttpError, useTab
 import { Alert, Button, Card, Input, Select, Skeleton, Space, Spin, Table, type TableProps, Typography } from 'antd';
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
 import { type ReactNode, Suspense, lazy, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { CHOOSABLE_COLUMNS, DATA_TABLE, DEFAULT_PAGE_SIZE, GENERAL, PAGE_SIZES, SEARCH_DEBOUNCE_MS, type SortKeyFor, isChoosableList } from '../../contract';
+import {
+  CHOOSABLE_COLUMNS,
+  DATA_TABLE,
+  DEFAULT_PAGE_SIZE,
+  GENERAL,
+  PAGE_SIZES,
+  SEARCH_DEBOUNCE_MS,
+  type SortKeyFor,
+  isChoosableList,
+  isExportableList,
+} from '../../contract';
+import { exportRequest } from '../../providers/dataProvider';
+import { CsvDownload } from '../export/CsvDownload';
 import { errorNotification } from '../feedback/notify';
 import { useDebounced } from '../hooks';
 import { usePageHeading } from '../layout/PageHeading';
@@ -550,6 +562,9 @@ export function DataTable<T extends BaseRecord, R extends string>({
       extra={
         <Space wrap>
           {extra}
+          {title !== undefined && isExportableList(resource) && (
+            <CsvDownload request={() => exportRequest({ resource, filters: [...(permanentFilters ?? []), ...filters], sorters, meta })} />
+          )}
           {choosable.length > 0 && (
             <ColumnChooser columns={choosable.map((c) => ({ name: c.dataIndex, title: c.title as ReactNode }))} hidden={hiddenColumns} onChange={setHiddenColumns} />
           )}

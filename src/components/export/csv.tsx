@@ -1,31 +1,12 @@
-/**
- * Tables to CSV as the user sees them (filtered): RFC 4180 quoting, a BOM so spreadsheets read UTF-8,
- * and text that a spreadsheet would run as a formula (=, +, -, @ first) kept as text.
- */
+/** Tables the panel already holds, downloaded as CSV with the contract's cell rule (src/contract/csv.ts). */
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
+import { CSV_BOM, type CsvColumn, toCsv } from '../../contract';
 
-export interface CsvColumn<T> {
-  title: string;
-  value: (row: T) => string | number | boolean | null | undefined;
-}
-
-const FORMULA = /^[=+\-@\t\r]/;
-
-export function csvCell(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && FORMULA.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export function toCsv<T>(rows: readonly T[], columns: ReadonlyArray<CsvColumn<T>>): string {
-  const lines = [columns.map((c) => csvCell(c.title)).join(','), ...rows.map((row) => columns.map((c) => csvCell(c.value(row))).join(','))];
-  return `${lines.join('\r\n')}\r\n`;
-}
+export { type CsvColumn, csvCell, toCsv } from '../../contract';
 
 export function downloadCsv(filename: string, csv: string): void {
-  const url = URL.createObjectURL(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }));
+  const url = URL.createObjectURL(new Blob([CSV_BOM, csv], { type: 'text/csv;charset=utf-8' }));
   const link = document.createElement('a');
   link.href = url;
   link.download = filename;

@@ -17,3 +17,4 @@ export * from './auditLogs';
 export * from './analytics';
 export * from './system';
 export * from './preferences';
+export * from './statements';

@@ -1,8 +1,8 @@
 /** What the managers, resellers and dealers lists share in their rows: the status switch and the row actions. */
-import { DeleteOutlined, EditOutlined, HistoryOutlined, MinusCircleOutlined, PlusCircleOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, FileTextOutlined, HistoryOutlined, MinusCircleOutlined, PlusCircleOutlined } from '@ant-design/icons';
 import { Space, Switch, Tag, Tooltip } from 'antd';
 import { useNavigate } from 'react-router';
-import { DIALOGS, HIERARCHY_PANEL, type HierarchyUser } from '../../contract';
+import { DIALOGS, HIERARCHY_PANEL, type HierarchyUser, STATEMENT } from '../../contract';
 import type { DataColumn, RowAction } from '../../components/DataTable';
 import { type CreditEntity, useCreditDialogs } from '../credits';
 
@@ -79,6 +79,7 @@ export function useUserRowActions(entity: CreditEntity, options: UserRowActionsO
     { key: 'recover-credits', label: DIALOGS.recoverCredits, icon: <MinusCircleOutlined />, onClick: credits.openRecover },
     ...afterCredits,
     { key: 'transactions', label: transactionsLabel, icon: <HistoryOutlined />, onClick: (r) => navigate(`/${entity}/${r.id}/transactions`) },
+    { key: 'statement', label: STATEMENT.open, icon: <FileTextOutlined />, onClick: (r) => navigate(`/statements/${r.id}`) },
     ...afterTransactions,
     { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, onClick: onDelete },
   ];

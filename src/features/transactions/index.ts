@@ -1,3 +1,4 @@
 export * from './TransactionsTable';
 export * from './EntityTransactionsPage';
 export * from '../../components/layout/BackButton';
+export * from './StatementPage';

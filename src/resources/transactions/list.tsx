@@ -1,12 +1,16 @@
 import type { CrudFilter } from '@refinedev/core';
 import { Alert } from 'antd';
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { STATEMENT } from '../../contract';
+import { useCurrentUser } from '../../providers/identity';
 import { BackButton, TransactionsTable } from '../../features/transactions';
 
 /** /transactions: every entry of the caller's subtree, its own included. */
 export function TransactionsPage() {
-  return <TransactionsTable title="Transactions" showUser />;
+  const { user } = useCurrentUser();
+  const statement = user && user.role !== 'admin' ? <Link to={`/statements/${user.id}`}>{STATEMENT.mine}</Link> : undefined;
+  return <TransactionsTable title="Transactions" showUser extra={statement} />;
 }
 
 /** /user/transactions?userId=: one user's history, with Back (and the table's Refresh). */
