@@ -39,7 +39,7 @@ import { RowActionsMenu, RowDetails, rowName } from './cells';
 import { useKeyboardScrollable } from './scrollRegion';
 import { useColumnChoice } from './columnChoice';
 import { ColumnChooser } from './ColumnChooser';
-import { ACTIONS_WIDTH, type ColumnPriority, EXPAND_WIDTH, NUMBER_WIDTH, SELECTION_WIDTH, columnWidth, fitColumns, keyColumns } from './fit';
+import { ACTIONS_WIDTH, type ColumnPriority, EXPAND_WIDTH, NUMBER_WIDTH, SELECTION_WIDTH, columnWidth, fitColumns, hideableColumns, keyColumns } from './fit';
 import type { DateRangeValue } from './DateRangeFilter';
 import { type ViewRules, anyText, calendarDay, oneOf, useUrlView, useViewInUrl } from './listLocation';
 import './DataTable.css';
@@ -265,7 +265,7 @@ export function DataTable<T extends BaseRecord, R extends string>({
   const keys = useMemo(() => keyColumns(declaredColumns), [declaredColumns]);
   // Only the columns the server keeps a choice for (the contract's list of them).
   const choosableNames: readonly string[] = columnChooser && isChoosableList(resource) ? CHOOSABLE_COLUMNS[resource] : [];
-  const choosable = declaredColumns.filter((c) => !keys.includes(c) && c.title && choosableNames.includes(c.dataIndex));
+  const choosable = hideableColumns(declaredColumns).filter((c) => choosableNames.includes(c.dataIndex));
   const columns = useMemo(
     () => (columnChooser && hiddenColumns.length > 0 ? declaredColumns.filter((c) => keys.includes(c) || !hiddenColumns.includes(c.dataIndex)) : declaredColumns),
     [columnChooser, declaredColumns, hiddenColumns, keys],

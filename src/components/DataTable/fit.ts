@@ -34,6 +34,15 @@ export function keyColumns<C extends FitColumn>(columns: readonly C[]): C[] {
 }
 
 /**
+ * The columns a user may hide (the Columns chooser): every titled column but the key ones. A list's
+ * names of them are the contract's CHOOSABLE_COLUMNS, which the server checks a stored choice against.
+ */
+export function hideableColumns<C extends FitColumn & { title?: unknown }>(columns: readonly C[]): C[] {
+  const keys = keyColumns(columns);
+  return columns.filter((c) => !keys.includes(c) && Boolean(c.title));
+}
+
+/**
  * Splits the columns into those shown in the row and those folded into its details. `available` is
  * the width left for the declared columns (null before the table is measured: nothing folds for room);
  * `screens` are antd's matched breakpoints; `foldWidth` is what the expand control takes once
