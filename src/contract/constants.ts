@@ -66,6 +66,11 @@ export const SYSTEM_SETTING_DEFAULTS = {
   enable_reseller_dealer_promos: true,
   global_discounts_enabled: true,
   maintenance_mode: false,
+  // Two-factor sign-in required of every user of the role (users without one enrol at sign-in).
+  two_factor_admin: false,
+  two_factor_manager: false,
+  two_factor_reseller: false,
+  two_factor_dealer: false,
 } as const;
 
 export const SERVER_DEFAULTS = { db_port: '3306', driver: 'local', status: 'active', connection_status: 'online', timeout_seconds: 5 } as const;
