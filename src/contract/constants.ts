@@ -137,3 +137,6 @@ export const API_PREFIX = '/api/v1';
 
 /** The largest record id (ids are 32-bit integers in PostgreSQL). */
 export const MAX_RECORD_ID = 2_147_483_647;
+
+/** The panel's screen a user held to two-factor sign-in without one is taken to. */
+export const TWO_FACTOR_ENROL_PATH = '/two-factor/setup';

@@ -61,6 +61,8 @@ export const TWO_FACTOR = {
     'Keep these codes somewhere safe. Each one signs you in once if you lose your authenticator. They are shown only now.',
   recoveryLeft: (n: number) => `${n} recovery code${n === 1 ? '' : 's'} left`,
   recoveryDone: 'I have saved them',
+  settingsCard: 'Two-Factor Sign-In',
+  settingsHelp: (who: string) => `Every one of the ${who} must sign in with a second factor.`,
   alreadyOn: 'Two-factor sign-in is already on. Turn it off first to set it up again.',
   noSetup: 'Start the setup again: no pending two-factor setup was found.',
   required: 'Your administrator requires two-factor sign-in for your role. Set it up to continue.',
@@ -509,6 +511,11 @@ export const CONFIG_SCREENS = {
  * The confirmation of a system switch whose effect reaches other users: what turning it on or off
  * does, said before anything is saved.
  */
+const twoFactorEffect = (who: string) => ({
+  on: `Every one of the ${who} without two-factor sign-in is taken to set it up at once and can do nothing else until it has; none of them can turn it off.`,
+  off: `The ${who} may sign in with their password alone again, and turn their second factor off.`,
+});
+
 export const SETTING_SWITCHES = {
   confirmTitle: (label: string, on: boolean) => `${on ? 'Turn on' : 'Turn off'} ${label}?`,
   turnOn: 'Turn on',
@@ -534,6 +541,10 @@ export const SETTING_SWITCHES = {
       on: 'Renewals by managers, resellers and dealers are priced with the active global discounts again.',
       off: 'Every renewal is charged the regular price until you turn it on again: no global discount applies.',
     },
+    two_factor_admin: twoFactorEffect('administrators'),
+    two_factor_manager: twoFactorEffect('managers'),
+    two_factor_reseller: twoFactorEffect('resellers'),
+    two_factor_dealer: twoFactorEffect('dealers'),
   },
 } as const;
 
