@@ -158,7 +158,10 @@ export async function issueChallenge(db: Kysely<Database>, userId: number): Prom
   const challenge = randomBytes(32).toString('base64url');
   const expires_at = new Date(Date.now() + CHALLENGE_TTL_MS).toISOString();
   await db.deleteFrom('login_challenges').where('expires_at', '<=', nowIso()).execute();
-  await db.insertInto('login_challenges').values({ challenge_hash: sha256(challenge), user_id: userId, expires_at }).execute();
+  await db
+    .insertInto('login_challenges')
+    .values({ challenge_hash: sha256(challenge), user_id: userId, expires_at })
+    .execute();
   return { challenge, expires_at };
 }
 

@@ -33,16 +33,7 @@ import {
 import { recordAudit } from '../audit';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords';
 import { issueToken, revokeOtherTokens, revokeToken } from '../auth/tokens';
-import {
-  challengeUser,
-  confirmSetup,
-  consumeChallenge,
-  issueChallenge,
-  recoveryCodesLeft,
-  removeSecondFactor,
-  startSetup,
-  useSecondFactor,
-} from '../auth/twoFactor';
+import { challengeUser, confirmSetup, consumeChallenge, issueChallenge, recoveryCodesLeft, removeSecondFactor, startSetup, useSecondFactor } from '../auth/twoFactor';
 import type { UserRow } from '../db/schema';
 import { nowIso } from '../db/values';
 import { throttleAddress } from '../http/clientAddress';
@@ -174,7 +165,10 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/logout',
-    { config: { access: ['profile', 'list'], duringMaintenance: true, duringEnrolment: true }, schema: { response: { 204: noContent, '4xx': apiErrorBody }, tags: ['auth'] } },
+    {
+      config: { access: ['profile', 'list'], duringMaintenance: true, duringEnrolment: true },
+      schema: { response: { 204: noContent, '4xx': apiErrorBody }, tags: ['auth'] },
+    },
     async (request, reply) => {
       await revokeToken(db, request.tokenHash!);
       // No content: nothing for a response schema to shape.

@@ -57,8 +57,7 @@ export const TWO_FACTOR = {
   turnOffPrompt: 'Enter your current password or a code from your authenticator app.',
   turnOffCredential: 'Provide your current password or a code',
   recoveryTitle: 'Recovery codes',
-  recoveryHelp:
-    'Keep these codes somewhere safe. Each one signs you in once if you lose your authenticator. They are shown only now.',
+  recoveryHelp: 'Keep these codes somewhere safe. Each one signs you in once if you lose your authenticator. They are shown only now.',
   recoveryLeft: (n: number) => `${n} recovery code${n === 1 ? '' : 's'} left`,
   recoveryDone: 'I have saved them',
   settingsCard: 'Two-Factor Sign-In',

@@ -59,7 +59,12 @@ function CodeStep({ challenge, onBack }: { challenge: Challenge; onBack: (messag
 
 export function LoginPage() {
   const { mutate: login, isPending } = useLogin<LoginBody>();
-  const [challenge, setChallenge] = useState<Challenge | null>(null);
+  // Kept by the session module: Refine re-mounts this page while it re-checks the session after the password.
+  const [challenge, setChallengeState] = useState<Challenge | null>(session.challenge);
+  const setChallenge = (next: Challenge | null) => {
+    session.setChallenge(next);
+    setChallengeState(next);
+  };
   const { config } = useAppConfig();
   const [error, setError] = useState<string | null>(null);
   // Checked by the API's own sign-in schema before any request: an empty field reads 'Please fill in

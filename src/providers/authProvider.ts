@@ -42,8 +42,12 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
         const { data } = secondStep
           ? await http.post<SessionAnswer>('login/two-factor', { challenge, code: code!.trim() })
           : await http.post<LoginResponse>('login', { username: username!.trim(), password });
-        if (!('token' in data)) return { success: true, twoFactor: data.two_factor };
+        if (!('token' in data)) {
+          session.setChallenge(data.two_factor);
+          return { success: true, twoFactor: data.two_factor };
+        }
         const signedIn = data as SessionAnswer;
+        session.setChallenge(null);
         identity.clear();
         session.save(signedIn.token, signedIn.user.role);
         // The user's colour scheme before the first screen, so it opens in it (a failure keeps the cached one).

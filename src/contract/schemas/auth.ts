@@ -61,11 +61,7 @@ export const twoFactorChallengeEntity = z.object({ two_factor: z.object({ challe
 export const loginResponseEntity = z.union([sessionEntity, twoFactorChallengeEntity]);
 
 /** A TOTP code (6 digits) or a recovery code (letters and digits, dashes and spaces ignored). */
-const codeField = z
-  .string({ error: TWO_FACTOR.codeRequired })
-  .trim()
-  .min(1, TWO_FACTOR.codeRequired)
-  .max(64, TWO_FACTOR.codeFormat);
+const codeField = z.string({ error: TWO_FACTOR.codeRequired }).trim().min(1, TWO_FACTOR.codeRequired).max(64, TWO_FACTOR.codeFormat);
 
 /** POST /login/two-factor: the second step of a sign-in. */
 export const twoFactorLoginBody = z.object({

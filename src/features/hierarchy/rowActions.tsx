@@ -78,7 +78,13 @@ function useResetTwoFactor(entity: CreditEntity) {
       TWO_FACTOR.resetConfirm(record.username),
       async () => {
         try {
-          const { data } = await mutateAsync({ url: `${entity}/${record.id}/two-factor/reset`, method: 'post', values: {}, successNotification: false, errorNotification: false });
+          const { data } = await mutateAsync({
+            url: `${entity}/${record.id}/two-factor/reset`,
+            method: 'post',
+            values: {},
+            successNotification: false,
+            errorNotification: false,
+          });
           notify.success(data.message);
           await invalidate({ resource: entity, invalidates: ['list', 'detail'] });
         } catch (error) {
