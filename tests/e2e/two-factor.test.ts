@@ -4,7 +4,7 @@
  */
 import { generate } from 'otplib';
 import { expect, it } from 'vitest';
-import { TWO_FACTOR } from '../../src/contract';
+import { TWO_FACTOR, TWO_FACTOR_ENROL_PATH } from '../../src/contract';
 import { describeBrowser } from './harness';
 
 describeBrowser('two-factor sign-in in the browser', (ctx) => {
@@ -41,5 +41,39 @@ describeBrowser('two-factor sign-in in the browser', (ctx) => {
     await page.goto('/profile');
     await page.getByText(TWO_FACTOR.recoveryLeft(10)).waitFor();
     await page.context().close();
+  }, 180_000);
+
+  it('takes a user whose role requires it to the enrolment screen, then into the panel once enrolled', async () => {
+    const api = async (path: string, body: unknown, token?: string) =>
+      fetch(`${ctx.product.baseUrl}/api/v1${path}`, {
+        method: path.startsWith('/system-settings') ? 'PUT' : 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      }).then((res) => res.json());
+    const { token } = await api('/login', { username: 'admin', password: 'demo-password' });
+    await api('/system-settings/two-factor-reseller', { two_factor_reseller: true }, token);
+    try {
+      const page = await ctx.newPage();
+      await page.goto('/login');
+      await page.getByLabel('Username').fill('reseller2');
+      await page.getByLabel('Password').fill('password123');
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.waitForURL(`**${TWO_FACTOR_ENROL_PATH}`);
+      await page.getByText(TWO_FACTOR.required).first().waitFor();
+      // Any other screen leads back here.
+      await page.goto('/accounts');
+      await page.waitForURL(`**${TWO_FACTOR_ENROL_PATH}`);
+
+      await page.getByRole('button', { name: TWO_FACTOR.start }).click();
+      const secret = (await page.getByTestId('two-factor-secret').innerText()).trim();
+      await page.getByLabel(TWO_FACTOR.codeLabel).fill(await generate({ secret }));
+      await page.getByRole('button', { name: TWO_FACTOR.confirm }).click();
+      await expect.poll(() => page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
+      await page.getByRole('button', { name: TWO_FACTOR.recoveryDone }).click();
+      await page.getByTestId('panel-name').waitFor();
+      await page.context().close();
+    } finally {
+      await api('/system-settings/two-factor-reseller', { two_factor_reseller: false }, token);
+    }
   }, 180_000);
 });

@@ -3,7 +3,10 @@
  * throttled guesses, challenges that expire and belong to one user, enforcement per role, and the
  * parent's reset within its subtree (docs/security.md#two-factor-sign-in).
  */
+import { execFile } from 'node:child_process';
 import http from 'node:http';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import { generate } from 'otplib';
 import { expect, it } from 'vitest';
 import { ACCESS, AUTH, PROFILE, TWO_FACTOR } from '../../src/contract';
@@ -344,4 +347,27 @@ describeEachDatabase('two-factor sign-in', (ctx) => {
       await admin.put('/system-settings/maintenance-mode', { maintenance_mode: false });
     }
   });
+
+  // Last: it ends the admin's sessions.
+  it("resets the admin's second factor from the command line only", async () => {
+    const admin = ctx.client(await tokenOf(ctx, 'admin'));
+    await enrol(admin);
+    const adminId = (await ctx.db.kysely.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id;
+    // No route reaches the admin's own: not as a manager, not by anyone.
+    expect((await admin.post(`/managers/${adminId}/two-factor/reset`)).status).toBe(404);
+    expect((await signIn(ctx, 'admin')).body.two_factor).toBeDefined();
+    if (ctx.kind !== 'sqlite') return;
+    const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(ctx.db.kysely);
+    const file = rows.find((r) => r.name === 'main')!.file;
+    const run = (username: string) =>
+      promisify(execFile)('npx', ['tsx', 'server/cli.ts', 'reset-2fa', username], { env: { ...process.env, DATABASE_URL: `sqlite:${file}`, DEMO_MODE: 'false' } });
+    const done = await run('admin');
+    expect(done.stdout).toContain('Two-factor sign-in of admin reset');
+    expect((await admin.get('/user')).status).toBe(401);
+    expect((await signIn(ctx, 'admin')).body.token).toEqual(expect.any(String));
+    expect((await run('admin')).stdout).toContain('has no second factor');
+    const audit = await ctx.db.kysely.selectFrom('audit_logs').selectAll().where('entity_id', '=', adminId).where('action', '=', 'reset_two_factor').execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0].user_id).toBeNull();
+  }, 60_000);
 });
