@@ -4,9 +4,14 @@
  *   import-subscribers --server ID --dealer ID [--apply]      adopt a middleware's subscribers (dry run without --apply)
  *   setup-runtime-role ROLE [PASSWORD]                        PostgreSQL: the API's role, owning no table (server/db/roles.ts)
  *   reconcile --server ID [--apply [--remove-orphans]]         make a middleware match the panel (dry run without --apply)
+ *   reset-2fa USERNAME                                        turn a user's second factor off (the only way for an admin)
  */
 import { parseArgs } from 'node:util';
+import type { FastifyRequest } from 'fastify';
 import { plural } from '../src/contract';
+import { recordAudit } from './audit';
+import { revokeAllTokens } from './auth/tokens';
+import { removeSecondFactor } from './auth/twoFactor';
 import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { migrateToLatest } from './db/migrate';
@@ -22,7 +27,8 @@ const USAGE = `Usage:
   npm run cli -- create-admin USERNAME PASSWORD [NAME]
   npm run cli -- import-subscribers --server ID --dealer ID [--apply]
   npm run cli -- setup-runtime-role ROLE [PASSWORD]
-  npm run cli -- reconcile --server ID [--apply [--remove-orphans]]`;
+  npm run cli -- reconcile --server ID [--apply [--remove-orphans]]
+  npm run cli -- reset-2fa USERNAME`;
 
 function usage(): never {
   console.error(USAGE);
@@ -140,11 +146,34 @@ async function reconcile(args: string[]): Promise<void> {
   }
 }
 
+/** The operator's way back in: the user's second factor goes, and its sessions end. Audited. */
+async function resetTwoFactor(args: string[]): Promise<void> {
+  const [username, ...extra] = args;
+  if (!username || extra.length > 0) usage();
+  await withStartupLock(db, () => migrateAsOwner(db, config.migrationDatabaseUrl, config.databaseUrl));
+  const user = await db.kysely.selectFrom('users').selectAll().where('username', '=', username).where('status', '!=', 'deleted').executeTakeFirst();
+  if (!user) {
+    console.error(`No user ${username}.`);
+    process.exitCode = 1;
+    return;
+  }
+  if (!user.two_factor_at) {
+    console.log(`${username} has no second factor; nothing changed.`);
+    return;
+  }
+  await removeSecondFactor(db.kysely, user.id);
+  await revokeAllTokens(db.kysely, user.id);
+  const cli = { user: null, ip: null, headers: { 'user-agent': 'cli' } } as unknown as FastifyRequest;
+  await recordAudit(db.kysely, cli, { module: 'auth', action: 'reset_two_factor', entityId: user.id, targetUsername: user.username, description: 'command line' });
+  console.log(`Two-factor sign-in of ${username} reset: it signs in with its password and may set a second factor up again.`);
+}
+
 try {
   if (command === 'create-admin') await createAdmin(rest);
   else if (command === 'reconcile') await reconcile(rest);
   else if (command === 'import-subscribers') await importSubscribers(rest);
   else if (command === 'setup-runtime-role') await setupRole(rest);
+  else if (command === 'reset-2fa') await resetTwoFactor(rest);
   else usage();
 } finally {
   await db.close();

@@ -1,8 +1,9 @@
 /** How a user row is shown through the API. Password hashes never leave the server. */
-import type { CurrentUser } from '../src/contract';
+import { type CurrentUser, type SystemSettingsValues, twoFactorRequired } from '../src/contract';
 import type { UserRow } from './db/schema';
 
-export function toCurrentUser(row: UserRow): CurrentUser {
+/** The settings say whether the user's role requires a second factor it does not have yet. */
+export function toCurrentUser(row: UserRow, settings: SystemSettingsValues): CurrentUser {
   const admin = row.role === 'admin';
   return {
     id: row.id,
@@ -15,6 +16,8 @@ export function toCurrentUser(row: UserRow): CurrentUser {
     server_id: row.server_id,
     is_active: row.status === 'active',
     created_at: row.created_at,
+    two_factor: Boolean(row.two_factor_at),
+    two_factor_enrol: !row.two_factor_at && twoFactorRequired(settings, row.role),
   };
 }
 

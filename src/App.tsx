@@ -11,9 +11,9 @@ import { PageHeadingProvider } from './components/layout/PageHeading';
 import { SignedIn } from './components/layout/SignedIn';
 import { documentTitle, pageTitleFor } from './components/layout/pageTitle';
 import { PageLoading, RouteGuard } from './components/routing';
-import { TOAST_MS } from './contract';
+import { TOAST_MS, TWO_FACTOR_ENROL_PATH } from './contract';
 import { declarations, menuFor, panelRoutes, refineResources } from './navigation';
-import { LoginPage, NotFoundPage, UnauthorizedPage } from './pages';
+import { LoginPage, NotFoundPage, TwoFactorEnrolPage, UnauthorizedPage } from './pages';
 import { accessControlProvider } from './providers/accessControlProvider';
 import { AppConfigProvider, useAppConfig } from './providers/appConfig';
 import { authProvider } from './providers/authProvider';
@@ -58,6 +58,15 @@ function PublicFrame() {
   );
 }
 
+/**
+ * A user whose role requires two-factor sign-in and who has none sees only the enrolment screen: the
+ * API refuses it everything else.
+ */
+function EnrolFirst({ children }: { children: React.ReactNode }) {
+  const { user } = useCurrentUser();
+  return user?.two_factor_enrol ? <Navigate to={TWO_FACTOR_ENROL_PATH} replace /> : <>{children}</>;
+}
+
 const queryClient = createQueryClient(dataProvider);
 
 function PanelRoutes() {
@@ -77,7 +86,9 @@ function PanelRoutes() {
             <Route
               element={
                 <SignedIn fallback={<CatchAllNavigate to="/login" />}>
-                  <AppLayout menuFor={menuFor} resources={declarations} />
+                  <EnrolFirst>
+                    <AppLayout menuFor={menuFor} resources={declarations} />
+                  </EnrolFirst>
                 </SignedIn>
               }
             >
@@ -96,6 +107,14 @@ function PanelRoutes() {
               <Route path="/unauthorized" element={<UnauthorizedPage />} />
             </Route>
             <Route element={<PublicFrame />}>
+              <Route
+                path={TWO_FACTOR_ENROL_PATH}
+                element={
+                  <SignedIn fallback={<CatchAllNavigate to="/login" />}>
+                    <TwoFactorEnrolPage />
+                  </SignedIn>
+                }
+              />
               <Route
                 element={
                   <Authenticated key="auth-pages" fallback={<Outlet />}>

@@ -31,6 +31,32 @@ export interface UsersTable {
    * the balance columns change only that way (migration 0006).
    */
   ledger_entry_id: ColumnType<number | null, never, never>;
+  /** When the user's second factor was turned on; null: none (migration 0024). */
+  two_factor_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+}
+
+export interface UserTwoFactorTable {
+  user_id: number;
+  /** The TOTP secret, encrypted with APP_KEY (servers/secret.ts). */
+  secret_enc: string;
+  /** 0 while the setup waits for its first code, 1 once confirmed. */
+  confirmed: ColumnType<number, number | undefined, number>;
+  /** The last TOTP time step accepted: a code of that step or before is refused. */
+  last_step: ColumnType<number | string | null, number | null | undefined, number | null>;
+  created_at: Timestamp;
+}
+
+export interface RecoveryCodesTable {
+  id: Id;
+  user_id: number;
+  code_hash: string;
+  used_at: Timestamp | null;
+}
+
+export interface LoginChallengesTable {
+  challenge_hash: string;
+  user_id: number;
+  expires_at: Timestamp;
 }
 
 export interface AuthTokensTable {
@@ -397,6 +423,9 @@ export interface UserPreferencesTable {
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
+  user_two_factor: UserTwoFactorTable;
+  recovery_codes: RecoveryCodesTable;
+  login_challenges: LoginChallengesTable;
   rate_limits: RateLimitsTable;
   settings: SettingsTable;
   servers: ServersTable;

@@ -123,6 +123,7 @@ export async function presenter(db: Kysely<Database>, rows: Pick<MemberRow, 'pat
       bonus_credits: row.bonus_credits,
       paid_credits: row.credits - row.bonus_credits,
       is_active: row.status === 'active',
+      two_factor: Boolean(row.two_factor_at),
       status: row.status as HierarchyUser['status'],
       server_id: serverId,
       server: serverId !== null ? ref(serverById.get(serverId)) : null,

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import { ACCESS, AUTH, type SystemSettingsValues, can } from '../../src/contract';
+import { ACCESS, AUTH, type SystemSettingsValues, TWO_FACTOR, can, twoFactorRequired } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
 import { forbidden, unauthenticated, unavailable } from './errors';
 
@@ -16,6 +16,11 @@ declare module 'fastify' {
     public?: boolean;
     /** Reachable by non-admins during maintenance (sign-in, sign-out, who am I). */
     duringMaintenance?: boolean;
+    /**
+     * Reachable by a user whose role requires a second factor it has not set up yet (sign-out, who am
+     * I, the enrolment itself); every other route answers it 403 until it has.
+     */
+    duringEnrolment?: boolean;
   }
   interface FastifyRequest {
     user: UserRow | null;
@@ -82,6 +87,9 @@ export const guard = fp<GuardOptions>(async (app: FastifyInstance, { resolveSess
     if (!can(session.user.role, resource, action)) throw forbidden();
     if (session.user.role !== 'admin' && !config.duringMaintenance && session.settings.maintenance_mode) {
       throw unavailable(ACCESS.maintenance);
+    }
+    if (!config.duringEnrolment && !session.user.two_factor_at && twoFactorRequired(session.settings, session.user.role)) {
+      throw forbidden(TWO_FACTOR.enrolmentRequired);
     }
   });
 });

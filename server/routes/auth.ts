@@ -1,6 +1,6 @@
 /** Session and profile: sign-in, sign-out, who am I, password and profile changes, the user's own preferences. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -16,6 +16,15 @@ import {
   loginBody,
   loginResponseEntity,
   messageOnly,
+  sessionEntity,
+  TWO_FACTOR,
+  twoFactorDisableBody,
+  twoFactorEnableBody,
+  twoFactorEnabledEntity,
+  twoFactorLoginBody,
+  twoFactorRequired,
+  twoFactorSetupEntity,
+  twoFactorStatusEntity,
   noContent,
   profileUpdateAnswer,
   updateProfileBody,
@@ -24,16 +33,17 @@ import {
 import { recordAudit } from '../audit';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords';
 import { issueToken, revokeOtherTokens, revokeToken } from '../auth/tokens';
+import { challengeUser, confirmSetup, consumeChallenge, issueChallenge, recoveryCodesLeft, removeSecondFactor, startSetup, useSecondFactor } from '../auth/twoFactor';
 import type { UserRow } from '../db/schema';
 import { nowIso } from '../db/values';
 import { throttleAddress } from '../http/clientAddress';
 import { stoppedOnPath } from '../hierarchy/branch';
-import { fieldError, tooManyRequests, unavailable, validationError } from '../http/errors';
+import { conflict, fieldError, tooManyRequests, unavailable, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { hit, releaseHit } from '../http/rateLimit';
 import { pathIds } from '../http/scope';
 import { readPreferences, updatePreferences } from '../preferences';
-import { getSystemSettings } from '../settings';
+import { type SystemSettings, getSystemSettings, settingsOf } from '../settings';
 import { toCurrentUser } from '../users';
 
 // Sign-in throttling slows the guessing address and never refuses the right password from elsewhere:
@@ -67,51 +77,98 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return user !== undefined && (isDemoUser(user.username) || matches);
   };
 
+  /**
+   * Counts one sign-in attempt (a password, or a second factor) for the username from the request's
+   * address, before it is checked; `release` takes the counts back once it proved right.
+   */
+  const countAttempt = async (request: FastifyRequest, username: string) => {
+    const name = username.toLowerCase();
+    const address = throttleAddress(request.ip);
+    const keys = [`login:${address}:${name}`, `login-address:${address}`, `login-user:${name}`];
+    const tooMany = (retryAfter: number) => tooManyRequests(AUTH.tooManyAttempts, retryAfter);
+    // Every attempt counts before it is checked (one atomic upsert per counter), so a burst of
+    // parallel guesses cannot slip past a limit; a success then takes back its own counts and no one
+    // else's. An address over a limit is refused before its password is checked, the right one
+    // included; other addresses are not.
+    const pair = await hit(db, keys[0], LOGIN_LIMIT);
+    if (pair.exceeded) throw tooMany(pair.retryAfter);
+    const fromAddress = await hit(db, keys[1], LOGIN_ADDRESS_LIMIT);
+    if (fromAddress.exceeded) throw tooMany(fromAddress.retryAfter);
+    const onUser = await hit(db, keys[2], LOGIN_USER_SLOWDOWN);
+    // Whatever the password, so the wait tells nothing about it.
+    if (onUser.exceeded) await sleep(LOGIN_USER_DELAY_MS);
+    return { release: () => Promise.all(keys.map((key) => releaseHit(db, key))) };
+  };
+
+  /** May this user have a session now? Checked after its password, and again after its code. */
+  const admissible = async (user: UserRow) => {
+    if (user.status !== 'active') throw fieldError('username', AUTH.accountDisabled);
+    if ((await stoppedOnPath(db, user.id)).length > 0) throw fieldError('username', AUTH.branchSuspended);
+    // During maintenance only administrators get a session: anyone else gets the 503 every other
+    // call would answer them, told only after the right password, so it says nothing of the account.
+    const settings = await getSystemSettings(db);
+    if (user.role !== 'admin' && settings.maintenance_mode) throw unavailable(ACCESS.maintenance);
+    return settings;
+  };
+
+  const openSession = async (request: FastifyRequest, user: UserRow, settings: SystemSettings, via?: string) => {
+    const token = await issueToken(db, user.id, app.config.tokenTtlHours);
+    request.user = user;
+    await recordAudit(db, request, {
+      module: 'auth',
+      action: 'login',
+      entityId: user.id,
+      targetUsername: user.username,
+      newValues: via ? { second_factor: via } : undefined,
+    });
+    return { token, user: toCurrentUser(user, settings) };
+  };
+
   app.post(
     '/login',
     { config: { public: true }, schema: { body: loginBody, response: { 200: loginResponseEntity, '4xx': apiErrorBody, 503: apiErrorBody }, tags: ['auth'] } },
     async (request) => {
       const { username, password } = request.body;
-      const name = username.toLowerCase();
-      const address = throttleAddress(request.ip);
-      const pairKey = `login:${address}:${name}`;
-      const addressKey = `login-address:${address}`;
-      const userKey = `login-user:${name}`;
-      const tooMany = (retryAfter: number) => tooManyRequests(AUTH.tooManyAttempts, retryAfter);
-
-      // Every attempt counts before its password is checked (one atomic upsert per counter), so a
-      // burst of parallel guesses cannot slip past a limit; a successful sign-in then takes back its
-      // own counts and no one else's. An address over a limit is refused before its password is
-      // checked, the right one included; other addresses are not.
-      const pair = await hit(db, pairKey, LOGIN_LIMIT);
-      if (pair.exceeded) throw tooMany(pair.retryAfter);
-      const fromAddress = await hit(db, addressKey, LOGIN_ADDRESS_LIMIT);
-      if (fromAddress.exceeded) throw tooMany(fromAddress.retryAfter);
-      const onUser = await hit(db, userKey, LOGIN_USER_SLOWDOWN);
-      // Whatever the password, so the wait tells nothing about it.
-      if (onUser.exceeded) await sleep(LOGIN_USER_DELAY_MS);
-
+      const attempt = await countAttempt(request, username);
       const user = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
       if (!(await passwordMatches(user, password)) || !user) throw fieldError('username', AUTH.invalidCredentials);
-      await releaseHit(db, pairKey);
-      await releaseHit(db, addressKey);
-      await releaseHit(db, userKey);
-      if (user.status !== 'active') throw fieldError('username', AUTH.accountDisabled);
-      if ((await stoppedOnPath(db, user.id)).length > 0) throw fieldError('username', AUTH.branchSuspended);
-      // During maintenance only administrators get a session: anyone else gets the 503 every other
-      // call would answer them, told only after the right password, so it says nothing of the account.
-      if (user.role !== 'admin' && (await getSystemSettings(db)).maintenance_mode) throw unavailable(ACCESS.maintenance);
+      await attempt.release();
+      const settings = await admissible(user);
+      // A second factor: no session yet, only the challenge its code is sent with.
+      if (user.two_factor_at) return { two_factor: await issueChallenge(db, user.id) };
+      return openSession(request, user, settings);
+    },
+  );
 
-      const token = await issueToken(db, user.id, app.config.tokenTtlHours);
-      request.user = user;
-      await recordAudit(db, request, { module: 'auth', action: 'login', entityId: user.id, targetUsername: user.username });
-      return { token, user: toCurrentUser(user) };
+  app.post(
+    '/login/two-factor',
+    {
+      config: { public: true },
+      schema: { body: twoFactorLoginBody, response: { 200: sessionEntity, '4xx': apiErrorBody, 503: apiErrorBody }, tags: ['auth', 'two-factor'] },
+    },
+    async (request) => {
+      const { challenge, code } = request.body;
+      const userId = await challengeUser(db, challenge);
+      const user = userId === null ? undefined : await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+      if (!user?.two_factor_at) throw fieldError('challenge', TWO_FACTOR.challengeExpired);
+      // Wrong codes count on the sign-in counters of the user, like wrong passwords.
+      const attempt = await countAttempt(request, user.username);
+      const via = await useSecondFactor(db, app.config, user.id, code);
+      if (!via) throw fieldError('code', TWO_FACTOR.codeInvalid);
+      await attempt.release();
+      // One session per challenge, whatever races it.
+      if (!(await consumeChallenge(db, challenge))) throw fieldError('challenge', TWO_FACTOR.challengeExpired);
+      const settings = await admissible(user);
+      return openSession(request, user, settings, via);
     },
   );
 
   app.post(
     '/logout',
-    { config: { access: ['profile', 'list'], duringMaintenance: true }, schema: { response: { 204: noContent, '4xx': apiErrorBody }, tags: ['auth'] } },
+    {
+      config: { access: ['profile', 'list'], duringMaintenance: true, duringEnrolment: true },
+      schema: { response: { 204: noContent, '4xx': apiErrorBody }, tags: ['auth'] },
+    },
     async (request, reply) => {
       await revokeToken(db, request.tokenHash!);
       // No content: nothing for a response schema to shape.
@@ -121,8 +178,11 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/user',
-    { config: { access: ['profile', 'list'], duringMaintenance: true }, schema: { response: { 200: currentUserEntity, '4xx': apiErrorBody }, tags: ['auth'] } },
-    async (request) => toCurrentUser(actorOf(request)),
+    {
+      config: { access: ['profile', 'list'], duringMaintenance: true, duringEnrolment: true },
+      schema: { response: { 200: currentUserEntity, '4xx': apiErrorBody }, tags: ['auth'] },
+    },
+    async (request) => toCurrentUser(actorOf(request), await settingsOf(app, request)),
   );
 
   app.get(
@@ -178,7 +238,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         oldValues: { name: actor.name, phone: actor.phone },
         newValues: { name, phone },
       });
-      return { message: PROFILE.updated, user: toCurrentUser(updated) };
+      return { message: PROFILE.updated, user: toCurrentUser(updated, await settingsOf(app, request)) };
     },
   );
 
@@ -204,6 +264,71 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         newValues: after,
       });
       return { data: after };
+    },
+  );
+
+  app.get(
+    '/profile/two-factor',
+    {
+      config: { access: ['profile', 'list'], duringEnrolment: true },
+      schema: { response: { 200: dataOf(twoFactorStatusEntity), '4xx': apiErrorBody }, tags: ['auth', 'two-factor'] },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return {
+        data: {
+          enabled: Boolean(actor.two_factor_at),
+          required: twoFactorRequired(await settingsOf(app, request), actor.role),
+          recovery_codes_left: actor.two_factor_at ? await recoveryCodesLeft(db, actor.id) : 0,
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/profile/two-factor/setup',
+    {
+      config: { access: ['profile', 'edit'], duringEnrolment: true },
+      schema: { response: { 200: dataOf(twoFactorSetupEntity), '4xx': apiErrorBody }, tags: ['auth', 'two-factor'] },
+    },
+    async (request) => ({ data: await startSetup(db, app.config, actorOf(request)) }),
+  );
+
+  app.post(
+    '/profile/two-factor/enable',
+    {
+      config: { access: ['profile', 'edit'], duringEnrolment: true },
+      schema: { body: twoFactorEnableBody, response: { 200: twoFactorEnabledEntity, '4xx': apiErrorBody }, tags: ['auth', 'two-factor'] },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const recovery_codes = await confirmSetup(db, app.config, actor, request.body.code);
+      await revokeOtherTokens(db, actor.id, request.tokenHash!);
+      await recordAudit(db, request, { module: 'auth', action: 'enable_two_factor', entityId: actor.id, targetUsername: actor.username });
+      return { message: TWO_FACTOR.enabled, recovery_codes };
+    },
+  );
+
+  app.post(
+    '/profile/two-factor/disable',
+    {
+      config: { access: ['profile', 'edit'] },
+      schema: { body: twoFactorDisableBody, response: { 200: messageOnly, '4xx': apiErrorBody }, tags: ['auth', 'two-factor'] },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      if (!actor.two_factor_at) throw conflict(TWO_FACTOR.disabled);
+      if (twoFactorRequired(await settingsOf(app, request), actor.role)) throw conflict(TWO_FACTOR.requiredCannotTurnOff);
+      const { password, code } = request.body;
+      // A stolen session guessing its way to turning the factor off is throttled like a sign-in.
+      const attempt = await countAttempt(request, actor.username);
+      const proved = password ? await passwordMatches(actor, password) : Boolean(code && (await useSecondFactor(db, app.config, actor.id, code)));
+      if (!proved) throw password ? fieldError('password', PROFILE.currentPasswordWrong) : fieldError('code', TWO_FACTOR.codeInvalid);
+      await attempt.release();
+      await removeSecondFactor(db, actor.id);
+      await revokeOtherTokens(db, actor.id, request.tokenHash!);
+      await recordAudit(db, request, { module: 'auth', action: 'disable_two_factor', entityId: actor.id, targetUsername: actor.username });
+      return { message: TWO_FACTOR.disabled };
     },
   );
 };

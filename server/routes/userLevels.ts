@@ -24,7 +24,9 @@ import {
   hierarchyUserEntity,
   idParam,
   messageDataOf,
+  messageOnly,
   noContent,
+  TWO_FACTOR,
   paginatedOf,
   recoveryOptionsResponseEntity,
   userStatusBody,
@@ -37,6 +39,7 @@ import {
 import { recordAudit } from '../audit';
 import { hashPassword } from '../auth/passwords';
 import { revokeAllTokens } from '../auth/tokens';
+import { removeSecondFactor } from '../auth/twoFactor';
 import type { Database, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
@@ -400,6 +403,24 @@ export function userRoutes<R extends LevelResource>(level: LevelDef<R>): Fastify
           await audit(trx, request, 'status', target, { status: target.status }, { status });
         });
         return { message: HIERARCHY.statusUpdated, data: await presentOne(db, target.id) };
+      },
+    );
+
+    // The user signs in with its password alone until it sets a second factor up again; its
+    // sessions end. An administrator's own is reset only from the command line (no one is above it).
+    app.post(
+      `/${resource}/:id/two-factor/reset`,
+      {
+        config: { access: [resource, 'edit'] },
+        schema: { params: idParam, response: { 200: messageOnly, '4xx': apiErrorBody }, tags: [resource, 'two-factor'] },
+      },
+      async (request) => {
+        const target = await findMember(db, actorOf(request), request.params.id, role);
+        if (!target.two_factor_at) throw conflict(TWO_FACTOR.resetNone);
+        await removeSecondFactor(db, target.id);
+        await revokeAllTokens(db, target.id);
+        await audit(db, request, 'reset_two_factor', target, { two_factor: true }, { two_factor: false });
+        return { message: TWO_FACTOR.resetDone };
       },
     );
 

@@ -1,5 +1,6 @@
 /**
- * Server database passwords at rest: AES-256-GCM with a key derived (HKDF-SHA256) from APP_KEY.
+ * Secrets at rest (server database passwords, TOTP secrets): AES-256-GCM with a key derived
+ * (HKDF-SHA256) from APP_KEY; each kind bound to its own additional data, so one cannot pass for another.
  * Without APP_KEY outside production, a random key is generated once and kept beside the data:
  * in `app.key` next to the SQLite file, or in the settings table (key 'app_key') on PostgreSQL.
  * In production without APP_KEY nothing can be stored (the caller answers 422).
@@ -72,20 +73,20 @@ export function secretKey(db: Kysely<Database>, config: KeyConfig): Promise<Buff
   return key;
 }
 
-export function encryptWith(key: Buffer, plain: string): string {
+export function encryptWith(key: Buffer, plain: string, aad: Buffer = AAD): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(AAD);
+  cipher.setAAD(aad);
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   return [FORMAT, iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join(':');
 }
 
 /** Throws when the text was not encrypted with this key (wrong APP_KEY or tampered). */
-export function decryptWith(key: Buffer, stored: string): string {
+export function decryptWith(key: Buffer, stored: string, aad: Buffer = AAD): string {
   const [format, iv, tag, body] = stored.split(':');
   if (format !== FORMAT || !iv || !tag || body === undefined) throw new Error('Unrecognised encrypted value');
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
-  decipher.setAAD(AAD);
+  decipher.setAAD(aad);
   decipher.setAuthTag(Buffer.from(tag, 'base64'));
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
 }

@@ -68,6 +68,11 @@ export const SYSTEM_SETTING_DEFAULTS = {
   enable_reseller_dealer_promos: true,
   global_discounts_enabled: true,
   maintenance_mode: false,
+  // Two-factor sign-in required of every user of the role (users without one enrol at sign-in).
+  two_factor_admin: false,
+  two_factor_manager: false,
+  two_factor_reseller: false,
+  two_factor_dealer: false,
 } as const;
 
 export const SERVER_DEFAULTS = { db_port: '3306', driver: 'local', status: 'active', connection_status: 'online', timeout_seconds: 5 } as const;
@@ -134,3 +139,6 @@ export const API_PREFIX = '/api/v1';
 
 /** The largest record id (ids are 32-bit integers in PostgreSQL). */
 export const MAX_RECORD_ID = 2_147_483_647;
+
+/** The panel's screen a user held to two-factor sign-in without one is taken to. */
+export const TWO_FACTOR_ENROL_PATH = '/two-factor/setup';

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { accountEntity, accountMessageEntity, macSearchResultEntity, renewalQuoteEntity, renewalResultEntity, stbInfoEntity } from './schemas/accounts';
-import type { currentUserEntity, loginResponseEntity } from './schemas/auth';
+import type { currentUserEntity, loginResponseEntity, sessionEntity, twoFactorChallengeEntity, twoFactorSetupEntity, twoFactorStatusEntity } from './schemas/auth';
 import type { apiErrorBody, listMetaSchema, namedRefEntity, userRefEntity } from './schemas/common';
 import type { creditOptionsResponseEntity, creditOptionsTestResultEntity, recoveryOptionsResponseEntity } from './schemas/credits';
 import type { globalDiscountEntity } from './schemas/globalDiscounts';
@@ -28,6 +28,14 @@ export type ValidationErrorBody = Required<z.infer<typeof apiErrorBody>>;
 export type CurrentUser = z.infer<typeof currentUserEntity>;
 
 export type LoginResponse = z.infer<typeof loginResponseEntity>;
+
+export type SessionAnswer = z.infer<typeof sessionEntity>;
+
+export type TwoFactorChallenge = z.infer<typeof twoFactorChallengeEntity>;
+
+export type TwoFactorStatus = z.infer<typeof twoFactorStatusEntity>;
+
+export type TwoFactorSetup = z.infer<typeof twoFactorSetupEntity>;
 
 export type PublicConfig = z.infer<typeof publicConfigEntity>;
 

@@ -31,6 +31,51 @@ export const AUTH = {
   sessionEnded: 'Your session has ended. Please sign in again.',
 } as const;
 
+/** Two-factor sign-in (TOTP authenticator codes and one-time recovery codes). */
+export const TWO_FACTOR = {
+  title: 'Two-Factor Sign-In',
+  codeLabel: 'Authentication code',
+  codePrompt: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
+  codeRequired: 'Enter the code from your authenticator app',
+  codeInvalid: 'The code is not valid. Please try again.',
+  codeFormat: 'Enter a 6-digit code or a recovery code',
+  challengeExpired: 'This sign-in has expired. Please sign in again with your password.',
+  verify: 'Verify',
+  backToSignIn: 'Back to sign in',
+  enabled: 'Two-factor sign-in is on.',
+  disabled: 'Two-factor sign-in is off.',
+  statusOn: 'On',
+  statusOff: 'Off',
+  intro: 'Protect your account with a code from an authenticator app (Google Authenticator, Authy, 1Password...) in addition to your password.',
+  start: 'Set up two-factor sign-in',
+  scanQr: 'Scan this QR code with your authenticator app, or type the secret into it, then enter the code it shows.',
+  secretLabel: 'Secret',
+  qrAlt: 'QR code for your authenticator app',
+  confirm: 'Turn on',
+  cancel: 'Cancel',
+  turnOff: 'Turn off two-factor sign-in',
+  turnOffPrompt: 'Enter your current password or a code from your authenticator app.',
+  turnOffCredential: 'Provide your current password or a code',
+  recoveryTitle: 'Recovery codes',
+  recoveryHelp: 'Keep these codes somewhere safe. Each one signs you in once if you lose your authenticator. They are shown only now.',
+  recoveryLeft: (n: number) => `${n} recovery code${n === 1 ? '' : 's'} left`,
+  recoveryDone: 'I have saved them',
+  settingsCard: 'Two-Factor Sign-In',
+  settingsHelp: (who: string) => `Every one of the ${who} must sign in with a second factor.`,
+  alreadyOn: 'Two-factor sign-in is already on. Turn it off first to set it up again.',
+  noSetup: 'Start the setup again: no pending two-factor setup was found.',
+  required: 'Your administrator requires two-factor sign-in for your role. Set it up to continue.',
+  /** The API's 403 to a user who must enrol and calls anything else. */
+  enrolmentRequired: 'Two-factor sign-in is required for your account. Set it up in your profile before doing anything else.',
+  requiredCannotTurnOff: 'Two-factor sign-in is required for your role: it cannot be turned off.',
+  reset: 'Reset two-factor',
+  resetConfirm: (username: string) => `Reset the second factor of ${username}? They sign in with their password alone until they set it up again.`,
+  resetDone: 'Two-factor sign-in was reset.',
+  resetNone: 'This user has no second factor to reset.',
+  resetAdmin: "An administrator's second factor can be reset only from the command line (reset-2fa).",
+  keyMissing: 'Two-factor sign-in is unavailable: the server has no APP_KEY to keep the secret encrypted.',
+} as const;
+
 export const ACCESS = {
   denied: 'Access Denied',
   deniedBody: "You don't have permission to access this resource. Please contact your administrator if you believe this is an error.",
@@ -488,6 +533,11 @@ export const CONFIG_SCREENS = {
  * The confirmation of a system switch whose effect reaches other users: what turning it on or off
  * does, said before anything is saved.
  */
+const twoFactorEffect = (who: string) => ({
+  on: `Every one of the ${who} without two-factor sign-in is taken to set it up at once and can do nothing else until it has; none of them can turn it off.`,
+  off: `The ${who} may sign in with their password alone again, and turn their second factor off.`,
+});
+
 export const SETTING_SWITCHES = {
   confirmTitle: (label: string, on: boolean) => `${on ? 'Turn on' : 'Turn off'} ${label}?`,
   turnOn: 'Turn on',
@@ -513,6 +563,10 @@ export const SETTING_SWITCHES = {
       on: 'Renewals by managers, resellers and dealers are priced with the active global discounts again.',
       off: 'Every renewal is charged the regular price until you turn it on again: no global discount applies.',
     },
+    two_factor_admin: twoFactorEffect('administrators'),
+    two_factor_manager: twoFactorEffect('managers'),
+    two_factor_reseller: twoFactorEffect('resellers'),
+    two_factor_dealer: twoFactorEffect('dealers'),
   },
 } as const;
 

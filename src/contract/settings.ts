@@ -5,6 +5,7 @@
  * keys with it, so the two never disagree.
  */
 import { SYSTEM_SETTING_DEFAULTS } from './constants';
+import type { Role } from './roles';
 
 export type SystemSettingField = keyof typeof SYSTEM_SETTING_DEFAULTS;
 
@@ -50,6 +51,10 @@ export const SETTING_KEYS = {
   'reseller-dealer-promos-enabled': { field: 'enable_reseller_dealer_promos', label: 'Reseller and dealer promos', type: 'boolean' },
   'global-discounts-enabled': { field: 'global_discounts_enabled', label: 'Global discounts', type: 'boolean' },
   'maintenance-mode': { field: 'maintenance_mode', label: 'Maintenance mode', type: 'boolean' },
+  'two-factor-admin': { field: 'two_factor_admin', label: 'Two-factor required for admins', type: 'boolean' },
+  'two-factor-manager': { field: 'two_factor_manager', label: 'Two-factor required for managers', type: 'boolean' },
+  'two-factor-reseller': { field: 'two_factor_reseller', label: 'Two-factor required for resellers', type: 'boolean' },
+  'two-factor-dealer': { field: 'two_factor_dealer', label: 'Two-factor required for dealers', type: 'boolean' },
 } as const satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof SETTING_KEYS;
@@ -77,3 +82,15 @@ export function settingNumberOrFallback(key: SettingKey, input: unknown): number
 /** Settings keys of the settings table other modules read (decisions: credit levels and options). */
 export const CREDIT_LEVELS_SETTING = 'credit_levels';
 export const CREDIT_OPTIONS_SETTING = 'credit_options';
+
+/** The system setting that requires two-factor sign-in of a role. */
+export const TWO_FACTOR_SETTING = {
+  admin: 'two_factor_admin',
+  manager: 'two_factor_manager',
+  reseller: 'two_factor_reseller',
+  dealer: 'two_factor_dealer',
+} as const satisfies Record<Role, SystemSettingField>;
+
+/** Does the role require a second factor under these settings? */
+export const twoFactorRequired = (settings: SystemSettingsValues, role: string): boolean =>
+  Object.prototype.hasOwnProperty.call(TWO_FACTOR_SETTING, role) && Boolean(settings[TWO_FACTOR_SETTING[role as Role]]);

@@ -1,16 +1,70 @@
 /** Sign-in (docs/domain.md#session). */
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useLogin } from '@refinedev/core';
 import { Alert, Button, Input, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { ACCESS, AUTH, type LoginBody, loginBody } from '../contract';
+import { z } from 'zod';
+import { ACCESS, AUTH, type LoginBody, TWO_FACTOR, type TwoFactorChallenge, loginBody, twoFactorLoginBody } from '../contract';
 import { FormField, SchemaForm, useSchemaForm } from '../components/form';
 import { useAppConfig } from '../providers/appConfig';
 import { session } from '../providers/session';
 import { SignInFrame } from './SignInFrame';
 
+/** The code step: the challenge travels beside the form. */
+const codeForm = twoFactorLoginBody.pick({ code: true });
+type Challenge = TwoFactorChallenge['two_factor'];
+
+/** The second step of a sign-in: the authenticator's code or a recovery code. */
+function CodeStep({ challenge, onBack }: { challenge: Challenge; onBack: (message?: string) => void }) {
+  const { mutate: login, isPending } = useLogin<{ challenge: string; code: string }>();
+  const [error, setError] = useState<string | null>(null);
+  const { control, handleSubmit } = useSchemaForm(codeForm, { mode: 'onSubmit', defaultValues: { code: '' } });
+
+  const verify = ({ code }: z.infer<typeof codeForm>) => {
+    setError(null);
+    login(
+      { challenge: challenge.challenge, code },
+      {
+        onSuccess: (result) => {
+          if (result.success) return;
+          const message = result.error?.message ?? TWO_FACTOR.codeInvalid;
+          // An expired or used challenge: the sign-in starts again from the password.
+          if (message === TWO_FACTOR.challengeExpired) onBack(message);
+          else setError(message);
+        },
+      },
+    );
+  };
+
+  return (
+    <>
+      <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
+        {TWO_FACTOR.codePrompt}
+      </Typography.Paragraph>
+      {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} role="alert" />}
+      <SchemaForm name="login-code" handleSubmit={handleSubmit} onSubmit={verify}>
+        <FormField control={control} name="code" label={TWO_FACTOR.codeLabel}>
+          <Input prefix={<SafetyOutlined />} autoComplete="one-time-code" autoFocus />
+        </FormField>
+        <Button type="primary" htmlType="submit" block loading={isPending}>
+          {TWO_FACTOR.verify}
+        </Button>
+        <Button type="link" block onClick={() => onBack()} style={{ marginTop: 8 }}>
+          {TWO_FACTOR.backToSignIn}
+        </Button>
+      </SchemaForm>
+    </>
+  );
+}
+
 export function LoginPage() {
   const { mutate: login, isPending } = useLogin<LoginBody>();
+  // Kept by the session module: Refine re-mounts this page while it re-checks the session after the password.
+  const [challenge, setChallengeState] = useState<Challenge | null>(session.challenge);
+  const setChallenge = (next: Challenge | null) => {
+    session.setChallenge(next);
+    setChallengeState(next);
+  };
   const { config } = useAppConfig();
   const [error, setError] = useState<string | null>(null);
   // Checked by the API's own sign-in schema before any request: an empty field reads 'Please fill in
@@ -19,8 +73,30 @@ export function LoginPage() {
 
   const signIn = (values: LoginBody) => {
     setError(null);
-    login(values, { onSuccess: (result) => setError(result.success ? null : (result.error?.message ?? AUTH.invalidCredentials)) });
+    login(values, {
+      onSuccess: (result) => {
+        setError(result.success ? null : (result.error?.message ?? AUTH.invalidCredentials));
+        if (result.success && result.twoFactor) setChallenge(result.twoFactor as Challenge);
+      },
+    });
   };
+
+  if (challenge) {
+    return (
+      <SignInFrame>
+        <Typography.Title level={2} style={{ textAlign: 'center' }}>
+          {TWO_FACTOR.title}
+        </Typography.Title>
+        <CodeStep
+          challenge={challenge}
+          onBack={(message) => {
+            setChallenge(null);
+            setError(message ?? null);
+          }}
+        />
+      </SignInFrame>
+    );
+  }
 
   return (
     <SignInFrame>

@@ -1,4 +1,4 @@
-/** /profile: personal information, change password, appearance, account information. */
+/** /profile: personal information, change password, two-factor sign-in, appearance, account information. */
 import { type HttpError, useCustomMutation } from '@refinedev/core';
 import { Button, Card, Col, Descriptions, Form, Input, Radio, Row, Typography } from 'antd';
 import { Link } from 'react-router';
@@ -17,6 +17,7 @@ import { RoleBadge } from '../components/display';
 import { useNotify } from '../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../components/form';
 import { useColorSchemeSetting } from '../components/hooks';
+import { TwoFactorCard } from '../features/twoFactor';
 import { useCurrentUser, useRefreshIdentity } from '../providers/identity';
 import { session } from '../providers/session';
 
@@ -155,6 +156,9 @@ export function ProfilePage() {
       </Col>
       <Col xs={24} lg={12}>
         <ChangePassword />
+      </Col>
+      <Col xs={24} lg={12}>
+        <TwoFactorCard />
       </Col>
       <Col xs={24} lg={12}>
         <Appearance />

@@ -21,3 +21,4 @@ export const profile: PanelResource = {
 export const LoginPage = lazyPage(() => import('./Login'), 'LoginPage');
 export const UnauthorizedPage = lazyPage(() => import('./Unauthorized'), 'UnauthorizedPage');
 export const NotFoundPage = lazyPage(() => import('./NotFound'), 'NotFoundPage');
+export const TwoFactorEnrolPage = lazyPage(() => import('./TwoFactorEnrol'), 'TwoFactorEnrolPage');

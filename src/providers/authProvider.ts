@@ -4,7 +4,7 @@
  */
 import type { AuthProvider, HttpError } from '@refinedev/core';
 import type { AxiosInstance } from 'axios';
-import { AUTH, type LoginResponse } from '../contract';
+import { AUTH, type LoginResponse, type SessionAnswer, TWO_FACTOR } from '../contract';
 import { colorScheme } from './colorScheme';
 import { http as defaultHttp } from './http';
 import { identity } from './identity';
@@ -27,14 +27,29 @@ export function loginErrorMessage(error: HttpError): string {
 
 export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvider {
   return {
-    async login({ username, password }: { username?: string; password?: string }) {
-      if (!username?.trim() || !password) {
-        return { success: false, error: { name: 'Error', message: AUTH.fillAllFields } };
+    /**
+     * The password step ({ username, password }) or the second step ({ challenge, code }). A password
+     * that needs a code answers success with `twoFactor` (the challenge) and no session: the sign-in
+     * page then asks for the code, and no toast or redirect happens.
+     */
+    async login(params: { username?: string; password?: string; challenge?: string; code?: string }) {
+      const { username, password, challenge, code } = params;
+      const secondStep = challenge !== undefined;
+      if (secondStep ? !code?.trim() : !username?.trim() || !password) {
+        return { success: false, error: { name: 'Error', message: secondStep ? TWO_FACTOR.codeRequired : AUTH.fillAllFields } };
       }
       try {
-        const { data } = await http.post<LoginResponse>('login', { username: username.trim(), password });
+        const { data } = secondStep
+          ? await http.post<SessionAnswer>('login/two-factor', { challenge, code: code!.trim() })
+          : await http.post<LoginResponse>('login', { username: username!.trim(), password });
+        if (!('token' in data)) {
+          session.setChallenge(data.two_factor);
+          return { success: true, twoFactor: data.two_factor };
+        }
+        const signedIn = data as SessionAnswer;
+        session.setChallenge(null);
         identity.clear();
-        session.save(data.token, data.user.role);
+        session.save(signedIn.token, signedIn.user.role);
         // The user's colour scheme before the first screen, so it opens in it (a failure keeps the cached one).
         await colorScheme.load(http);
         return {

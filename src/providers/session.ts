@@ -1,5 +1,11 @@
 /** The browser side of a session: token and role in localStorage under STORAGE_KEYS. */
-import { STORAGE_KEYS } from '../contract';
+import { STORAGE_KEYS, type TwoFactorChallenge } from '../contract';
+
+/**
+ * The challenge a sign-in's password earned, until its code is sent: in memory only (a reload starts
+ * the sign-in again), and outside the sign-in page, which Refine re-mounts while it re-checks the session.
+ */
+let pendingChallenge: TwoFactorChallenge['two_factor'] | null = null;
 
 export const session = {
   token: (): string | null => localStorage.getItem(STORAGE_KEYS.token),
@@ -22,7 +28,12 @@ export const session = {
   setRole(role: string) {
     localStorage.setItem(STORAGE_KEYS.userRole, role);
   },
+  challenge: () => (pendingChallenge && Date.parse(pendingChallenge.expires_at) > Date.now() ? pendingChallenge : null),
+  setChallenge(challenge: TwoFactorChallenge['two_factor'] | null) {
+    pendingChallenge = challenge;
+  },
   clear() {
+    pendingChallenge = null;
     localStorage.removeItem(STORAGE_KEYS.token);
     localStorage.removeItem(STORAGE_KEYS.userRole);
   },

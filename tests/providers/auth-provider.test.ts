@@ -23,6 +23,8 @@ const user = (role: CurrentUser['role']): CurrentUser => ({
   server_id: 1,
   is_active: true,
   created_at: '2025-01-01T00:00:00.000Z',
+  two_factor: false,
+  two_factor_enrol: false,
 });
 
 let fake: FakeHttp;

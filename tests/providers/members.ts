@@ -10,6 +10,7 @@ export const member = (over: Partial<HierarchyUser>): HierarchyUser => ({
   credits: 0,
   bonus_credits: 0,
   paid_credits: 0,
+  two_factor: false,
   is_active: true,
   status: 'active',
   server_id: 1,

@@ -34,10 +34,14 @@ const SPEC_KEYS: Record<string, string> = {
   'reseller-dealer-promos-enabled': 'enable_reseller_dealer_promos',
   'global-discounts-enabled': 'global_discounts_enabled',
   'maintenance-mode': 'maintenance_mode',
+  'two-factor-admin': 'two_factor_admin',
+  'two-factor-manager': 'two_factor_manager',
+  'two-factor-reseller': 'two_factor_reseller',
+  'two-factor-dealer': 'two_factor_dealer',
 };
 
 describe('system settings key mapping', () => {
-  it('covers exactly the eleven settings keys and the two trial limits', () => {
+  it('covers exactly the settings keys, the two trial limits and the two-factor rules', () => {
     expect(Object.keys(SETTING_KEYS).sort()).toEqual(Object.keys(SPEC_KEYS).sort());
     expect(Object.values(SPEC_KEYS).sort()).toEqual(Object.keys(SYSTEM_SETTING_DEFAULTS).sort());
   });

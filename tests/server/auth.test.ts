@@ -105,7 +105,9 @@ describeEachDatabase('auth', (ctx) => {
       const me = await (await ctx.as(role)).get('/user');
       expect(me.status).toBe(200);
       expect(me.body).toMatchObject({ id: await userId(ctx, role), username: role, role, is_active: true });
-      expect(Object.keys(me.body).sort()).toEqual(['bonus_credits', 'created_at', 'credits', 'id', 'is_active', 'name', 'phone', 'role', 'server_id', 'username'].sort());
+      expect(Object.keys(me.body).sort()).toEqual(
+        ['bonus_credits', 'created_at', 'credits', 'id', 'is_active', 'name', 'phone', 'role', 'server_id', 'two_factor', 'two_factor_enrol', 'username'].sort(),
+      );
       if (role === 'admin') expect(me.body.credits).toBeNull();
       else expect(typeof me.body.credits).toBe('number');
     }

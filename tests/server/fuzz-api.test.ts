@@ -463,6 +463,11 @@ describeEachDatabase(
       if (g.caller !== 'admin' && g.caller !== 'anonymous' && (await getSystemSettings(ctx.db.kysely)).maintenance_mode) {
         await updateSystemSettings(ctx.db.kysely, { maintenance_mode: false });
       }
+      // Likewise a two-factor rule: its users would only get 403 until they enrolled.
+      const settings = await getSystemSettings(ctx.db.kysely);
+      if (settings.two_factor_admin || settings.two_factor_manager || settings.two_factor_reseller || settings.two_factor_dealer) {
+        await updateSystemSettings(ctx.db.kysely, { two_factor_admin: false, two_factor_manager: false, two_factor_reseller: false, two_factor_dealer: false });
+      }
       const url = `${ctx.baseUrl}${fillParams(route.url, g.params)}${g.query ? `?${g.query}` : ''}`;
       const headers: Record<string, string> = {};
       const token = await tokenOf(g.caller);

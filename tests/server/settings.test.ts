@@ -18,7 +18,7 @@ const KEYS = Object.keys(SETTING_KEYS) as SettingKey[];
 const def = (key: SettingKey): SettingDef => SETTING_KEYS[key];
 
 describe('settings key table (contract)', () => {
-  it('maps the eleven settings keys and the two trial limits one to one onto the settings fields', () => {
+  it('maps the settings keys, the two trial limits and the two-factor rules one to one onto the settings fields', () => {
     expect(KEYS).toEqual([
       'trial-days',
       'default-credits',
@@ -33,6 +33,10 @@ describe('settings key table (contract)', () => {
       'reseller-dealer-promos-enabled',
       'global-discounts-enabled',
       'maintenance-mode',
+      'two-factor-admin',
+      'two-factor-manager',
+      'two-factor-reseller',
+      'two-factor-dealer',
     ]);
     expect(KEYS.map((k) => def(k).field).sort()).toEqual(Object.keys(SYSTEM_SETTING_DEFAULTS).sort());
     for (const key of KEYS) expect(settingKeyOf(def(key).field)).toBe(key);
@@ -77,7 +81,8 @@ describeEachDatabase('system settings', (ctx) => {
   it('changes only the named setting on each per-key PUT, and audits it', async () => {
     const admin = await ctx.as('admin');
     for (const key of KEYS) {
-      if (key === 'maintenance-mode') continue; // its effect has a test of its own
+      // Their effects have tests of their own (a two-factor rule would hold the admin to enrol).
+      if (key === 'maintenance-mode' || key.startsWith('two-factor-')) continue;
       const d = def(key);
       const before = (await admin.get('/system-settings')).body;
       const value = d.type === 'int' ? (before[d.field] === d.max ? d.min : d.max) : !before[d.field];

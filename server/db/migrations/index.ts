@@ -18,6 +18,7 @@ import * as m0019_allocation_bonuses from './0019_allocation_bonuses';
 import * as m0020_server_timeouts from './0020_server_timeouts';
 import * as m0022_ledger_operations from './0022_ledger_operations';
 import * as m0023_user_preferences from './0023_user_preferences';
+import * as m0024_two_factor from './0024_two_factor';
 
 /** Every migration by its name, the file name; Kysely applies them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0020_server_timeouts': m0020_server_timeouts,
   '0022_ledger_operations': m0022_ledger_operations,
   '0023_user_preferences': m0023_user_preferences,
+  '0024_two_factor': m0024_two_factor,
 };

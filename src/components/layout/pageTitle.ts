@@ -1,6 +1,6 @@
 /** Page titles from the declarations: the h1 of pages without their own, and the browser tab's title. */
 import { matchPath } from 'react-router';
-import { ACCESS, LAYOUT, PANEL_NAMES, isRole } from '../../contract';
+import { ACCESS, LAYOUT, PANEL_NAMES, TWO_FACTOR, TWO_FACTOR_ENROL_PATH, isRole } from '../../contract';
 import { type PanelResource, type PanelRoute, labelOf } from '../routing';
 
 /** The declared route that answers the path, with its resource. */
@@ -17,6 +17,7 @@ export function routeFor(pathname: string, resources: readonly PanelResource[]):
 export function pageTitleFor(pathname: string, resources: readonly PanelResource[]): string {
   if (matchPath({ path: '/login', end: true }, pathname)) return LAYOUT.signIn;
   if (matchPath({ path: '/unauthorized', end: true }, pathname)) return ACCESS.denied;
+  if (matchPath({ path: TWO_FACTOR_ENROL_PATH, end: true }, pathname)) return TWO_FACTOR.title;
   const found = routeFor(pathname, resources);
   return found ? (found.route.title ?? labelOf(found.resource)) : ACCESS.notFound;
 }

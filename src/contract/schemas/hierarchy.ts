@@ -168,6 +168,8 @@ export const hierarchyUserEntity = z.object({
   bonus_credits: z.number(),
   paid_credits: z.number(),
   is_active: z.boolean(),
+  /** Signs in with a second factor (a parent may reset it). */
+  two_factor: z.boolean(),
   status: z.enum(USER_STATUSES),
   /** The server of the branch: a manager's own, else its manager's. */
   server_id: z.number().nullable(),

@@ -1,8 +1,10 @@
 /** What the managers, resellers and dealers lists share in their rows: the status switch and the row actions. */
-import { DeleteOutlined, EditOutlined, FileTextOutlined, HistoryOutlined, MinusCircleOutlined, PlusCircleOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, FileTextOutlined, HistoryOutlined, MinusCircleOutlined, PlusCircleOutlined, SafetyOutlined } from '@ant-design/icons';
+import { type HttpError, useCustomMutation, useInvalidate } from '@refinedev/core';
 import { Space, Switch, Tag, Tooltip } from 'antd';
 import { useNavigate } from 'react-router';
-import { DIALOGS, HIERARCHY_PANEL, type HierarchyUser, STATEMENT } from '../../contract';
+import { DIALOGS, HIERARCHY_PANEL, type HierarchyUser, STATEMENT, TWO_FACTOR } from '../../contract';
+import { useConfirm, useNotify } from '../../components/feedback';
 import type { DataColumn, RowAction } from '../../components/DataTable';
 import { type CreditEntity, useCreditDialogs } from '../credits';
 
@@ -64,13 +66,44 @@ export interface UserRowActionsOptions {
   afterTransactions?: Actions;
 }
 
+/** Reset the second factor of a user below (audited by the API; the user's sessions end). */
+function useResetTwoFactor(entity: CreditEntity) {
+  const { confirm } = useConfirm();
+  const notify = useNotify();
+  const invalidate = useInvalidate();
+  const { mutateAsync } = useCustomMutation<{ message: string }, HttpError>();
+  return (record: HierarchyUser) =>
+    confirm(
+      TWO_FACTOR.reset,
+      TWO_FACTOR.resetConfirm(record.username),
+      async () => {
+        try {
+          const { data } = await mutateAsync({
+            url: `${entity}/${record.id}/two-factor/reset`,
+            method: 'post',
+            values: {},
+            successNotification: false,
+            errorNotification: false,
+          });
+          notify.success(data.message);
+          await invalidate({ resource: entity, invalidates: ['list', 'detail'] });
+        } catch (error) {
+          notify.httpError(error, TWO_FACTOR.resetNone);
+        }
+      },
+      TWO_FACTOR.reset,
+    );
+}
+
 /**
- * Edit, Add Credits (active users only), Recover Credits, Transactions and Delete, with the list's own
- * actions in between; `dialogs` are the credit dialogs to render once beside the table.
+ * Edit, Add Credits (active users only), Recover Credits, Transactions, Reset two-factor (users who
+ * have one) and Delete, with the list's own actions in between; `dialogs` are the credit dialogs to
+ * render once beside the table.
  */
 export function useUserRowActions(entity: CreditEntity, options: UserRowActionsOptions) {
   const navigate = useNavigate();
   const credits = useCreditDialogs(entity);
+  const resetTwoFactor = useResetTwoFactor(entity);
   const { onEdit, onDelete, transactionsLabel = 'Transactions', first = [], afterCredits = [], afterTransactions = [] } = options;
   const rowActions = (record: HierarchyUser): Actions => [
     ...first,
@@ -81,6 +114,7 @@ export function useUserRowActions(entity: CreditEntity, options: UserRowActionsO
     { key: 'transactions', label: transactionsLabel, icon: <HistoryOutlined />, onClick: (r) => navigate(`/${entity}/${r.id}/transactions`) },
     { key: 'statement', label: STATEMENT.open, icon: <FileTextOutlined />, onClick: (r) => navigate(`/statements/${r.id}`) },
     ...afterTransactions,
+    { key: 'reset-two-factor', label: TWO_FACTOR.reset, icon: <SafetyOutlined />, hidden: !record.two_factor, onClick: resetTwoFactor },
     { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, onClick: onDelete },
   ];
   return { rowActions, dialogs: credits.dialogs };

@@ -16,6 +16,7 @@ import {
   type SettingSwitch,
   type SystemSettingField,
   type SystemSettingsValues,
+  TWO_FACTOR,
   systemSettingBody,
 } from '../../contract';
 import { errorToast, useConfirm, useNotify } from '../../components/feedback';
@@ -50,8 +51,18 @@ const FEATURES: Array<{ field: SettingSwitch; label: string; help: string }> = [
   { field: 'global_discounts_enabled', label: 'Enable Global Discounts', help: 'Renewal pricing uses the global discounts (User Promo).' },
 ];
 
+/** Two-factor sign-in required per role (the admin's own can be reset only from the command line). */
+const TWO_FACTOR_SWITCHES: Array<{ field: SettingSwitch; label: string; help: string }> = (
+  [
+    ['two_factor_admin', 'Administrators', 'administrators'],
+    ['two_factor_manager', 'Managers', 'managers'],
+    ['two_factor_reseller', 'Resellers', 'resellers'],
+    ['two_factor_dealer', 'Dealers', 'dealers'],
+  ] as const
+).map(([field, label, who]) => ({ field, label: `Require for ${label}`, help: TWO_FACTOR.settingsHelp(who) }));
+
 const LABELS: Record<SystemSettingField, string> = Object.fromEntries(
-  [...NUMBERS, ...FEATURES, { field: 'maintenance_mode', label: CONFIG_SCREENS.maintenanceMode }].map((s) => [s.field, s.label]),
+  [...NUMBERS, ...FEATURES, ...TWO_FACTOR_SWITCHES, { field: 'maintenance_mode', label: CONFIG_SCREENS.maintenanceMode }].map((s) => [s.field, s.label]),
 ) as Record<SystemSettingField, string>;
 
 /**
@@ -182,6 +193,8 @@ export function SystemSettingsPage() {
 
   const featureCard = <Card title={SETTINGS.featureCard}>{FEATURES.map(({ field, label, help }) => switchRow(field, label, help))}</Card>;
 
+  const twoFactorCard = <Card title={TWO_FACTOR.settingsCard}>{TWO_FACTOR_SWITCHES.map(({ field, label, help }) => switchRow(field, label, help))}</Card>;
+
   const controlCard = (
     <Card title={SETTINGS.controlCard}>
       <Alert type="warning" showIcon message={CONFIG_SCREENS.maintenanceMode} description={CONFIG_SCREENS.maintenanceWarning} style={{ marginBottom: 8 }} />
@@ -198,7 +211,7 @@ export function SystemSettingsPage() {
             <span data-testid={`summary-${field}`}>{String(settings[field])}</span>
           </Descriptions.Item>
         ))}
-        {[...FEATURES, { field: 'maintenance_mode' as const, label: LABELS.maintenance_mode }].map(({ field, label }) => (
+        {[...FEATURES, ...TWO_FACTOR_SWITCHES, { field: 'maintenance_mode' as const, label: LABELS.maintenance_mode }].map(({ field, label }) => (
           <Descriptions.Item key={field} label={label}>
             <span data-testid={`summary-${field}`}>{onOff(Boolean(settings[field]))}</span>
           </Descriptions.Item>
@@ -221,6 +234,7 @@ export function SystemSettingsPage() {
               <Col xs={24} xl={12}>
                 <Space direction="vertical" size={16} style={{ width: '100%' }}>
                   {featureCard}
+                  {twoFactorCard}
                   {controlCard}
                   {summaryCard}
                 </Space>
