@@ -11,6 +11,7 @@ import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH, type CurrentUser, PROFILE } from '../../src/contract';
 import { LoginPage } from '../../src/pages/Login';
+import { MemoryRouter } from 'react-router';
 import { ProfilePage } from '../../src/pages/Profile';
 import { createAuthProvider } from '../../src/providers/authProvider';
 import { createDataProvider } from '../../src/providers/dataProvider';
@@ -44,9 +45,11 @@ function renderWith(page: ReactNode, authProvider: AuthProvider) {
   const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
   const view = render(
     <App>
-      <Refine dataProvider={createDataProvider(fake.http)} authProvider={authProvider} notificationProvider={notificationProvider} options={{ disableTelemetry: true }}>
-        {page}
-      </Refine>
+      <MemoryRouter>
+        <Refine dataProvider={createDataProvider(fake.http)} authProvider={authProvider} notificationProvider={notificationProvider} options={{ disableTelemetry: true }}>
+          {page}
+        </Refine>
+      </MemoryRouter>
     </App>,
   );
   const input = (id: string) => view.baseElement.querySelector<HTMLInputElement>(`#${id}`)!;

@@ -12,6 +12,7 @@ import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { type CurrentUser, STORAGE_KEYS, TWO_FACTOR } from '../../src/contract';
 import { LoginPage } from '../../src/pages/Login';
+import { MemoryRouter } from 'react-router';
 import { ProfilePage } from '../../src/pages/Profile';
 import { createAuthProvider } from '../../src/providers/authProvider';
 import { createDataProvider } from '../../src/providers/dataProvider';
@@ -48,9 +49,11 @@ function renderWith(page: ReactNode, authProvider: AuthProvider) {
   const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
   const view = render(
     <App>
-      <Refine dataProvider={createDataProvider(fake.http)} authProvider={authProvider} notificationProvider={notificationProvider} options={{ disableTelemetry: true }}>
-        {page}
-      </Refine>
+      <MemoryRouter>
+        <Refine dataProvider={createDataProvider(fake.http)} authProvider={authProvider} notificationProvider={notificationProvider} options={{ disableTelemetry: true }}>
+          {page}
+        </Refine>
+      </MemoryRouter>
     </App>,
   );
   const input = (id: string) => view.baseElement.querySelector<HTMLInputElement>(`#${id}`)!;
