@@ -23,7 +23,14 @@ describeEachDatabase('account moves', (ctx) => {
   const owners = async (ids: number[]) =>
     (await db().selectFrom('accounts').select(['id', 'owner_id', 'owner_path']).where('id', 'in', ids).orderBy('id').execute()).map((a) => [a.owner_id, a.owner_path]);
   const ledger = async () => ({
-    entries: Number((await db().selectFrom('credit_transactions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+    entries: Number(
+      (
+        await db()
+          .selectFrom('credit_transactions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
     balances: await db().selectFrom('users').select(['id', 'credits', 'bonus_credits']).orderBy('id').execute(),
   });
 
@@ -55,14 +62,23 @@ describeEachDatabase('account moves', (ctx) => {
     expect((await b.dealer.client.get('/accounts')).body.meta.total).toBe(1);
     expect(await ledger()).toEqual(before);
     expect(await tallyProblems(db())).toEqual([]);
-    const audits = await db().selectFrom('audit_logs').selectAll().where('module', '=', 'accounts').where('action', '=', 'move').where('entity_id', 'in', [a1, a2]).execute();
+    const audits = await db()
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('module', '=', 'accounts')
+      .where('action', '=', 'move')
+      .where('entity_id', 'in', [a1, a2])
+      .execute();
     expect(audits).toHaveLength(2);
     expect(audits.map((a) => JSON.parse(String(a.new_values)).owner)).toEqual([b.dealer2.username, b.dealer2.username]);
 
     // Again: nothing left to move, nothing written.
     const again = await b.reseller.client.post('/accounts/move', { account_ids: [a1, a2], to_owner_id: b.dealer2.id });
     expect(again.body.data).toEqual({ moved: 0, account_ids: [] });
-    expect((await b.reseller.client.post('/accounts/move/preview', { account_ids: [a1, a2], to_owner_id: b.dealer2.id })).body.data).toMatchObject({ moving: [], already_there: 2 });
+    expect((await b.reseller.client.post('/accounts/move/preview', { account_ids: [a1, a2], to_owner_id: b.dealer2.id })).body.data).toMatchObject({
+      moving: [],
+      already_there: 2,
+    });
     expect(await db().selectFrom('audit_logs').select('id').where('action', '=', 'move').where('entity_id', 'in', [a1, a2]).execute()).toHaveLength(2);
 
     // And back, to the caller itself, by a manager across its resellers.
@@ -137,7 +153,12 @@ describeEachDatabase('account moves', (ctx) => {
       b.reseller.client.post('/accounts/move', { account_ids: b.accounts, to_owner_id: third.id }),
     ]);
     for (const res of results) expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const rows = await db().selectFrom('accounts').innerJoin('users', 'users.id', 'accounts.owner_id').select(['accounts.owner_id', 'accounts.owner_path', 'users.path']).where('accounts.id', 'in', b.accounts).execute();
+    const rows = await db()
+      .selectFrom('accounts')
+      .innerJoin('users', 'users.id', 'accounts.owner_id')
+      .select(['accounts.owner_id', 'accounts.owner_path', 'users.path'])
+      .where('accounts.id', 'in', b.accounts)
+      .execute();
     expect(new Set(rows.map((r) => r.owner_id)).size).toBe(1);
     for (const row of rows) expect(row.owner_path).toBe(row.path);
     expect(await tallyProblems(db())).toEqual([]);
