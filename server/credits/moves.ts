@@ -10,6 +10,7 @@
  * A recovery also records which allocations of the child it took back (credits/allocations.ts) and
  * which of their bonus (credits/bonusBack.ts).
  */
+import { checkCreditCap } from '../hierarchy/caps';
 import { type Kysely, type Transaction } from 'kysely';
 import { CREDITS, type CreditAmountRules, HIERARCHY, MANAGER_ALLOCATION_MAX, creditAmountIssue } from '../../src/contract';
 import { isPostgres } from '../db/dialect';
@@ -137,6 +138,8 @@ export async function giveCredits(trx: Trx, actorId: number, targetId: number, a
   if (admin && target.role === 'manager' && amount > MANAGER_ALLOCATION_MAX) {
     throw fieldError('credits', CREDITS.adminAllocationCap);
   }
+
+  if (!admin) await checkCreditCap(trx, actor, amount, options.purpose === 'add' ? 'paid_credits' : 'credits');
 
   const bonus = options.bonus ?? (await bonusFor(trx, actor, target, amount, options.settings));
   if (options.bonusClaim !== undefined && options.bonusClaim !== null && options.bonusClaim !== bonus.bonus) {

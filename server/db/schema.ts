@@ -420,6 +420,16 @@ export interface UserPreferencesTable {
   updated_at: Timestamp;
 }
 
+/** A member's limits (migration 0025); null: no limit. */
+export interface MemberCapsTable {
+  user_id: number;
+  max_accounts: number | null;
+  trials_per_day: number | null;
+  credits_per_day: number | null;
+  updated_by: number;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -455,6 +465,7 @@ export interface Database {
   trial_quotas: TrialQuotasTable;
   ledger_operations: LedgerOperationsTable;
   user_preferences: UserPreferencesTable;
+  member_caps: MemberCapsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

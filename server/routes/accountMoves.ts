@@ -25,6 +25,7 @@ import type { Database, UserRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { nowIso } from '../db/values';
 import { branchServerId, stoppedOnPath } from '../hierarchy/branch';
+import { checkAccountCaps } from '../hierarchy/caps';
 import { DELETED } from '../hierarchy/members';
 import { conflict, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
@@ -41,7 +42,7 @@ async function newOwnerOf(db: Db, actor: Actor, id: number): Promise<UserRow> {
 }
 
 /** What the move would do, read in `db` (the move's own transaction, with the accounts locked). */
-async function plan(db: Db, actor: Actor, body: AccountMoveBody): Promise<{ owner: UserRow; preview: AccountMovePreview }> {
+async function plan(db: Db, actor: Actor, body: AccountMoveBody): Promise<{ owner: UserRow; preview: AccountMovePreview; fromPaths: string[] }> {
   const owner = await newOwnerOf(db, actor, body.to_owner_id);
   const accounts = await lockAccounts(db, actor, body.account_ids);
   const [serverId, stopped] = await Promise.all([branchServerId(db, owner), stoppedOnPath(db, owner.id)]);
@@ -62,6 +63,7 @@ async function plan(db: Db, actor: Actor, body: AccountMoveBody): Promise<{ owne
   );
   return {
     owner,
+    fromPaths: moving.map((a) => a.owner_path),
     preview: {
       to: { id: owner.id, name: owner.name, username: owner.username, role: owner.role },
       moving: moving.map((a) => ({ id: a.id, login: a.login, from: usernameOf.get(a.owner_id) ?? String(a.owner_id) })),
@@ -99,6 +101,7 @@ const accountMoveRoutes: FastifyPluginAsyncZod = async (app) => {
         if (planned.preview.refused.length > 0) return planned;
         const ids = planned.preview.moving.map((a) => a.id);
         if (ids.length === 0) return planned;
+        await checkAccountCaps(trx, planned.owner.path, planned.fromPaths);
         const at = nowIso();
         await trx.updateTable('accounts').set({ owner_id: planned.owner.id, owner_path: planned.owner.path, updated_at: at }).where('id', 'in', ids).execute();
         await recordAudits(

@@ -55,6 +55,7 @@ import {
   toAccount,
 } from '../accounts/store';
 import { checkTrial, claimTrialDevice, claimTrialQuota } from '../accounts/trials';
+import { checkAccountCaps, checkTrialCaps } from '../hierarchy/caps';
 import { recordAudit, recordAudits } from '../audit';
 import { type OperationResult, rateLimitMiddlewareWrites, runCreditOperation } from './creditOperation';
 import type { AccountRow, Database, UserRow } from '../db/schema';
@@ -192,7 +193,11 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
       const create = async (trx: Transaction<Database>, { serverId, settings }: Awaited<ReturnType<typeof precheck>>): Promise<OperationResult> => {
         const { now } = outcome;
-        if (body.is_trial) await claimTrialQuota(trx, actor.id, settings, now);
+        await checkAccountCaps(trx, actor.path, [null]);
+        if (body.is_trial) {
+          await claimTrialQuota(trx, actor.id, settings, now);
+          await checkTrialCaps(trx, actor.path);
+        }
         const trialDays = settingNumberOrFallback('trial-days', settings.trial_days);
         const { id } = await trx
           .insertInto('accounts')

@@ -5,12 +5,16 @@
  * few thousand tally rows.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorBody, dataOf } from '../../src/contract';
-import { type HierarchyNode, hierarchyTree, hierarchyTreeQuery } from '../../src/contract/resources/hierarchy';
+import { apiErrorBody, dataOf, idParam, messageDataOf } from '../../src/contract';
+import { CAPS, type HierarchyNode, hierarchyTree, hierarchyTreeQuery, memberCapsBody, memberCapsEntity } from '../../src/contract/resources/hierarchy';
 import { expiringByOwner } from '../accounts/expiring';
+import { recordAudit } from '../audit';
+import { inTransaction } from '../db/transaction';
+import { nowIso } from '../db/values';
+import { capsView } from '../hierarchy/caps';
 import { actorOf } from '../http/guard';
 import { below, ownedWithin, pathIds } from '../http/scope';
-import { DELETED } from '../hierarchy/members';
+import { DELETED, findMember } from '../hierarchy/members';
 
 const MEMBER_ROLES = ['manager', 'reseller', 'dealer'];
 
@@ -78,6 +82,48 @@ const hierarchyRoutes: FastifyPluginAsyncZod = async (app) => {
 
       return { data: { expiring_days: days, nodes: [...nodes.values()].map(({ path: _path, ...node }) => node) } };
     },
+  );
+
+  // A member's limits, read and set by any user above it (docs/domain.md#caps).
+  app.get(
+    '/hierarchy/caps/:id',
+    { config: { access: ['hierarchy', 'caps'] }, schema: { params: idParam, response: { 200: dataOf(memberCapsEntity), '4xx': apiErrorBody }, tags: ['hierarchy'] } },
+    async (request) => ({ data: await capsView(db, await findMember(db, actorOf(request), request.params.id, null)) }),
+  );
+  app.put(
+    '/hierarchy/caps/:id',
+    {
+      config: { access: ['hierarchy', 'caps'] },
+      schema: { params: idParam, body: memberCapsBody, response: { 200: messageDataOf(memberCapsEntity), '4xx': apiErrorBody }, tags: ['hierarchy'] },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const member = await findMember(db, actor, request.params.id, null);
+      const caps = request.body;
+      const before = await capsView(db, member);
+      await inTransaction(db, async (trx) => {
+        await trx
+          .insertInto('member_caps')
+          .values({ user_id: member.id, ...caps, updated_by: actor.id, updated_at: nowIso() })
+          .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...caps, updated_by: actor.id, updated_at: nowIso() }))
+          .execute();
+        await recordAudit(trx, request, {
+          module: member.role + 's',
+          action: 'caps',
+          entityId: member.id,
+          targetUsername: member.username,
+          oldValues: before.caps,
+          newValues: caps,
+        });
+      });
+      return { message: CAPS.saved(member.username), data: await capsView(db, member) };
+    },
+  );
+  // The caller's own limits and their use, for its dashboard.
+  app.get(
+    '/hierarchy/my-caps',
+    { config: { access: ['dashboard', 'list'] }, schema: { response: { 200: dataOf(memberCapsEntity), '4xx': apiErrorBody }, tags: ['hierarchy'] } },
+    async (request) => ({ data: await capsView(db, actorOf(request)) }),
   );
 };
 
