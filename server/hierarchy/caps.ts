@@ -5,7 +5,7 @@
  * cap take turns and a burst never passes it. Only capped branches pay for the lock.
  */
 import { type Kysely, type Transaction, sql } from 'kysely';
-import { CAPS, type MemberCapsView } from '../../src/contract/resources/hierarchy';
+import { CAPS, type MemberCapsView } from '../../src/contract';
 import { isPostgres } from '../db/dialect';
 import type { Database, UserRow } from '../db/schema';
 import { conflict, fieldError } from '../errors';

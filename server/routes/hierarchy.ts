@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorBody, dataOf, idParam, messageDataOf } from '../../src/contract';
-import { CAPS, type HierarchyNode, hierarchyTree, hierarchyTreeQuery, memberCapsBody, memberCapsEntity } from '../../src/contract/resources/hierarchy';
+import { CAPS, type HierarchyNode, hierarchyTree, hierarchyTreeQuery, memberCapsBody, memberCapsEntity } from '../../src/contract';
 import { expiringByOwner } from '../accounts/expiring';
 import { recordAudit } from '../audit';
 import { inTransaction } from '../db/transaction';

@@ -4,6 +4,7 @@
  * A toast written as 'Title: description' is a { title, description } pair.
  */
 import { plural, pluralWord } from './format';
+import { EXPIRING_WINDOWS } from './constants';
 
 export interface ToastText {
   title: string;
@@ -448,6 +449,46 @@ export const HIERARCHY = {
 } as const;
 
 /** End-user accounts, renewals, auto-renew, MAC checks and user search (our own). */
+/** The hierarchy tree (docs/domain.md#the-hierarchy-tree). */
+export const HIERARCHY_TREE = {
+  title: 'Hierarchy',
+  loadFailed: 'Failed to load the hierarchy',
+  expiringWindow: 'Expiring within',
+  search: 'Find a member',
+  branch: 'Branch',
+  balance: 'Balance',
+  accounts: 'Accounts',
+  active: 'Active',
+  expiring: (days: string) => `Expiring in ${plural(Number(days), 'day')}`,
+  window: (days: string) => plural(Number(days), 'day'),
+  blocked: 'Blocked',
+  blockedWhy: (status: string) => (status === 'active' ? 'A member above is not active' : `Status: ${status}`),
+  openAccounts: 'Accounts',
+  openExpiring: 'Expiring accounts',
+  openTransactions: 'Transactions',
+  empty: 'No managers, resellers or dealers below you yet.',
+  windowInvalid: `The window must be one of: ${EXPIRING_WINDOWS.join(', ')} days.`,
+} as const;
+
+/** The limits a user above sets on a member (docs/domain.md#caps). */
+export const CAPS = {
+  title: 'Limits',
+  maxAccounts: 'Maximum live accounts',
+  trialsPerDay: 'Trials per day',
+  creditsPerDay: 'Credits it may give per day',
+  noLimit: 'No limit',
+  help: 'Empty means no limit. Days are UTC days.',
+  saved: (username: string) => `Limits of ${username} saved.`,
+  saveFailed: 'Failed to save the limits',
+  /** The refusals: whose limit, and what it allows. */
+  accountsReached: (username: string, max: number) => `The branch of ${username} may have at most ${plural(max, 'live account')}.`,
+  trialsReached: (username: string, max: number) => `The branch of ${username} may start at most ${plural(max, 'trial')} a day.`,
+  creditsReached: (max: number, left: number) => `You may give at most ${plural(max, 'credit')} a day; ${plural(left, 'credit')} left today.`,
+  /** The capped user's own view (its dashboard). */
+  yours: 'Your limits',
+  usage: (used: number, max: number) => `${used} of ${max}`,
+} as const;
+
 /** Moving end-user accounts to another owner in the caller's subtree (docs/domain.md#moves). */
 export const ACCOUNT_MOVES = {
   title: 'Move accounts',

@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { ACCOUNT_MOVES, EXPIRY_WARNING_DAYS, RENEWAL, nameWithUsername } from '../../src/contract';
-import { HIERARCHY_TREE, type HierarchyTree } from '../../src/contract/resources/hierarchy';
+import { HIERARCHY_TREE, type HierarchyTree } from '../../src/contract';
 import { describeBrowser } from './harness';
 
 describeBrowser('hierarchy tree', (ctx) => {

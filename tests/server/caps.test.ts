@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { FIELD_RULES } from '../../src/contract';
-import { CAPS, CAP_LIMITS } from '../../src/contract/resources/hierarchy';
+import { CAPS, CAP_LIMITS } from '../../src/contract';
 import { updateSystemSettings } from '../../server/settings';
 import { uniqueMac } from './accountFixtures';
 import { type Client, describeEachDatabase } from './harness';

@@ -4,7 +4,7 @@
  * accounts list's branch filter the tree's counts open, which lists exactly what they count.
  */
 import { expect, it } from 'vitest';
-import { HIERARCHY_TREE, type HierarchyNode } from '../../src/contract/resources/hierarchy';
+import { HIERARCHY_TREE, type HierarchyNode } from '../../src/contract';
 import { DAY } from './accountFixtures';
 import { describeEachDatabase } from './harness';
 import { balance, createDealer, createManager, createReseller, insertAccounts } from './hierarchyFixtures';

@@ -18,3 +18,4 @@ export * from './analytics';
 export * from './system';
 export * from './preferences';
 export * from './statements';
+export * from './hierarchyTree';

@@ -1,8 +1,7 @@
 import { type HttpError, useCustom, useParsed } from '@refinedev/core';
 import { useState } from 'react';
 import { type SelectFilter, listUrl } from '../../components/DataTable';
-import { can, nameWithUsername } from '../../contract';
-import { HIERARCHY_TREE, type HierarchyNode, type HierarchyTree } from '../../contract/resources/hierarchy';
+import { HIERARCHY_TREE, type HierarchyNode, type HierarchyTree, can, nameWithUsername } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
 
 /** GET /hierarchy/tree: the caller and its subtree, each branch's accounts counted in the window. */

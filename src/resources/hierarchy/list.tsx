@@ -9,8 +9,7 @@ import { Alert, Button, Card, Col, Descriptions, Empty, Input, Row, Select, Spac
 import type { DataNode } from 'antd/es/tree';
 import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { EXPIRING_WINDOWS, nameWithUsername, plural } from '../../contract';
-import { HIERARCHY_TREE, type HierarchyNode } from '../../contract/resources/hierarchy';
+import { EXPIRING_WINDOWS, HIERARCHY_TREE, type HierarchyNode, nameWithUsername, plural } from '../../contract';
 import { RoleBadge, StatusTag } from '../../components/display';
 import { branchAccountsUrl, memberTransactionsUrl, useHierarchyTree } from '../../features/hierarchy';
 
