@@ -12,7 +12,7 @@ import { SignedIn } from './components/layout/SignedIn';
 import { documentTitle, pageTitleFor } from './components/layout/pageTitle';
 import { PageLoading, RouteGuard } from './components/routing';
 import { TOAST_MS } from './contract';
-import { declarations, menuFor, panelRoutes, refineResources } from './navigation';
+import { declarations, menuFor, panelRoutes, paletteSearchesFor, refineResources } from './navigation';
 import { LoginPage, NotFoundPage, UnauthorizedPage } from './pages';
 import { accessControlProvider } from './providers/accessControlProvider';
 import { AppConfigProvider, useAppConfig } from './providers/appConfig';
@@ -77,7 +77,7 @@ function PanelRoutes() {
             <Route
               element={
                 <SignedIn fallback={<CatchAllNavigate to="/login" />}>
-                  <AppLayout menuFor={menuFor} resources={declarations} />
+                  <AppLayout menuFor={menuFor} resources={declarations} searchesFor={paletteSearchesFor} />
                 </SignedIn>
               }
             >
@@ -89,7 +89,7 @@ function PanelRoutes() {
             <Route
               element={
                 <SignedIn fallback={<PublicFrame />}>
-                  <AppLayout menuFor={menuFor} resources={declarations} />
+                  <AppLayout menuFor={menuFor} resources={declarations} searchesFor={paletteSearchesFor} />
                 </SignedIn>
               }
             >
