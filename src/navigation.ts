@@ -1,7 +1,8 @@
 /** What the panel offers, derived from the declarations: every route with its permission, and each role's menu. */
-import { type MenuEntry, buildMenu, refineResourcesOf, routesOf } from './components/routing';
+import type { PaletteSearch } from './components/layout/CommandPalette';
+import { type MenuEntry, buildMenu, labelOf, refineResourcesOf, routesOf } from './components/routing';
 import { matchPath } from 'react-router';
-import { DEFAULT_PAGE_SIZE, can, isRole } from './contract';
+import { type Account, DEFAULT_PAGE_SIZE, type HierarchyUser, can, isRole, ROLES } from './contract';
 import { dataProvider } from './providers/dataProvider';
 import { session } from './providers/session';
 import { LoginPage, dashboard, profile } from './pages';
@@ -16,6 +17,27 @@ export const unknownRoleMenu = buildMenu(UNKNOWN_ROLE_MENU, declarations);
 
 /** A role's menu; a missing or unknown role gets only Dashboard and MAC Check. */
 export const menuFor = (role: string | null | undefined): MenuEntry[] => (isRole(role) ? menus.get(role)! : unknownRoleMenu);
+
+/** What the command palette finds, in each list's own search: accounts by login, name or MAC; members by username. */
+const PALETTE_ROWS: Record<string, PaletteSearch['row']> = {
+  accounts: (r) => ({ key: (r as Account).login, subtitle: [(r as Account).full_name, (r as Account).mac_address].filter(Boolean).join(' · ') }),
+  managers: (r) => ({ key: (r as HierarchyUser).username, subtitle: (r as HierarchyUser).name }),
+  resellers: (r) => ({ key: (r as HierarchyUser).username, subtitle: (r as HierarchyUser).name }),
+  dealers: (r) => ({ key: (r as HierarchyUser).username, subtitle: (r as HierarchyUser).name }),
+};
+const paletteSearches = new Map(
+  ROLES.map((role) => [
+    role,
+    declarations.flatMap((r): PaletteSearch[] =>
+      PALETTE_ROWS[r.name] && r.list && can(role, r.name, 'list')
+        ? [{ resource: r.name, path: r.list.path, label: labelOf(r), icon: r.icon, row: PALETTE_ROWS[r.name] }]
+        : [],
+    ),
+  ]),
+);
+
+/** The lists a role's command palette searches (those the role may read). */
+export const paletteSearchesFor = (role: string | null | undefined): PaletteSearch[] => (isRole(role) ? paletteSearches.get(role)! : []);
 
 const hasListView = (search: string) => [...new URLSearchParams(search).keys()].some((key) => /^(currentPage|pageSize|sorters|filters)\b/.test(key));
 

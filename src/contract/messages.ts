@@ -241,6 +241,20 @@ export const LAYOUT = {
   userMenu: 'User menu',
 } as const;
 
+/** The command palette: jump to a screen of the menu, or find an account or a member. */
+export const PALETTE = {
+  open: 'Search',
+  /** The shortcut as the header button shows it, per platform. */
+  shortcut: { mac: '⌘K', other: 'Ctrl K' },
+  title: 'Command palette',
+  placeholder: 'Jump to a screen, or find an account or member…',
+  screens: 'Screens',
+  /** Searches start at this many characters. */
+  minSearch: 2,
+  /** Results per searched list. */
+  perList: 5,
+} as const;
+
 export const MANAGERS = {
   loadDataFailed: 'Failed to load manager data',
   deleteFailed: 'Failed to delete manager(s)',

@@ -1,4 +1,4 @@
-/** Header: panel name per role, credits (non-admins, links to /profile), user menu, mobile menu button. */
+/** Header: panel name per role, the command palette's button, credits (non-admins, links to /profile), user menu, mobile menu button. */
 import { LogoutOutlined, MenuOutlined, SettingOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons';
 import { useLogout } from '@refinedev/core';
 import { Avatar, Button, Dropdown, Layout, Space, Typography, theme } from 'antd';
@@ -6,8 +6,19 @@ import { Link, useNavigate } from 'react-router';
 import { LAYOUT, PANEL_NAMES, isRole } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
 import { RoleBadge } from '../display';
+import type { MenuEntry } from '../routing';
+import type { PaletteSearch } from './CommandPalette';
+import { PaletteLauncher } from './PaletteLauncher';
 
-export function AppHeader({ onOpenMenu, mobile }: { onOpenMenu: () => void; mobile: boolean }) {
+interface HeaderProps {
+  onOpenMenu: () => void;
+  mobile: boolean;
+  /** The role's menu and the lists it may search, for the command palette. */
+  menu: MenuEntry[];
+  searches: PaletteSearch[];
+}
+
+export function AppHeader({ onOpenMenu, mobile, menu, searches }: HeaderProps) {
   const { user, role } = useCurrentUser();
   const { mutate: logout } = useLogout();
   const navigate = useNavigate();
@@ -30,6 +41,7 @@ export function AppHeader({ onOpenMenu, mobile }: { onOpenMenu: () => void; mobi
         </Typography.Text>
       </div>
       <div className="app-header-end">
+        <PaletteLauncher entries={menu} searches={searches} mobile={mobile} />
         {/* Named by its text ("Credits: 120"), which a phone only hides from sight. */}
         {user && role !== 'admin' && user.credits !== null && (
           <Link to="/profile" data-testid="header-credits">

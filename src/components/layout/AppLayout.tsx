@@ -6,6 +6,7 @@ import { LAYOUT } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
 import { useAppConfig } from '../../providers/appConfig';
 import { AppHeader } from './AppHeader';
+import type { PaletteSearch } from './CommandPalette';
 import { AppMenu } from './AppMenu';
 import { MaintenanceBar, MaintenanceNotice } from './MaintenanceNotice';
 import { PageHeadingProvider } from './PageHeading';
@@ -16,8 +17,15 @@ import './layout.css';
 
 const Brand = () => <div style={{ color: '#fff', fontSize: 20, fontWeight: 600, padding: '16px 24px', whiteSpace: 'nowrap' }}>{LAYOUT.brand}</div>;
 
-/** `menuFor` gives a role's menu; both come from the app's declarations. */
-export function AppLayout({ menuFor, resources }: { menuFor: (role: string | null) => MenuEntry[]; resources: readonly PanelResource[] }) {
+interface LayoutProps {
+  menuFor: (role: string | null) => MenuEntry[];
+  resources: readonly PanelResource[];
+  /** The lists the command palette searches for a role. */
+  searchesFor?: (role: string | null) => PaletteSearch[];
+}
+
+/** `menuFor` gives a role's menu; it and the resources come from the app's declarations. */
+export function AppLayout({ menuFor, resources, searchesFor = () => [] }: LayoutProps) {
   const mobile = !useScreens().lg;
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { role, isLoading } = useCurrentUser();
@@ -49,7 +57,7 @@ export function AppLayout({ menuFor, resources }: { menuFor: (role: string | nul
         </Layout.Sider>
       )}
       <Layout className="app-main">
-        <AppHeader mobile={mobile} onOpenMenu={() => setDrawerOpen(true)} />
+        <AppHeader mobile={mobile} onOpenMenu={() => setDrawerOpen(true)} menu={menuFor(role)} searches={searchesFor(role)} />
         {config.maintenance_mode && role === 'admin' && <MaintenanceBar />}
         <Layout.Content className="app-content" style={{ padding: mobile ? 12 : 24 }}>
           <PageHeadingProvider title={pageTitleFor(pathname, resources)}>{underMaintenance ? <MaintenanceNotice /> : <Outlet />}</PageHeadingProvider>
