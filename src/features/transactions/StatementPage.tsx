@@ -9,6 +9,7 @@ import { Alert, Button, Card, DatePicker, Descriptions, Space, Table, Tag, Typog
 import dayjs, { type Dayjs } from 'dayjs';
 import { useParams, useSearchParams } from 'react-router';
 import { DATE_FORMAT, STATEMENT, type Statement, type StatementEntry, nameWithUsername, plural } from '../../contract';
+import { Scrollable } from '../../components/DataTable';
 import { BackButton } from '../../components/layout/BackButton';
 import { CsvDownload } from '../../components/export/CsvDownload';
 import './statement.css';
@@ -81,24 +82,26 @@ export function StatementPage() {
             <Descriptions.Item label={STATEMENT.net}>{statement.net_change}</Descriptions.Item>
           </Descriptions>
           {statement.entries_truncated && <Alert type="info" showIcon message={STATEMENT.truncated(statement.entries.length, statement.entry_count)} />}
-          <Table<StatementEntry>
-            rowKey="id"
-            size="small"
-            pagination={false}
-            dataSource={statement.entries}
-            scroll={{ x: true }}
-            columns={[
-              { title: 'Date', dataIndex: 'created_at', render: dateTime },
-              { title: 'Transaction #', dataIndex: 'transaction_number' },
-              { title: 'Type', dataIndex: 'type', render: (t: string) => <Tag>{t}</Tag> },
-              { title: 'Credits', dataIndex: 'credits', align: 'right' },
-              { title: 'Balance After', dataIndex: 'balance_after', align: 'right' },
-              { title: 'Account', dataIndex: 'account', render: (v: string | null) => v ?? '—' },
-              { title: 'Member', dataIndex: 'counterparty', render: who },
-              { title: 'By', dataIndex: 'actor', render: who },
-              { title: 'Remarks', dataIndex: 'remarks', render: (v: string | null) => v ?? '—' },
-            ]}
-          />
+          <Scrollable label={STATEMENT.entries}>
+            <Table<StatementEntry>
+              rowKey="id"
+              size="small"
+              pagination={false}
+              dataSource={statement.entries}
+              scroll={{ x: true }}
+              columns={[
+                { title: 'Date', dataIndex: 'created_at', render: dateTime },
+                { title: 'Transaction #', dataIndex: 'transaction_number' },
+                { title: 'Type', dataIndex: 'type', render: (t: string) => <Tag>{t}</Tag> },
+                { title: 'Credits', dataIndex: 'credits', align: 'right' },
+                { title: 'Balance After', dataIndex: 'balance_after', align: 'right' },
+                { title: 'Account', dataIndex: 'account', render: (v: string | null) => v ?? '—' },
+                { title: 'Member', dataIndex: 'counterparty', render: who },
+                { title: 'By', dataIndex: 'actor', render: who },
+                { title: 'Remarks', dataIndex: 'remarks', render: (v: string | null) => v ?? '—' },
+              ]}
+            />
+          </Scrollable>
           <Table
             rowKey="type"
             size="small"

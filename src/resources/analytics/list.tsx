@@ -8,7 +8,7 @@ import { Bar, Column, Line } from '@ant-design/plots';
 import { type HttpError, useCustom } from '@refinedev/core';
 import { Alert, Button, Card, Col, DatePicker, Input, Row, Segmented, Select, Space, Table } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { type ReactNode, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import {
   ANALYTICS,
   ANALYTICS_MAX_RANGE_DAYS,
@@ -22,7 +22,7 @@ import {
   type TopUser,
 } from '../../contract';
 import { dateTime } from '../../components/display';
-import { useKeyboardScrollable } from '../../components/DataTable';
+import { Scrollable } from '../../components/DataTable';
 import { Figure } from '../../components/display/Figure';
 import { ExportCsvButton } from '../../components/export/csv';
 import { PageAccess, PageLoading } from '../../components/routing';
@@ -32,13 +32,6 @@ const CHART_HEIGHT = 260;
 const FIRST_WINDOW = 30;
 const TOP_COUNT = 10;
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** A table that scrolls sideways on a phone takes the focus, so the keyboard scrolls it too. */
-function Scrollable({ label, children }: { label: string; children: ReactNode }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useKeyboardScrollable(ref, label);
-  return <div ref={ref}>{children}</div>;
-}
 
 function useFigures<T>(url: string, query: Record<string, unknown>) {
   const { result, query: q } = useCustom<{ data: T }, HttpError>({ url, method: 'get', config: { query }, errorNotification: false, queryOptions: { retry: false } });
