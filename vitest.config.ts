@@ -36,6 +36,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 240_000,
           fileParallelism: false,
+          // The axe sweep's roles run side by side; two at a time leave the cores to the other layer's run.
+          maxConcurrency: 2,
         },
       },
     ],
