@@ -4,19 +4,16 @@
  * message above the sign-in form, and the profile toasts.
  */
 import { waitFor } from './dom';
-import { type AuthProvider, type NotificationProvider, Refine } from '@refinedev/core';
-import { fireEvent, render } from '@testing-library/react';
-import { App } from 'antd';
+import type { AuthProvider } from '@refinedev/core';
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH, type CurrentUser, PROFILE } from '../../src/contract';
 import { LoginPage } from '../../src/pages/Login';
-import { MemoryRouter } from 'react-router';
 import { ProfilePage } from '../../src/pages/Profile';
 import { createAuthProvider } from '../../src/providers/authProvider';
-import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
+import { renderFormPage } from './formPage';
 
 const USER: CurrentUser = {
   id: 7,
@@ -41,24 +38,7 @@ beforeEach(() => {
   notify = vi.fn<(params: unknown) => void>();
 });
 
-function renderWith(page: ReactNode, authProvider: AuthProvider) {
-  const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
-  const view = render(
-    <App>
-      <MemoryRouter>
-        <Refine dataProvider={createDataProvider(fake.http)} authProvider={authProvider} notificationProvider={notificationProvider} options={{ disableTelemetry: true }}>
-          {page}
-        </Refine>
-      </MemoryRouter>
-    </App>,
-  );
-  const input = (id: string) => view.baseElement.querySelector<HTMLInputElement>(`#${id}`)!;
-  /** The text of the form item around a field: its label and the message under it. */
-  const item = (id: string) => input(id).closest('.ant-form-item')?.textContent ?? '';
-  const type = (id: string, value: string) => fireEvent.change(input(id), { target: { value } });
-  const click = (text: string) => fireEvent.click([...view.baseElement.querySelectorAll('button')].find((b) => b.textContent?.trim() === text)!);
-  return { view, input, item, type, click };
-}
+const renderWith = (page: ReactNode, authProvider: AuthProvider) => renderFormPage(page, { authProvider, fake, notify });
 
 const toasts = () =>
   notify.mock.calls.map(([n]) => {

@@ -2,18 +2,12 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { CSV_BOM, type CsvColumn, toCsv } from '../../contract';
+import { saveFile } from '../../providers/exportCsv';
 
 export { type CsvColumn, csvCell, toCsv } from '../../contract';
 
 export function downloadCsv(filename: string, csv: string): void {
-  const url = URL.createObjectURL(new Blob([CSV_BOM, csv], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveFile(new Blob([CSV_BOM, csv], { type: 'text/csv;charset=utf-8' }), filename);
 }
 
 export function ExportCsvButton<T>({
