@@ -43,7 +43,7 @@ const hierarchyRoutes: FastifyPluginAsyncZod = async (app) => {
         expiringByOwner(db, actor, Number(days)),
       ]);
 
-      const self = { ...actor, path: actor.path, parent_id: null } as (typeof members)[number];
+      const self = { ...actor, parent_id: null };
       const rows = [self, ...members.filter((m) => m.id !== actor.id)];
       const nodes = new Map<number, HierarchyNode & { path: string }>();
       for (const m of rows) {
@@ -64,12 +64,11 @@ const hierarchyRoutes: FastifyPluginAsyncZod = async (app) => {
           path: m.path,
         });
       }
-      // Each owner's figures count for it and for every member above it up to the caller.
+      // Each owner's figures count for it and for every member above it in the tree (up to the caller).
       const addUp = (ownerId: number, field: 'accounts' | 'active_accounts' | 'expiring_accounts', n: number) => {
         const owner = nodes.get(ownerId);
         if (!owner || !n) return;
-        const ids = pathIds(owner.path);
-        for (const id of ids.slice(ids.indexOf(actor.id) < 0 ? 0 : ids.indexOf(actor.id))) {
+        for (const id of pathIds(owner.path)) {
           const node = nodes.get(id);
           if (node) node[field] += n;
         }
