@@ -8,15 +8,14 @@
  *
  * One signed-in page per role goes through both sizes (resized, antd's breakpoints follow) and every
  * route inside the app (history.pushState and a popstate event, which the router follows), so the panel
- * and axe-core load once per role; the roles are swept at once, each in a browser context of its own
- * (the sweep only opens and closes, it changes no data). Each step waits for conditions (no request in
- * flight, the page unchanged for a moment, nothing loading or moving), never for a fixed time.
+ * and axe-core load once per role; each step waits for conditions (no request in flight, the page
+ * unchanged for a moment, nothing loading or moving), never for a fixed time.
  */
 import axe from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LAYOUT, MENUS, ROLES, ROUTES, type Role, type RouteSpec } from '../../src/contract';
-import { PHONE, type Viewport, WIDE_LAPTOP, describeBrowser, themeSwitcher } from './harness';
+import { type E2EContext, PHONE, type Viewport, WIDE_LAPTOP, describeBrowser, themeSwitcher } from './harness';
 
 const VIEWPORTS: Array<[string, Viewport]> = [
   ['phone', PHONE],
@@ -166,7 +165,7 @@ const resourceOf = (route: RouteSpec) => route.access?.[0] ?? route.path;
 /** Buttons that open a dialog, a drawer or a menu (header buttons, a card's own actions); others change data or download. */
 const OPENERS = /^(Add|Create|New|Edit|Delete|View|Open|Notifications|Promote|Send|Quick Renew|Bulk Renew|Recovery|Columns)/i;
 /** Menu and bulk actions that act at once, without a dialog. */
-const ACTS_AT_ONCE = /^(Activate|Deactivate|Suspend|Check( Connection)?|Clear selection)$/i;
+const ACTS_AT_ONCE = /^(Activate|Deactivate|Suspend|Check Connection|Clear selection)$/i;
 
 /** An open dialog, drawer or popover. */
 const DIALOG = '.ant-modal-wrap:visible .ant-modal, .ant-drawer-open .ant-drawer-content, .ant-popover:visible';
@@ -179,8 +178,7 @@ const TOAST = '.ant-message-notice, .ant-notification-notice';
 
 /**
  * The visible layer (`kind`) the last action opened, if one opens within `wait` ms; an action that
- * navigated to another screen opens none, and one that only raised a toast opens none within a short
- * grace. A layer the address names (a ticket's drawer, `?ticket=`) opens with a new address on the same path.
+ * navigated instead opens none, and one that only raised a toast opens none within a short grace.
  */
 async function openedLayer(page: Page, kind: string, from: { url: string; toasts: number }, wait = 1500): Promise<Locator | null> {
   const layer = page.locator(kind).last();
@@ -199,10 +197,8 @@ async function openedLayer(page: Page, kind: string, from: { url: string; toasts
     other(page.waitForURL((u) => u.href !== from.url, { timeout: wait, waitUntil: 'commit' })),
     other(page.waitForFunction(([selector, n]) => document.querySelectorAll(selector).length > n, [TOAST, from.toasts] as const, { timeout: wait })),
   ]);
-  if (opened) return layer;
-  const now = new URL(page.url());
-  if (now.pathname !== new URL(from.url).pathname) return null;
-  return (await shown(now.href === from.url ? 300 : wait)) ? layer : null;
+  if (opened || (page.url() === from.url && (await shown(300)))) return layer;
+  return null;
 }
 
 /** Closes the open layers: Escape, then a close button, until none is open. */
@@ -232,16 +228,14 @@ interface Sweep {
 
 /**
  * Runs `open`; when it opens a dialog, drawer or menu, audits it alone once drawn and closes it again;
- * when it navigates instead, or the layer had an address of its own, comes back.
+ * when it navigates instead, comes back.
  */
 async function auditLayer(s: Sweep, where: string, open: () => Promise<void>, kind = OPEN_LAYER) {
   const { page } = s;
   const url = page.url();
   const toasts = await page.locator(TOAST).count();
-  TRACE(`${s.who} open ${where}`);
-  await open().catch((error: Error) => {
-    throw new Error(`${s.who} ${where}: ${error.message}`);
-  });
+  TRACE(`open ${where}`);
+  await open();
   // Out of the way: a button under the pointer would be read in its hover colours.
   await page.mouse.move(0, 0);
   const layer = await openedLayer(page, kind, { url, toasts });
@@ -250,8 +244,7 @@ async function auditLayer(s: Sweep, where: string, open: () => Promise<void>, ki
   if (layer && (await layer.isVisible())) {
     s.found.push(...(await seriousViolations(layer)).map((v) => `${s.who} ${where} ${v}`));
     await closeLayers(page);
-  }
-  if (page.url() !== url) {
+  } else if (page.url() !== url) {
     await navigate(page, new URL(url).pathname + new URL(url).search);
   }
 }
@@ -338,7 +331,14 @@ async function auditHeader(s: Sweep, path: string, size: string) {
   if (size === 'phone') await auditLayer(s, `${path} [drawer menu]`, () => openMenu.click());
 }
 
-describeBrowser('axe-core finds no serious or critical violation', (ctx) => {
+// The whole sweep takes about a quarter of an hour: `npm run test:axe` runs it; `npm test` checks the
+// main screens (responsive.test.ts) until it fits the suite's time.
+const SWEEP = process.env.AXE_SWEEP === '1';
+if (!SWEEP) console.warn('Skipping the full axe sweep: run it with npm run test:axe (AXE_SWEEP=1)');
+
+const describeSweep = SWEEP ? describeBrowser : (name: string, suite: (ctx: E2EContext) => void) => describe.skip(name, () => suite({} as E2EContext));
+
+describeSweep('axe-core finds no serious or critical violation', (ctx) => {
   it('routes cover every role menu', () => {
     for (const role of ROLES) {
       const swept = new Set(routesOf(role).map((r) => r.access?.[0]));
@@ -380,29 +380,30 @@ describeBrowser('axe-core finds no serious or critical violation', (ctx) => {
     expect(found).toEqual([]);
   }, 60_000);
 
-  // The roles at once: most of a step is waiting for the page to settle.
-  it.concurrent.for(ROLES)('for a %s, on every route and dialog, at both sizes', { timeout: 900_000 }, async (role, { expect }) => {
-    const started = Date.now();
-    const found: string[] = [];
-    const page = await withAxe(await ctx.signIn(role, undefined, { viewport: PHONE }));
-    for (const [size, viewport] of VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      const s: Sweep = { page, who: `${role} ${size}`, found };
-      const swept = new Set<string>();
-      for (const route of routesOf(role)) {
-        TRACE(`${role} open ${route.example}`);
-        await navigate(page, route.example);
-        TRACE(`${role} settled ${route.example}`);
-        found.push(...(await seriousViolations(page)).map((v) => `${s.who} ${route.example} ${v}`));
-        if (swept.has(resourceOf(route))) continue;
-        swept.add(resourceOf(route));
-        if (swept.size === 1) await auditHeader(s, route.example, size);
-        await auditDialogs(s, route.example);
+  describe.each(ROLES)('for a %s', (role) => {
+    it('on every route and dialog, at both sizes', async () => {
+      const started = Date.now();
+      const found: string[] = [];
+      const page = await withAxe(await ctx.signIn(role, undefined, { viewport: PHONE }));
+      for (const [size, viewport] of VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        const s: Sweep = { page, who: `${role} ${size}`, found };
+        const swept = new Set<string>();
+        for (const route of routesOf(role)) {
+          TRACE(`open ${route.example}`);
+          await navigate(page, route.example);
+          TRACE(`settled ${route.example}`);
+          found.push(...(await seriousViolations(page)).map((v) => `${s.who} ${route.example} ${v}`));
+          if (swept.has(resourceOf(route))) continue;
+          swept.add(resourceOf(route));
+          if (swept.size === 1) await auditHeader(s, route.example, size);
+          await auditDialogs(s, route.example);
+        }
       }
-    }
-    await page.context().close();
-    console.info(`axe sweep of a ${role} at both sizes: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    expect(found, found.join('\n')).toEqual([]);
+      await page.context().close();
+      console.info(`axe sweep of a ${role} at both sizes: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      expect(found, found.join('\n')).toEqual([]);
+    }, 900_000);
   });
 
   it('on the main screens in the dark theme', async () => {

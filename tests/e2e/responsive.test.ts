@@ -1,12 +1,14 @@
 /**
  * Every main screen on a phone (390x844) and a laptop (1440x900), for admin, reseller and dealer:
- * no sideways page scroll, the key columns in view, keyboard-only sign-in and dialogs, the phone's
- * drawer menu, and the MAC check within a phone's width (axe-core: axe.test.ts).
+ * no sideways page scroll, the key columns in view, axe-core without serious or critical violations
+ * in the default and the dark theme, keyboard-only sign-in and dialogs, the phone's drawer menu, and
+ * the MAC check within a phone's width.
  */
+import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { LAYOUT } from '../../src/contract';
-import { PHONE, type Viewport, WIDE_LAPTOP, describeBrowser } from './harness';
+import { PHONE, type Viewport, WIDE_LAPTOP, describeBrowser, themeSwitcher } from './harness';
 
 const SCREENS: Record<string, string[]> = {
   admin: ['/dashboard', '/users', '/dealers', '/transactions'],
@@ -26,6 +28,21 @@ async function settled(page: Page) {
 
 /** How far the page scrolls sideways (0: it fits). */
 const sidewaysOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+declare global {
+  interface Window {
+    axe: typeof axe;
+  }
+}
+
+/** The axe-core violations of impact serious or critical, as 'rule: target' lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  const violations = await page.evaluate(() => window.axe.run(document).then((r) => r.violations));
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.slice(0, 3).map((n) => `${v.id}: ${n.target.join(' ')} ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`));
+}
 
 /** Whether the element is inside the window horizontally. */
 async function inView(page: Page, selector: string, nth = 0) {
@@ -163,4 +180,41 @@ describeBrowser('every main screen fits a phone and a laptop', (ctx) => {
     await dialog.waitFor({ state: 'hidden' });
     await page.context().close();
   }, 60_000);
+
+  it('has no serious or critical axe-core violation on the main screens, in the default and the dark theme', async () => {
+    const activate = await themeSwitcher(ctx.product);
+
+    const audit = async () => {
+      const found: string[] = [];
+      const login = await ctx.newPage({ viewport: WIDE_LAPTOP });
+      await login.goto('/login');
+      await login.getByLabel('Username').waitFor();
+      found.push(...(await seriousViolations(login)).map((v) => `/login ${v}`));
+      await login.context().close();
+      for (const [role, paths] of [
+        ['admin', ['/dashboard', '/users', '/dealers', '/transactions']],
+        ['reseller', ['/dashboard', '/users', '/dealers', '/transactions']],
+        ['dealer', ['/dashboard', '/users', '/transactions']],
+      ] as const) {
+        for (const [size, viewport] of VIEWPORTS) {
+          const page = await ctx.signIn(role, undefined, { viewport });
+          for (const path of paths) {
+            await page.goto(path);
+            await settled(page);
+            found.push(...(await seriousViolations(page)).map((v) => `${role} ${size} ${path} ${v}`));
+          }
+          await page.context().close();
+        }
+      }
+      return found;
+    };
+
+    expect(await audit(), 'default theme').toEqual([]);
+    await activate('midnight');
+    try {
+      expect(await audit(), 'dark theme').toEqual([]);
+    } finally {
+      await activate('classic');
+    }
+  }, 480_000);
 });
