@@ -3,7 +3,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { connect } from './db/connect';
 import { prepareDatabase } from './startup';
-import { jobs } from './jobs';
+import { jobsOf } from './jobs';
 import { startJobs } from './jobs/scheduler';
 import { ensurePanelBuilt } from './panelBuild';
 
@@ -15,7 +15,7 @@ if (prepared.demoSeeded) console.log('Demo data seeded: sign in as admin, manage
 if (process.env.SKIP_PANEL_BUILD !== 'true') await ensurePanelBuilt((m) => console.log(m));
 
 const app = await buildApp({ db, config });
-const stopJobs = config.schedulers ? startJobs(db.kysely, jobs, (job, error) => app.log.error({ err: error, job: job.name }, 'job failed')) : () => {};
+const stopJobs = config.schedulers ? startJobs(db.kysely, jobsOf(config), (job, error) => app.log.error({ err: error, job: job.name }, 'job failed')) : () => {};
 
 const shutdown = async () => {
   stopJobs();

@@ -25,6 +25,7 @@ import { type Bonus, bonusFor } from './bonus';
 import { bonusBack, recordBonus, recordBonusBack, recoveryLimit } from './bonusBack';
 import { DELETED } from '../hierarchy/members';
 import { allocationRules, paidOf, recoveryRules } from './options';
+import { creditsReceived } from '../notifications/events';
 
 export { paidOf };
 
@@ -162,6 +163,11 @@ export async function giveCredits(trx: Trx, actorId: number, targetId: number, a
     // The target's entries come in the order of the changes: the allocation, then its bonus.
     const [allocation, granted] = posted.entries.filter((e) => e.user_id === target.id);
     await recordBonus(trx, allocation.id, granted.id, bonus.bonus, bonus);
+  }
+  if (options.purpose === 'add') {
+    // In the move's transaction: the member is told of exactly the credits that arrived.
+    const received = posted.entries.find((e) => e.user_id === target.id)!;
+    await creditsReceived(trx, { entryId: received.id, recipientId: target.id, credits: amount + bonus.bonus, from: actor.username });
   }
   return { ...posted, credits: amount, bonus: bonus.bonus };
 }

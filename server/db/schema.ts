@@ -33,6 +33,8 @@ export interface UsersTable {
   ledger_entry_id: ColumnType<number | null, never, never>;
   /** When the user's second factor was turned on; null: none (migration 0024). */
   two_factor_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** Where the user's notification digest goes; null: none (migration 0026). */
+  email: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface UserTwoFactorTable {
@@ -466,6 +468,60 @@ export interface Database {
   ledger_operations: LedgerOperationsTable;
   user_preferences: UserPreferencesTable;
   member_caps: MemberCapsTable;
+  notification_settings: NotificationSettingsTable;
+  notification_events: NotificationEventsTable;
+  notifications: NotificationsTable;
+  notification_outbox: NotificationOutboxTable;
+}
+
+/** A user's notification choices (migration 0026); no row: the contract's defaults. */
+export interface NotificationSettingsTable {
+  user_id: number;
+  /** JSON: per channel, the event types it carries. */
+  channels: string;
+  low_balance_threshold: number;
+  expiry_reminder_days: number;
+  webhook_url: string | null;
+  /** The webhook's signing secret, encrypted with APP_KEY (servers/secret.ts). */
+  webhook_secret_enc: string | null;
+  updated_at: Timestamp;
+}
+
+/** Something that happened, recorded once per dedupe key. */
+export interface NotificationEventsTable {
+  id: Id;
+  type: string;
+  dedupe_key: string;
+  /** JSON: title, text, link and the facts of the event. */
+  payload: string;
+  created_at: Timestamp;
+}
+
+/** The panel's inbox: one row per event and recipient. */
+export interface NotificationsTable {
+  id: Id;
+  event_id: number;
+  user_id: number;
+  read_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/** One outward delivery (e-mail, webhook) of an event to a recipient; unique per (event, user, channel). */
+export interface NotificationOutboxTable {
+  id: Id;
+  event_id: number;
+  user_id: number;
+  channel: string; // email | webhook
+  status: string; // pending | sent | failed
+  attempts: Generated<number>;
+  /** Not tried before this time (e-mail: the next digest; after a failure: the backoff). */
+  next_attempt_at: Timestamp;
+  lease_owner: string | null;
+  /** Epoch ms; a claim whose lease ran out (its worker died) may be claimed again. */
+  lease_until: ColumnType<number | string, number | undefined, number>;
+  last_error: string | null;
+  sent_at: Timestamp | null;
+  created_at: Timestamp;
 }
 
 export type UserRow = Selectable<UsersTable>;

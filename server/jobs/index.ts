@@ -2,6 +2,9 @@ import { pruneExpiredTokens } from '../auth/tokens';
 import { CHECK_EVERY_MS, checkActiveServers } from '../provisioning/check';
 import { runAutoRenew } from './autoRenew';
 import type { Job } from './scheduler';
+import type { Config } from '../config';
+import { scanEvents } from '../notifications/events';
+import { deliverPending } from '../notifications/outbox';
 
 export const serverChecksJob: Job = { name: 'check-servers', everyMs: CHECK_EVERY_MS, run: async (db) => void (await checkActiveServers(db)) };
 
@@ -11,3 +14,12 @@ export const jobs: Job[] = [
   { name: 'auto-renew-accounts', everyMs: 60_000, run: async (db) => void (await runAutoRenew(db)) },
   serverChecksJob,
 ];
+
+/** The notification jobs: record the periodic events (expiry, low balance, announcements), then deliver the outbox. */
+export const notificationJobs = (config: Pick<Config, 'appKey' | 'production'>): Job[] => [
+  { name: 'notification-events', everyMs: 5 * 60_000, run: async (db) => void (await scanEvents(db)) },
+  { name: 'deliver-notifications', everyMs: 30_000, run: async (db) => void (await deliverPending(db, config)) },
+];
+
+/** Every job of an API process with this configuration. */
+export const jobsOf = (config: Pick<Config, 'appKey' | 'production'>): Job[] => [...jobs, ...notificationJobs(config)];

@@ -16,6 +16,7 @@ import globalDiscounts from './globalDiscounts';
 import hierarchy from './hierarchy';
 import macSearch from './macSearch';
 import managers from './managers';
+import notifications from './notifications';
 import resellers from './resellers';
 import servers from './servers';
 import statements from './statements';
@@ -46,6 +47,7 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   hierarchy,
   macSearch,
   managers,
+  notifications,
   resellers,
   servers,
   statements,

@@ -36,6 +36,7 @@ import { fieldError, forbidden, notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { type AnyQuery, listQuerystring, listSpec, respondList, shapePage } from '../http/list';
 import { within } from '../http/scope';
+import { ticketReplied } from '../notifications/events';
 
 type Actor = Pick<UserRow, 'id' | 'role' | 'path'>;
 
@@ -381,6 +382,7 @@ const ticketRoutes: FastifyPluginAsyncZod = async (app) => {
         // The other side has something new; the writer has read everything.
         await trx.updateTable('tickets').set({ last_activity_at: now, last_activity_side: side, updated_at: now }).where('id', '=', ticket.id).execute();
         await markRead(trx, ticket.id, actor.id, now);
+        await ticketReplied(trx, { replyId: row.id, ticketId: ticket.id, subject: ticket.subject, ownerId: ticket.user_id, authorId: actor.id, author: actor.username });
         return row.id;
       });
       await recordAudit(db, request, {

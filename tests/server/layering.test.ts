@@ -37,6 +37,7 @@ const LAYER_OF: Record<string, Layer> = {
   settings: 'domain',
   users: 'domain',
   preferences: 'domain',
+  notifications: 'domain',
   routes: 'routes',
   app: 'bootstrap',
   main: 'bootstrap',

@@ -1,0 +1,11 @@
+/**
+ * Notifications: each user's own inbox of events (docs/domain.md#notifications), reached from the
+ * header's Notifications button rather than a menu. Its schemas are in schemas/notifications.ts.
+ */
+import { NOTIFICATIONS, ROLES, defineResource } from '../core';
+
+export default defineResource({
+  name: 'notifications',
+  label: NOTIFICATIONS.title,
+  access: { list: ROLES, edit: ROLES },
+});
