@@ -1,15 +1,18 @@
 /**
- * The dashboard's Notifications button: a count of what is new for the caller, and a drawer with the
- * unread announcements (readers) and the tickets the other side has written to. Load failures are silent.
+ * The dashboard's Notifications button: a count of what is new for the caller (its unread
+ * notifications, announcements and ticket replies), and a drawer with the unread announcements
+ * (readers), the tickets the other side has written to and a link to the Notifications page. Load
+ * failures are silent.
  */
 import { BellOutlined } from '@ant-design/icons';
 import { useCustom } from '@refinedev/core';
 import { Badge, Button, Drawer, Empty, List, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ANNOUNCEMENT_FORM, BANNER, type Ticket, type UserAnnouncement, previewText } from '../../contract';
+import { ANNOUNCEMENT_FORM, BANNER, NOTIFICATIONS, type Ticket, type UserAnnouncement, previewText } from '../../contract';
 import { dateTime } from '../../components/display';
 import { useCurrentUser } from '../../providers/identity';
+import { useUnreadNotifications } from '../notifications';
 import { ExpiringSoonTag } from './meta';
 
 const SHOW = 20;
@@ -36,7 +39,8 @@ export function NotificationsButton() {
   const announcementCount = reader && !announcements.query.isError ? (announcements.result?.data?.unread_count ?? 0) : 0;
   const unreadTickets = tickets.query.isError ? [] : (tickets.result?.data?.data?.data ?? []);
   const ticketCount = tickets.query.isError ? 0 : (tickets.result?.data?.data?.total ?? 0);
-  const count = announcementCount + ticketCount;
+  const notificationCount = useUnreadNotifications(role !== null);
+  const count = announcementCount + ticketCount + notificationCount;
 
   const show = () => {
     setOpen(true);
@@ -53,6 +57,9 @@ export function NotificationsButton() {
       </Badge>
       <Drawer open={open} onClose={() => setOpen(false)} title={ANNOUNCEMENT_FORM.notifications} width={420}>
         <Space direction="vertical" size="large" style={{ width: '100%' }} data-testid="notifications">
+          <Link to="/notifications" onClick={() => setOpen(false)} data-testid="notifications-page-link">
+            {NOTIFICATIONS.openPage} ({notificationCount} {NOTIFICATIONS.unread.toLowerCase()})
+          </Link>
           {reader && (
             <div>
               <Typography.Title level={5}>
