@@ -6,7 +6,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  LISTS,
   NOTIFICATIONS,
+  NOTIFICATION_TYPES,
   type NotificationType,
   apiErrorBody,
   dataOf,
@@ -15,10 +17,8 @@ import {
   messageDataOf,
   notificationEntity,
   notificationListAnswer,
-  notificationQuery,
   notificationSettingsBody,
   notificationSettingsEntity,
-  paginatedOf,
   smtpSettingsBody,
   smtpSettingsEntity,
 } from '../../src/contract';
@@ -26,10 +26,28 @@ import { recordAudit } from '../audit';
 import { nowIso, parseJson } from '../db/values';
 import { notFound } from '../http/errors';
 import { actorOf } from '../http/guard';
-import { listMeta } from '../http/list';
+import { listQuerystring, listSpec, paginate } from '../http/list';
 import type { EventPayload } from '../notifications/events';
 import { deliveryLog } from '../notifications/outbox';
 import { readNotificationSettings, readSmtpSettings, updateNotificationSettings, updateSmtpSettings } from '../notifications/settings';
+
+const UNREAD_VALUES: Record<string, boolean> = { true: true, '1': true, false: false, '0': false };
+
+/** The caller's inbox as a list: newest first, filtered by unread and type. */
+const inboxSpec = listSpec(LISTS.notifications, {
+  filters: {
+    unread: {
+      validate: (v) => (v in UNREAD_VALUES ? null : 'The unread filter must be true or false.'),
+      apply: (qb, v) => (UNREAD_VALUES[v] ? qb.where('n.read_at', 'is', null) : qb.where('n.read_at', 'is not', null)),
+    },
+    type: { column: 'e.type', type: 'enum', values: NOTIFICATION_TYPES },
+  },
+  sorts: { created_at: 'n.created_at', id: 'n.id' },
+  idColumn: 'n.id',
+});
+
+/** The delivery log shows a user's latest deliveries. */
+const DELIVERY_LOG_ROWS = 100;
 
 const payloadOf = (text: string) => parseJson<EventPayload>(text, { title: '', text: '', link: null, facts: {} });
 
@@ -55,23 +73,18 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/notifications',
-    { config: { access: ['notifications', 'list'] }, schema: { querystring: notificationQuery, response: { 200: notificationListAnswer, '4xx': apiErrorBody }, tags: ['notifications'] } },
+    {
+      config: { access: ['notifications', 'list'] },
+      schema: { querystring: listQuerystring(inboxSpec), response: { 200: notificationListAnswer, '4xx': apiErrorBody }, tags: ['notifications'] },
+    },
     async (request) => {
       const actor = actorOf(request);
-      const { page, per_page, unread } = request.query;
-      let query = inbox(actor.id);
-      if (unread === 'true') query = query.where('n.read_at', 'is', null);
-      if (unread === 'false') query = query.where('n.read_at', 'is not', null);
-      const counted = await query
-        .clearSelect()
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirst();
-      const rows = await query
-        .orderBy('n.id', 'desc')
-        .limit(per_page)
-        .offset((page - 1) * per_page)
-        .execute();
-      return { data: rows.map(toApi), meta: listMeta(Number(counted?.n ?? 0), { page, perPage: per_page }, rows.length), unread_count: await unreadCount(actor.id) };
+      const base = db
+        .selectFrom('notifications as n')
+        .innerJoin('notification_events as e', 'e.id', 'n.event_id')
+        .where('n.user_id', '=', actor.id);
+      const page = await paginate(base, request.query as Record<string, unknown>, inboxSpec, (qb) => qb.select(['n.id', 'n.read_at', 'n.created_at', 'e.type', 'e.payload']), toApi);
+      return { ...page, unread_count: await unreadCount(actor.id) };
     },
   );
 
@@ -117,21 +130,10 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     '/notifications/deliveries',
     {
       config: { access: ['notifications', 'list'] },
-      schema: { querystring: notificationQuery.omit({ unread: true }), response: { 200: paginatedOf(deliveryEntity), '4xx': apiErrorBody }, tags: ['notifications'] },
+      schema: { response: { 200: dataOf(z.array(deliveryEntity)), '4xx': apiErrorBody }, tags: ['notifications'] },
     },
     async (request) => {
-      const actor = actorOf(request);
-      const { page, per_page } = request.query;
-      const counted = await db
-        .selectFrom('notification_outbox')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', actor.id)
-        .executeTakeFirst();
-      const rows = await deliveryLog(db, actor.id)
-        .orderBy('o.id', 'desc')
-        .limit(per_page)
-        .offset((page - 1) * per_page)
-        .execute();
+      const rows = await deliveryLog(db, actorOf(request).id).orderBy('o.id', 'desc').limit(DELIVERY_LOG_ROWS).execute();
       return {
         data: rows.map((r) => ({
           id: r.id,
@@ -144,7 +146,6 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
           created_at: r.created_at,
           event: { type: r.type as NotificationType, title: payloadOf(r.payload).title },
         })),
-        meta: listMeta(Number(counted?.n ?? 0), { page, perPage: per_page }, rows.length),
       };
     },
   );

@@ -59,7 +59,6 @@ function serve() {
       data: [
         { id: 7, channel: 'webhook', status: 'pending', attempts: 2, last_error: NOTIFICATIONS.webhookStatus(500), next_attempt_at: '2030-01-04T00:00:00.000Z', sent_at: null, created_at: '2030-01-03T00:00:00.000Z', event: { type: 'credits_received', title: 'Credits received' } },
       ],
-      meta: { total: 1, current_page: 1, per_page: 20, last_page: 1, from: 1, to: 1, total_exact: true },
     },
   });
   return rows;
@@ -85,7 +84,7 @@ function renderAs(ui: React.ReactNode) {
 const items = (root: HTMLElement) => [...root.querySelectorAll('[data-testid="notification"]')] as HTMLElement[];
 const unreadItems = (root: HTMLElement) => items(root).filter((e) => e.dataset.unread === 'true');
 
-describe('Notifications page', { timeout: 30_000 }, () => {
+describe('Notifications page', { timeout: 90_000 }, () => {
   it('marks unread ones, marks one read, then all read, and shows the delivery log', async () => {
     serve();
     const view = renderAs(<NotificationsPage />);

@@ -8,4 +8,5 @@ export default defineResource({
   name: 'notifications',
   label: NOTIFICATIONS.title,
   access: { list: ROLES, edit: ROLES },
+  list: { search: null, sorts: ['created_at', 'id'], defaultSort: '-id', filters: ['unread', 'type'], alsoPlain: ['unread'] },
 });

@@ -30,12 +30,6 @@ export type AppNotification = z.infer<typeof notificationEntity>;
 
 export const notificationListAnswer = z.object({ data: z.array(notificationEntity), meta: listMetaSchema, unread_count: z.number() });
 
-export const notificationQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(20),
-  unread: z.enum(['true', 'false']).optional(),
-});
-
 export const deliveryEntity = z.object({
   id: z.number(),
   channel: z.enum(['email', 'webhook']),

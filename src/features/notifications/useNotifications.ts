@@ -34,12 +34,12 @@ export function useUnreadNotifications(enabled = true) {
   return query.query.isError ? 0 : (query.result?.data?.unread_count ?? 0);
 }
 
-export function useDeliveryLog(page: number, perPage: number) {
-  return useCustom<{ data: Delivery[]; meta: { total: number } }>({
+/** The caller's latest deliveries (the API answers the last hundred). */
+export function useDeliveryLog() {
+  return useCustom<{ data: Delivery[] }>({
     url: 'notifications/deliveries',
     method: 'get',
-    config: { query: { page, per_page: perPage } },
-    queryOptions: { queryKey: [KEY, 'deliveries', page, perPage], retry: false },
+    queryOptions: { queryKey: [KEY, 'deliveries'], retry: false },
     errorNotification: false,
   });
 }

@@ -58,8 +58,7 @@ function Item({ n, onRead }: { n: AppNotification; onRead: (id: number) => void 
 }
 
 function DeliveryLog() {
-  const [page, setPage] = useState(1);
-  const log = useDeliveryLog(page, PAGE_SIZE);
+  const log = useDeliveryLog();
   const rows = log.result?.data?.data ?? [];
   return (
     <Table<Delivery>
@@ -69,7 +68,7 @@ function DeliveryLog() {
       loading={log.query.isLoading}
       dataSource={rows}
       scroll={{ x: true }}
-      pagination={{ current: page, pageSize: PAGE_SIZE, total: log.result?.data?.meta?.total ?? 0, onChange: setPage, hideOnSinglePage: true }}
+      pagination={{ pageSize: PAGE_SIZE, hideOnSinglePage: true }}
       columns={[
         { key: 'event', title: NOTIFICATIONS.title, render: (_, d) => `${NOTIFICATIONS.types[d.event.type]}: ${d.event.title}` },
         { key: 'channel', title: 'Channel', render: (_, d) => NOTIFICATIONS.channels[d.channel] },
