@@ -56,7 +56,14 @@ export async function recordEvent(db: Kysely<Database>, input: EventInput, now: 
     if (s.channels.panel.includes(input.type)) inbox.push({ event_id: event.id, user_id: userId, created_at: at });
     // E-mail waits for the user's next daily digest; without an SMTP server there is no e-mail channel.
     if (smtp && s.email && s.channels.email.includes(input.type)) {
-      outbox.push({ event_id: event.id, user_id: userId, channel: 'email', status: 'pending', next_attempt_at: nextDigestAt(now, smtp.digest_hour).toISOString(), created_at: at });
+      outbox.push({
+        event_id: event.id,
+        user_id: userId,
+        channel: 'email',
+        status: 'pending',
+        next_attempt_at: nextDigestAt(now, smtp.digest_hour).toISOString(),
+        created_at: at,
+      });
     }
     if (s.webhook_url && s.webhook_secret_enc && s.channels.webhook.includes(input.type)) {
       outbox.push({ event_id: event.id, user_id: userId, channel: 'webhook', status: 'pending', next_attempt_at: at, created_at: at });
@@ -98,11 +105,20 @@ export function creditsReceived(trx: Kysely<Database>, move: { entryId: number; 
  * A reply on a ticket: the other side is told. The owner's reply goes to the staff who wrote on the
  * ticket, or to the owner's parent when none has yet; a staff reply goes to the owner.
  */
-export async function ticketReplied(db: Kysely<Database>, reply: { replyId: number; ticketId: number; subject: string; ownerId: number; authorId: number; author: string }) {
+export async function ticketReplied(
+  db: Kysely<Database>,
+  reply: { replyId: number; ticketId: number; subject: string; ownerId: number; authorId: number; author: string },
+) {
   let recipients: number[];
   if (reply.authorId !== reply.ownerId) recipients = [reply.ownerId];
   else {
-    const staff = await db.selectFrom('ticket_replies').select('user_id').distinct().where('ticket_id', '=', reply.ticketId).where('user_id', '<>', reply.ownerId).execute();
+    const staff = await db
+      .selectFrom('ticket_replies')
+      .select('user_id')
+      .distinct()
+      .where('ticket_id', '=', reply.ticketId)
+      .where('user_id', '<>', reply.ownerId)
+      .execute();
     if (staff.length > 0) recipients = staff.map((r) => r.user_id);
     else {
       const owner = await db.selectFrom('users').select('parent_id').where('id', '=', reply.ownerId).executeTakeFirst();
@@ -138,7 +154,13 @@ export async function scanExpiring(db: Kysely<Database>, now: Date): Promise<num
       .where('a.expiry_date', '<=', new Date(now.getTime() + days * 86_400_000).toISOString())
       .where(sql<number>`coalesce(s.expiry_reminder_days, ${DEFAULT_REMINDER_DAYS})`, '=', days)
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('notification_events as e').select('e.id').whereRef('e.dedupe_key', '=', sql<string>`'account_expiring:' || a.id || ':' || a.expiry_date`))),
+        not(
+          exists(
+            selectFrom('notification_events as e')
+              .select('e.id')
+              .whereRef('e.dedupe_key', '=', sql<string>`'account_expiring:' || a.id || ':' || a.expiry_date`),
+          ),
+        ),
       )
       .orderBy('a.expiry_date')
       .limit(BATCH)
@@ -172,7 +194,13 @@ export async function scanExpired(db: Kysely<Database>, now: Date): Promise<numb
     .where('a.expiry_date', '<=', now.toISOString())
     .where('a.expiry_date', '>', new Date(now.getTime() - EXPIRED_LOOKBACK_MS).toISOString())
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('notification_events as e').select('e.id').whereRef('e.dedupe_key', '=', sql<string>`'account_expired:' || a.id || ':' || a.expiry_date`))),
+      not(
+        exists(
+          selectFrom('notification_events as e')
+            .select('e.id')
+            .whereRef('e.dedupe_key', '=', sql<string>`'account_expired:' || a.id || ':' || a.expiry_date`),
+        ),
+      ),
     )
     .orderBy('a.expiry_date')
     .limit(BATCH)
@@ -260,7 +288,13 @@ export async function scanAnnouncements(db: Kysely<Database>, now: Date): Promis
   const at = now.toISOString();
   const live = await liveAnnouncements(db, at)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('notification_events as e').select('e.id').whereRef('e.dedupe_key', '=', sql<string>`'announcement:' || a.id`))),
+      not(
+        exists(
+          selectFrom('notification_events as e')
+            .select('e.id')
+            .whereRef('e.dedupe_key', '=', sql<string>`'announcement:' || a.id`),
+        ),
+      ),
     )
     .orderBy('a.id')
     .limit(20)
@@ -298,4 +332,3 @@ export async function scanEvents(db: Kysely<Database>, now: Date = new Date()) {
     announcements: await scanAnnouncements(db, now),
   };
 }
-

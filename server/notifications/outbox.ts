@@ -40,11 +40,7 @@ interface ClaimOptions {
 export async function claim(db: Kysely<Database>, { channel, now, owner, userId, limit }: ClaimOptions): Promise<OutboxRow[]> {
   const nowMs = now.getTime();
   const claimable = <Q extends { where: any }>(q: Q): Q =>
-    q
-      .where('status', '=', 'pending')
-      .where('channel', '=', channel)
-      .where('next_attempt_at', '<=', now.toISOString())
-      .where('lease_until', '<', nowMs) as Q;
+    q.where('status', '=', 'pending').where('channel', '=', channel).where('next_attempt_at', '<=', now.toISOString()).where('lease_until', '<', nowMs) as Q;
   let due = claimable(db.selectFrom('notification_outbox').select('id'));
   if (userId !== undefined) due = due.where('user_id', '=', userId);
   // The conditions again on the UPDATE itself: on PostgreSQL a row another worker claimed meanwhile
@@ -64,7 +60,11 @@ async function markSent(db: Kysely<Database>, rows: OutboxRow[], owner: string, 
   await db
     .updateTable('notification_outbox')
     .set({ status: 'sent', sent_at: now.toISOString(), lease_owner: null, lease_until: 0, last_error: null })
-    .where('id', 'in', rows.map((r) => r.id))
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.id),
+    )
     .where('lease_owner', '=', owner)
     .where('status', '=', 'pending')
     .execute();
@@ -94,7 +94,9 @@ async function markFailed(db: Kysely<Database>, rows: OutboxRow[], owner: string
 async function eventsOf(db: Kysely<Database>, rows: OutboxRow[]) {
   const ids = [...new Set(rows.map((r) => r.event_id))];
   const events = ids.length ? await db.selectFrom('notification_events').selectAll().where('id', 'in', ids).execute() : [];
-  return new Map(events.map((e) => [e.id, { ...e, type: e.type as NotificationType, payload: parseJson<EventPayload>(e.payload, { title: '', text: '', link: null, facts: {} }) }]));
+  return new Map(
+    events.map((e) => [e.id, { ...e, type: e.type as NotificationType, payload: parseJson<EventPayload>(e.payload, { title: '', text: '', link: null, facts: {} }) }]),
+  );
 }
 
 export interface DeliveryReport {
@@ -193,4 +195,3 @@ export function deliveryLog(db: Kysely<Database>, userId: number) {
     .select(['o.id', 'o.channel', 'o.status', 'o.attempts', 'o.last_error', 'o.next_attempt_at', 'o.sent_at', 'o.created_at', 'e.type', 'e.payload'])
     .where('o.user_id', '=', userId);
 }
-

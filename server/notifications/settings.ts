@@ -152,8 +152,20 @@ export async function readSmtpSettings(db: Kysely<Database>): Promise<SmtpSettin
 export async function updateSmtpSettings(db: Kysely<Database>, config: KeyConfig, body: SmtpSettingsBody): Promise<SmtpSettings> {
   const before = await storedSmtp(db);
   const password_enc =
-    body.password === undefined ? (before?.password_enc ?? null) : body.password === null ? null : encryptWith(await keyOrRefuse(db, config, 'password'), body.password, SMTP_AAD);
-  const next: StoredSmtp = { host: body.host, port: body.port, secure: body.secure, user: body.user ?? null, from: body.from, digest_hour: body.digest_hour, password_enc };
+    body.password === undefined
+      ? (before?.password_enc ?? null)
+      : body.password === null
+        ? null
+        : encryptWith(await keyOrRefuse(db, config, 'password'), body.password, SMTP_AAD);
+  const next: StoredSmtp = {
+    host: body.host,
+    port: body.port,
+    secure: body.secure,
+    user: body.user ?? null,
+    from: body.from,
+    digest_hour: body.digest_hour,
+    password_enc,
+  };
   await putSetting(db, SMTP_SETTING, next);
   return (await readSmtpSettings(db))!;
 }

@@ -67,7 +67,12 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   };
 
   const unreadCount = async (userId: number) => {
-    const row = await db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('read_at', 'is', null).executeTakeFirst();
+    const row = await db
+      .selectFrom('notifications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('read_at', 'is', null)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   };
 
@@ -79,24 +84,33 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = actorOf(request);
-      const base = db
-        .selectFrom('notifications as n')
-        .innerJoin('notification_events as e', 'e.id', 'n.event_id')
-        .where('n.user_id', '=', actor.id);
-      const page = await paginate(base, request.query as Record<string, unknown>, inboxSpec, (qb) => qb.select(['n.id', 'n.read_at', 'n.created_at', 'e.type', 'e.payload']), toApi);
+      const base = db.selectFrom('notifications as n').innerJoin('notification_events as e', 'e.id', 'n.event_id').where('n.user_id', '=', actor.id);
+      const page = await paginate(
+        base,
+        request.query as Record<string, unknown>,
+        inboxSpec,
+        (qb) => qb.select(['n.id', 'n.read_at', 'n.created_at', 'e.type', 'e.payload']),
+        toApi,
+      );
       return { ...page, unread_count: await unreadCount(actor.id) };
     },
   );
 
   app.get(
     '/notifications/unread-count',
-    { config: { access: ['notifications', 'list'] }, schema: { response: { 200: z.object({ unread_count: z.number() }), '4xx': apiErrorBody }, tags: ['notifications'] } },
+    {
+      config: { access: ['notifications', 'list'] },
+      schema: { response: { 200: z.object({ unread_count: z.number() }), '4xx': apiErrorBody }, tags: ['notifications'] },
+    },
     async (request) => ({ unread_count: await unreadCount(actorOf(request).id) }),
   );
 
   app.post(
     '/notifications/:id/read',
-    { config: { access: ['notifications', 'edit'] }, schema: { params: idParam, response: { 200: messageDataOf(notificationEntity), '4xx': apiErrorBody }, tags: ['notifications'] } },
+    {
+      config: { access: ['notifications', 'edit'] },
+      schema: { params: idParam, response: { 200: messageDataOf(notificationEntity), '4xx': apiErrorBody }, tags: ['notifications'] },
+    },
     async (request) => {
       const actor = actorOf(request);
       // Only the caller's own row: another user's id is not found, whether or not it exists.
@@ -186,7 +200,10 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/smtp-settings',
-    { config: { access: ['settings', 'edit'] }, schema: { body: smtpSettingsBody, response: { 200: messageDataOf(smtpSettingsEntity), '4xx': apiErrorBody }, tags: ['settings'] } },
+    {
+      config: { access: ['settings', 'edit'] },
+      schema: { body: smtpSettingsBody, response: { 200: messageDataOf(smtpSettingsEntity), '4xx': apiErrorBody }, tags: ['settings'] },
+    },
     async (request) => {
       const before = await readSmtpSettings(db);
       const after = await updateSmtpSettings(db, app.config, request.body);

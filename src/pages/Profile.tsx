@@ -17,6 +17,7 @@ import { RoleBadge } from '../components/display';
 import { useNotify } from '../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../components/form';
 import { useColorSchemeSetting } from '../components/hooks';
+import { NotificationSettingsCard } from '../features/notifications';
 import { TwoFactorCard } from '../features/twoFactor';
 import { useCurrentUser, useRefreshIdentity } from '../providers/identity';
 import { session } from '../providers/session';
@@ -162,6 +163,9 @@ export function ProfilePage() {
       </Col>
       <Col xs={24} lg={12}>
         <Appearance />
+      </Col>
+      <Col xs={24} lg={12}>
+        <NotificationSettingsCard />
       </Col>
       <Col xs={24} lg={12}>
         <Card title="Account Information" extra={user.role !== 'admin' && <Link to={`/statements/${user.id}`}>{STATEMENT.mine}</Link>}>

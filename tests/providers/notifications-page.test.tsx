@@ -32,14 +32,33 @@ interface Row {
 /** Three notifications, two unread, served and changed like the API does. */
 function serve() {
   const rows: Row[] = [
-    { id: 3, type: 'credits_received', title: 'Credits received', text: 'reseller added 10 credits to your balance.', link: '/transactions', created_at: '2030-01-03T00:00:00.000Z', read_at: null },
-    { id: 2, type: 'ticket_reply', title: 'Ticket reply', text: 'reseller replied to the ticket "Box".', link: '/tickets?ticket=5', created_at: '2030-01-02T00:00:00.000Z', read_at: null },
+    {
+      id: 3,
+      type: 'credits_received',
+      title: 'Credits received',
+      text: 'reseller added 10 credits to your balance.',
+      link: '/transactions',
+      created_at: '2030-01-03T00:00:00.000Z',
+      read_at: null,
+    },
+    {
+      id: 2,
+      type: 'ticket_reply',
+      title: 'Ticket reply',
+      text: 'reseller replied to the ticket "Box".',
+      link: '/tickets?ticket=5',
+      created_at: '2030-01-02T00:00:00.000Z',
+      read_at: null,
+    },
     { id: 1, type: 'announcement', title: 'Maintenance', text: 'Sunday night', link: null, created_at: '2030-01-01T00:00:00.000Z', read_at: '2030-01-01T10:00:00.000Z' },
   ];
   const unread = () => rows.filter((r) => r.read_at === null).length;
   fake.on('GET', 'notifications', (req) => {
     const data = req.query.unread === 'true' ? rows.filter((r) => r.read_at === null) : rows;
-    return { status: 200, body: { data, meta: { total: data.length, current_page: 1, per_page: 20, last_page: 1, from: 1, to: data.length, total_exact: true }, unread_count: unread() } };
+    return {
+      status: 200,
+      body: { data, meta: { total: data.length, current_page: 1, per_page: 20, last_page: 1, from: 1, to: data.length, total_exact: true }, unread_count: unread() },
+    };
   });
   fake.on('GET', 'notifications/unread-count', () => ({ status: 200, body: { unread_count: unread() } }));
   fake.on('POST', /^notifications\/\d+\/read$/, (req) => {
@@ -57,7 +76,17 @@ function serve() {
     status: 200,
     body: {
       data: [
-        { id: 7, channel: 'webhook', status: 'pending', attempts: 2, last_error: NOTIFICATIONS.webhookStatus(500), next_attempt_at: '2030-01-04T00:00:00.000Z', sent_at: null, created_at: '2030-01-03T00:00:00.000Z', event: { type: 'credits_received', title: 'Credits received' } },
+        {
+          id: 7,
+          channel: 'webhook',
+          status: 'pending',
+          attempts: 2,
+          last_error: NOTIFICATIONS.webhookStatus(500),
+          next_attempt_at: '2030-01-04T00:00:00.000Z',
+          sent_at: null,
+          created_at: '2030-01-03T00:00:00.000Z',
+          event: { type: 'credits_received', title: 'Credits received' },
+        },
       ],
     },
   });

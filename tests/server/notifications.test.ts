@@ -116,7 +116,15 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
     smtp = await startSmtp();
     receiver = await startReceiver();
     const admin = await ctx.as('admin');
-    const res = await admin.put('/smtp-settings', { host: '127.0.0.1', port: smtp.port, secure: false, user: null, password: 'smtp-password-1', from: 'panel@example.test', digest_hour: 7 });
+    const res = await admin.put('/smtp-settings', {
+      host: '127.0.0.1',
+      port: smtp.port,
+      secure: false,
+      user: null,
+      password: 'smtp-password-1',
+      from: 'panel@example.test',
+      digest_hour: 7,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
   afterAll(async () => {
@@ -180,7 +188,11 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
 
     const saved = await dealer2.put('/profile/notifications', { email: 'dealer2@example.test', low_balance_threshold: 0, channels: { webhook: ['low_balance'] } });
     expect(saved.status).toBe(200);
-    expect(saved.body.data).toMatchObject({ email: 'dealer2@example.test', low_balance_threshold: 0, channels: { webhook: ['low_balance'], panel: [...NOTIFICATION_TYPES] } });
+    expect(saved.body.data).toMatchObject({
+      email: 'dealer2@example.test',
+      low_balance_threshold: 0,
+      channels: { webhook: ['low_balance'], panel: [...NOTIFICATION_TYPES] },
+    });
     expect((await ctx.db.kysely.selectFrom('users').select('email').where('username', '=', 'dealer2').executeTakeFirstOrThrow()).email).toBe('dealer2@example.test');
     // The secret is stored encrypted and only said to be set.
     await hookFor('dealer2');
@@ -258,7 +270,14 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
     const db = ctx.db.kysely;
     const now = new Date();
     const dealerId = await userId(ctx, 'dealer');
-    const accounts = await db.selectFrom('accounts').select(['id', 'login']).where('owner_id', '=', dealerId).where('deleted_at', 'is', null).orderBy('id').limit(3).execute();
+    const accounts = await db
+      .selectFrom('accounts')
+      .select(['id', 'login'])
+      .where('owner_id', '=', dealerId)
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .limit(3)
+      .execute();
     expect(accounts.length).toBe(3);
     const [soon, later, gone] = accounts;
     const setExpiry = (id: number, at: Date) => db.updateTable('accounts').set({ expiry_date: at.toISOString(), status: 'active' }).where('id', '=', id).execute();
@@ -305,7 +324,9 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
     await scanAnnouncements(db, new Date());
     await scanAnnouncements(db, new Date());
     const told = async (username: string) =>
-      (await (await ctx.as(username)).get('/notifications?per_page=100')).body.data.filter((x: any) => x.type === 'announcement' && x.title === `For dealers ${ctx.kind}`);
+      (await (await ctx.as(username)).get('/notifications?per_page=100')).body.data.filter(
+        (x: any) => x.type === 'announcement' && x.title === `For dealers ${ctx.kind}`,
+      );
     expect(await told('dealer')).toHaveLength(1);
     expect(await told('dealer2')).toHaveLength(1);
     expect(await told('reseller')).toHaveLength(0);
@@ -320,7 +341,11 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
     await event([managerId], 'ticket_reply', at);
     await event([managerId], 'ticket_reply', at);
     await event([managerId], 'low_balance', at);
-    await recordEvent(ctx.db.kysely, { type: 'announcement', key: `test:${ctx.kind}:ann`, title: 'Maintenance window', text: 'Sunday night', link: null, recipients: [managerId] }, at);
+    await recordEvent(
+      ctx.db.kysely,
+      { type: 'announcement', key: `test:${ctx.kind}:ann`, title: 'Maintenance window', text: 'Sunday night', link: null, recipients: [managerId] },
+      at,
+    );
 
     // Before the next digest hour (07:00 UTC the day after) nothing is sent.
     await deliverPending(ctx.db.kysely, keyConfig(), { now: new Date(at.getTime() + 12 * HOUR) });
@@ -354,12 +379,7 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
     expect(eventId).not.toBeNull();
     const mine = () => receiver.hooks.filter((h) => h.path === path && h.body.id === eventId);
     const row = () =>
-      ctx.db.kysely
-        .selectFrom('notification_outbox')
-        .selectAll()
-        .where('event_id', '=', eventId!)
-        .where('channel', '=', 'webhook')
-        .executeTakeFirstOrThrow();
+      ctx.db.kysely.selectFrom('notification_outbox').selectAll().where('event_id', '=', eventId!).where('channel', '=', 'webhook').executeTakeFirstOrThrow();
 
     await deliverPending(ctx.db.kysely, keyConfig(), { now: start });
     let r = await row();
@@ -382,14 +402,18 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
 
     await deliverPending(ctx.db.kysely, keyConfig(), { now: new Date(second.getTime() + DAY) });
     expect(mine()).toHaveLength(1);
-    const log = (await (await ctx.as('reseller')).get('/notifications/deliveries?per_page=100')).body.data.find((d: any) => d.channel === 'webhook' && d.status === 'sent');
+    const log = (await (await ctx.as('reseller')).get('/notifications/deliveries?per_page=100')).body.data.find(
+      (d: any) => d.channel === 'webhook' && d.status === 'sent',
+    );
     expect(log).toMatchObject({ attempts: 3, last_error: null });
   });
 
   it('never follows a redirect: the attempt fails and is logged', async () => {
     const client = await ctx.as('manager2');
     receiver.secrets.set('/redirect/manager2', 'redirect-secret-0123456789');
-    expect((await client.put('/profile/notifications', { webhook_url: `${receiver.base}/redirect/manager2`, webhook_secret: 'redirect-secret-0123456789' })).status).toBe(200);
+    expect((await client.put('/profile/notifications', { webhook_url: `${receiver.base}/redirect/manager2`, webhook_secret: 'redirect-secret-0123456789' })).status).toBe(
+      200,
+    );
     const id = await event([await userId(ctx, 'manager2')], 'announcement', new Date(Date.UTC(2033, 0, 1)));
     await deliverPending(ctx.db.kysely, keyConfig(), { now: new Date(Date.UTC(2033, 0, 1)) });
     expect(receiver.hooks.some((h) => h.path === '/hook/elsewhere')).toBe(false);

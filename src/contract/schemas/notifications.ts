@@ -81,9 +81,17 @@ export const notificationSettingsBody = z.object({
     z.preprocess(emptyToNull, z.email({ error: NOTIFICATIONS.emailInvalid }).max(254, NOTIFICATIONS.emailInvalid).nullable()).optional(),
     NOTIFICATIONS.emailLabel,
   ),
-  channels: z.object({ panel: eventList.optional(), email: eventList.optional(), webhook: eventList.optional() }, { error: NOTIFICATIONS.channelsInvalid }).strict().optional(),
+  channels: z
+    .object({ panel: eventList.optional(), email: eventList.optional(), webhook: eventList.optional() }, { error: NOTIFICATIONS.channelsInvalid })
+    .strict()
+    .optional(),
   low_balance_threshold: labelled(
-    z.number({ error: NOTIFICATIONS.thresholdInvalid }).int(NOTIFICATIONS.thresholdInvalid).min(0, NOTIFICATIONS.thresholdInvalid).max(1_000_000, NOTIFICATIONS.thresholdInvalid).optional(),
+    z
+      .number({ error: NOTIFICATIONS.thresholdInvalid })
+      .int(NOTIFICATIONS.thresholdInvalid)
+      .min(0, NOTIFICATIONS.thresholdInvalid)
+      .max(1_000_000, NOTIFICATIONS.thresholdInvalid)
+      .optional(),
     NOTIFICATIONS.thresholdLabel,
   ),
   expiry_reminder_days: labelled(
@@ -94,11 +102,21 @@ export const notificationSettingsBody = z.object({
     NOTIFICATIONS.reminderLabel,
   ),
   webhook_url: labelled(
-    z.preprocess(emptyToNull, z.string({ error: NOTIFICATIONS.webhookUrlInvalid }).max(2000, NOTIFICATIONS.webhookUrlInvalid).refine(isWebhookUrl, NOTIFICATIONS.webhookUrlInvalid).nullable()).optional(),
+    z
+      .preprocess(
+        emptyToNull,
+        z.string({ error: NOTIFICATIONS.webhookUrlInvalid }).max(2000, NOTIFICATIONS.webhookUrlInvalid).refine(isWebhookUrl, NOTIFICATIONS.webhookUrlInvalid).nullable(),
+      )
+      .optional(),
     NOTIFICATIONS.webhookUrlLabel,
   ),
   webhook_secret: labelled(
-    z.preprocess(emptyToNull, z.string({ error: NOTIFICATIONS.webhookSecretInvalid }).min(16, NOTIFICATIONS.webhookSecretInvalid).max(200, NOTIFICATIONS.webhookSecretInvalid).nullable()).optional(),
+    z
+      .preprocess(
+        emptyToNull,
+        z.string({ error: NOTIFICATIONS.webhookSecretInvalid }).min(16, NOTIFICATIONS.webhookSecretInvalid).max(200, NOTIFICATIONS.webhookSecretInvalid).nullable(),
+      )
+      .optional(),
     NOTIFICATIONS.webhookSecretLabel,
   ),
 });
@@ -120,13 +138,21 @@ const HOST = /^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$|^\[[0-9A-Fa-f:.]+\
 /** The admin's SMTP server; password: a string replaces it, null removes it, absent keeps it. */
 export const smtpSettingsBody = z.object({
   host: labelled(z.string({ error: NOTIFICATIONS.smtpHostInvalid }).trim().regex(HOST, NOTIFICATIONS.smtpHostInvalid), 'Host'),
-  port: labelled(z.number({ error: NOTIFICATIONS.smtpPortInvalid }).int(NOTIFICATIONS.smtpPortInvalid).min(1, NOTIFICATIONS.smtpPortInvalid).max(65535, NOTIFICATIONS.smtpPortInvalid), 'Port'),
+  port: labelled(
+    z.number({ error: NOTIFICATIONS.smtpPortInvalid }).int(NOTIFICATIONS.smtpPortInvalid).min(1, NOTIFICATIONS.smtpPortInvalid).max(65535, NOTIFICATIONS.smtpPortInvalid),
+    'Port',
+  ),
   secure: labelled(z.boolean().default(false), 'TLS from the start (port 465)'),
   user: labelled(z.preprocess(emptyToNull, z.string().max(255).nullable()).optional(), 'User'),
   password: labelled(z.preprocess(emptyToNull, z.string().max(255).nullable()).optional(), 'Password'),
   from: labelled(z.email({ error: NOTIFICATIONS.smtpFromInvalid }).max(254, NOTIFICATIONS.smtpFromInvalid), 'From address'),
   digest_hour: labelled(
-    z.number({ error: NOTIFICATIONS.smtpDigestHourInvalid }).int(NOTIFICATIONS.smtpDigestHourInvalid).min(0, NOTIFICATIONS.smtpDigestHourInvalid).max(23, NOTIFICATIONS.smtpDigestHourInvalid).default(7),
+    z
+      .number({ error: NOTIFICATIONS.smtpDigestHourInvalid })
+      .int(NOTIFICATIONS.smtpDigestHourInvalid)
+      .min(0, NOTIFICATIONS.smtpDigestHourInvalid)
+      .max(23, NOTIFICATIONS.smtpDigestHourInvalid)
+      .default(7),
     'Digest hour (UTC)',
   ),
 });

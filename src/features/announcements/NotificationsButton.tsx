@@ -12,7 +12,7 @@ import { Link } from 'react-router';
 import { ANNOUNCEMENT_FORM, BANNER, NOTIFICATIONS, type Ticket, type UserAnnouncement, previewText } from '../../contract';
 import { dateTime } from '../../components/display';
 import { useCurrentUser } from '../../providers/identity';
-import { useUnreadNotifications } from '../notifications';
+import { useUnreadNotifications } from '../notifications/useNotifications';
 import { ExpiringSoonTag } from './meta';
 
 const SHOW = 20;

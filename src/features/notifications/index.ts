@@ -1,1 +1,2 @@
 export * from './useNotifications';
+export * from './NotificationSettingsCard';
