@@ -1,2 +1,3 @@
 export * from './useNotifications';
 export * from './NotificationSettingsCard';
+export * from './SmtpSettingsCard';

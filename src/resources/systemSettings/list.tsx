@@ -21,6 +21,7 @@ import {
 } from '../../contract';
 import { errorToast, useConfirm, useNotify } from '../../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
+import { SmtpSettingsCard } from '../../features/notifications';
 import { useAppConfig } from '../../providers/appConfig';
 import { settingEndpoint, useSaveSystemSetting, useSystemSettings } from '../../providers/systemSettings';
 
@@ -237,6 +238,7 @@ export function SystemSettingsPage() {
                   {twoFactorCard}
                   {controlCard}
                   {summaryCard}
+                  <SmtpSettingsCard />
                 </Space>
               </Col>
             </Row>
