@@ -41,7 +41,9 @@ export const normaliseScopes = (scopes: readonly string[]): ApiTokenScope[] => A
 
 const scopesOf = (text: string): ApiTokenScope[] => normaliseScopes(text.split(','));
 
-const toApi = (row: Pick<ApiTokensTable, 'name' | 'prefix' | 'scopes' | 'allowed_addresses' | 'created_at' | 'expires_at' | 'last_used_at' | 'last_used_ip'> & { id: number }): ApiToken => ({
+const toApi = (
+  row: Pick<ApiTokensTable, 'name' | 'prefix' | 'scopes' | 'allowed_addresses' | 'created_at' | 'expires_at' | 'last_used_at' | 'last_used_ip'> & { id: number },
+): ApiToken => ({
   id: row.id,
   name: row.name,
   prefix: row.prefix,
@@ -170,4 +172,3 @@ export async function resolveApiToken(db: Kysely<Database>, token: string): Prom
 /** A bearer token of either kind: an API token (`cpt_…`) or a sign-in session's. */
 export const resolveBearer = (db: Kysely<Database>, token: string): Promise<Session | ApiTokenSession | null> =>
   isApiToken(token) ? resolveApiToken(db, token) : resolveToken(db, token);
-

@@ -47,6 +47,7 @@ export const API_TOKENS = {
   created: 'Token created',
   shownOnce: 'Copy the token now: it is shown only once and cannot be shown again.',
   copy: 'Copy token',
+  copied: 'Copied',
   done: 'Done',
   columns: {
     prefix: 'Token',

@@ -18,6 +18,7 @@ import { useNotify } from '../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../components/form';
 import { useColorSchemeSetting } from '../components/hooks';
 import { TwoFactorCard } from '../features/twoFactor';
+import { ApiTokensCard } from '../features/apiTokens';
 import { useCurrentUser, useRefreshIdentity } from '../providers/identity';
 import { session } from '../providers/session';
 
@@ -162,6 +163,9 @@ export function ProfilePage() {
       </Col>
       <Col xs={24} lg={12}>
         <Appearance />
+      </Col>
+      <Col xs={24}>
+        <ApiTokensCard />
       </Col>
       <Col xs={24} lg={12}>
         <Card title="Account Information" extra={user.role !== 'admin' && <Link to={`/statements/${user.id}`}>{STATEMENT.mine}</Link>}>

@@ -55,7 +55,11 @@ const SCOPE_SETS: Array<{ role: Role; scopes: ApiTokenScope[] }> = [
 
 describeEachDatabase('API tokens', (ctx) => {
   it('states what a token needs on every route: reads read, account work accounts, credit moves credits, security a session', () => {
-    const needs = Object.fromEntries(apiRoutes(ctx).filter((r) => !isPublic(r)).map((r) => [label(r), tokenNeedOf(r.method, r.url, r.config)]));
+    const needs = Object.fromEntries(
+      apiRoutes(ctx)
+        .filter((r) => !isPublic(r))
+        .map((r) => [label(r), tokenNeedOf(r.method, r.url, r.config)]),
+    );
     for (const [route, need] of Object.entries(needs)) {
       if (route.startsWith('GET ') && !route.includes('/api-tokens')) expect(need, route).toBe('read');
     }
@@ -91,7 +95,11 @@ describeEachDatabase('API tokens', (ctx) => {
     expect(res.body.paths['/api/v1/api-tokens'].post['x-token-scope']).toBe('session');
     expect(res.body.paths['/api/v1/accounts'].post.description).toContain('accounts');
     // Every operation that takes a bearer token states its scope.
-    const publicPaths = new Set(apiRoutes(ctx).filter(isPublic).map((r) => r.url.replace(/:([A-Za-z_]\w*)(\([^)]*\))?/g, '{$1}')));
+    const publicPaths = new Set(
+      apiRoutes(ctx)
+        .filter(isPublic)
+        .map((r) => r.url.replace(/:([A-Za-z_]\w*)(\([^)]*\))?/g, '{$1}')),
+    );
     const missing: string[] = [];
     for (const [path, item] of Object.entries<Record<string, any>>(res.body.paths)) {
       for (const [method, operation] of Object.entries(item)) {
@@ -246,7 +254,11 @@ describeEachDatabase('API tokens', (ctx) => {
     expect((await dealer.delete(`/api-tokens/${created.data.id}`)).status).toBe(404);
 
     const other = (await dealer.post('/api-tokens', { name: 'expiring' })).body;
-    await ctx.db.kysely.updateTable('api_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', other.data.id).execute();
+    await ctx.db.kysely
+      .updateTable('api_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', other.data.id)
+      .execute();
     expect((await ctx.client(other.token).get('/user')).status).toBe(401);
     // A made-up token of the right shape is refused too.
     expect((await ctx.client(`${other.data.prefix}_${'x'.repeat(43)}`).get('/user')).status).toBe(401);

@@ -50,3 +50,21 @@ export type ApiToken = z.infer<typeof apiTokenEntity>;
 /** The answer to a create: the token itself, shown this once, with its entry. */
 export const createdApiTokenEntity = z.object({ message: z.string(), token: z.string(), data: apiTokenEntity });
 export type CreatedApiToken = z.infer<typeof createdApiTokenEntity>;
+
+/** The allowed addresses as the panel's form takes them: one text, addresses split by lines, spaces or commas. */
+export const addressLines = (text: string | undefined): string[] => (text ?? '').split(/[\s,]+/).filter(Boolean);
+
+/** The panel's create form: the body with the addresses as one text (the form sends addressLines of it). */
+export const apiTokenForm = createApiTokenBody.extend({
+  allowed_addresses: z
+    .string()
+    .max(API_TOKEN_MAX_ADDRESSES * 65, FIELD_RULES.tooLong(API_TOKEN_MAX_ADDRESSES * 65))
+    .default('')
+    .check((ctx) => {
+      const lines = addressLines(ctx.value);
+      if (lines.length > API_TOKEN_MAX_ADDRESSES) ctx.issues.push({ code: 'custom', message: API_TOKENS.tooManyAddresses, input: ctx.value });
+      const bad = lines.find((line) => !allowedAddress.safeParse(line).success);
+      if (bad !== undefined) ctx.issues.push({ code: 'custom', message: API_TOKENS.addressInvalid(bad), input: ctx.value });
+    }),
+});
+export type ApiTokenForm = z.input<typeof apiTokenForm>;
