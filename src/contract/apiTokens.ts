@@ -25,6 +25,8 @@ export const API_TOKEN_REQUESTS_PER_MINUTE = 300;
 
 export const API_TOKENS = {
   title: 'API Tokens',
+  /** The audit entry's field naming the token a user acted with. */
+  auditLabel: 'API token',
   intro: 'Personal tokens let scripts call the API as you, within the scopes you choose. Send one as Authorization: Bearer cpt_...',
   create: 'Create Token',
   createTitle: 'Create API Token',
