@@ -60,6 +60,7 @@ export const API_TOKENS = {
     lastUsed: 'Last used',
     lastAddress: 'From',
     anyAddress: 'Any address',
+    actions: 'Actions',
   },
   never: 'Never',
   expired: 'Expired',

@@ -170,6 +170,12 @@ export function ApiTokensCard() {
             dataIndex: 'scopes',
             render: (scopes: ApiToken['scopes']) => scopes.map((scope) => <Tag key={scope}>{API_TOKENS.scopeLabels[scope]}</Tag>),
           },
+          {
+            key: 'addresses',
+            title: API_TOKENS.addressesLabel,
+            dataIndex: 'allowed_addresses',
+            render: (ranges: string[]) => (ranges.length > 0 ? ranges.join(', ') : API_TOKENS.columns.anyAddress),
+          },
           { key: 'created', title: API_TOKENS.columns.created, dataIndex: 'created_at', render: dateTime },
           {
             key: 'expires',
@@ -186,7 +192,7 @@ export function ApiTokensCard() {
           { key: 'from', title: API_TOKENS.columns.lastAddress, dataIndex: 'last_used_ip', render: (value: string | null) => value ?? '—' },
           {
             key: 'actions',
-            title: '',
+            title: API_TOKENS.columns.actions,
             render: (_: unknown, token: ApiToken) => (
               <Button danger size="small" onClick={() => revoke(token)} aria-label={`${API_TOKENS.revoke} ${token.name}`}>
                 {API_TOKENS.revoke}
