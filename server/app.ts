@@ -8,10 +8,13 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyContextConfig, type FastifyInstance, type FastifySchema } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_PREFIX } from '../src/contract';
+import { TOKEN_USE } from './http/apiTokenDocs';
 import type { Config } from './config';
 import type { Db } from './db/connect';
 import { auditTrail } from './audit';
-import { resolveToken } from './auth/tokens';
+import { resolveBearer } from './auth/apiTokens';
+import { apiTokenGuard } from './http/apiTokenGuard';
+import { documentTokenScopes, tokenScopeTransform } from './http/apiTokenDocs';
 import { errorHandler, notFound } from './http/errors';
 import { guard } from './http/guard';
 import { inputText } from './http/inputText';
@@ -99,11 +102,12 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Credit panel API', version: '1.0.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: TOKEN_USE } } },
       security: [{ bearer: [] }],
     },
+    transformObject: (document) => documentTokenScopes(document),
     transform: (route) => {
-      const out = jsonSchemaTransform(route);
+      const out = tokenScopeTransform(route, jsonSchemaTransform(route));
       // A 204 has no body: OpenAPI 3.0 has no null type, so the answer is stated without content.
       const response = (out.schema as { response?: Record<string, unknown> } | undefined)?.response;
       if (response?.['204']) response['204'] = { type: 'null', description: 'No content.' };
@@ -112,7 +116,8 @@ export async function buildApp({ db, config, panelDir = PANEL_DIR }: BuildOption
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
-  await app.register(guard, { resolveSession: resolveToken });
+  await app.register(guard, { resolveSession: resolveBearer });
+  await app.register(apiTokenGuard);
   await app.register(inputText);
   await app.register(auditTrail);
   await app.register(

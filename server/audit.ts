@@ -75,6 +75,7 @@ const AUDIT_COLUMNS = [
   'old_values',
   'new_values',
   'created_at',
+  'api_token',
 ] as const;
 
 /** The row of one entry's column values, in AUDIT_COLUMNS order. */
@@ -121,6 +122,8 @@ export async function recordAudits(db: Kysely<Database>, request: FastifyRequest
     old_values: redact(entry.oldValues),
     new_values: redact(entry.newValues),
     created_at: createdAt,
+    // The API token that acted, by its prefix and name (apiTokenGuard.ts).
+    api_token: request.apiToken ? `${request.apiToken.prefix} ${request.apiToken.name}`.slice(0, 200) : null,
   }));
   const held = deferred.get(db);
   if (held) held.push(...rows);

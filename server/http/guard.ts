@@ -8,6 +8,7 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { ACCESS, AUTH, type SystemSettingsValues, TWO_FACTOR, can, twoFactorRequired } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
+import type { ApiTokenUse } from './apiTokenGuard';
 import { forbidden, unauthenticated, unavailable } from './errors';
 
 declare module 'fastify' {
@@ -37,6 +38,8 @@ export interface GuardSession {
   settings: SystemSettingsValues;
   /** A user above is not active: the user's branch is stopped. */
   branchBlocked: boolean;
+  /** The API token the session was opened with (apiTokenGuard.ts narrows what it may call). */
+  apiToken?: ApiTokenUse;
 }
 
 export interface GuardOptions {
@@ -83,6 +86,7 @@ export const guard = fp<GuardOptions>(async (app: FastifyInstance, { resolveSess
     request.user = session.user;
     request.tokenHash = session.tokenHash;
     request.settings = session.settings;
+    request.apiToken = session.apiToken ?? null;
     const [resource, action] = config.access;
     if (!can(session.user.role, resource, action)) throw forbidden();
     if (session.user.role !== 'admin' && !config.duringMaintenance && session.settings.maintenance_mode) {

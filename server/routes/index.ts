@@ -4,6 +4,7 @@ import accountMoves from './accountMoves';
 import accounts from './accounts';
 import analytics from './analytics';
 import announcements from './announcements';
+import apiTokens from './apiTokens';
 import auditLogs from './auditLogs';
 import auth from './auth';
 import creditLevels from './creditLevels';
@@ -35,6 +36,7 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   accounts,
   analytics,
   announcements,
+  apiTokens,
   auditLogs,
   auth,
   creditLevels,

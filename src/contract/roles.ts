@@ -45,6 +45,8 @@ export const CRUD = ['list', 'show', 'create', 'edit', 'delete'];
 export const PERMISSION_TABLE = {
   dashboard: { list: ALL },
   profile: { list: ALL, edit: ALL },
+  /** The caller's own API tokens (a signed-in session only, never a token). */
+  'api-tokens': { list: ALL, create: ALL, delete: ALL },
   managers: {
     ...adminOnly(...CRUD, 'credits', 'transactions', 'status'),
   },

@@ -19,6 +19,7 @@ import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../compon
 import { useColorSchemeSetting } from '../components/hooks';
 import { NotificationSettingsCard } from '../features/notifications';
 import { TwoFactorCard } from '../features/twoFactor';
+import { ApiTokensCard } from '../features/apiTokens';
 import { useCurrentUser, useRefreshIdentity } from '../providers/identity';
 import { session } from '../providers/session';
 
@@ -163,6 +164,9 @@ export function ProfilePage() {
       </Col>
       <Col xs={24} lg={12}>
         <Appearance />
+      </Col>
+      <Col xs={24}>
+        <ApiTokensCard />
       </Col>
       <Col xs={24} lg={12}>
         <NotificationSettingsCard />

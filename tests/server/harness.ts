@@ -79,7 +79,7 @@ export function makeClient(baseUrl: string, token: string | null): Client {
       (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
     }
-    const res = await fetch(`${baseUrl}${url.startsWith('/api') || url.startsWith('/%') ? url : `/api/v1${url}`}`, init);
+    const res = await fetch(`${baseUrl}${url.startsWith('/api/') || url.startsWith('/%') ? url : `/api/v1${url}`}`, init);
     const text = await res.text();
     let parsed: unknown = text;
     try {

@@ -21,6 +21,7 @@ import * as m0023_user_preferences from './0023_user_preferences';
 import * as m0024_two_factor from './0024_two_factor';
 import * as m0025_member_caps from './0025_member_caps';
 import * as m0026_notifications from './0026_notifications';
+import * as m0027_api_tokens from './0027_api_tokens';
 
 /** Every migration by its name, the file name; Kysely applies them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0024_two_factor': m0024_two_factor,
   '0025_member_caps': m0025_member_caps,
   '0026_notifications': m0026_notifications,
+  '0027_api_tokens': m0027_api_tokens,
 };

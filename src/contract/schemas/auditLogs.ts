@@ -17,6 +17,8 @@ export const auditLogSchema = z.object({
   old_values: z.unknown().nullable(),
   new_values: z.unknown().nullable(),
   created_at: z.string(),
+  /** The API token the user acted with (`cpt_… name`); null for a signed-in session. */
+  api_token: z.string().nullable(),
 });
 export type AuditLog = z.infer<typeof auditLogSchema>;
 

@@ -20,3 +20,4 @@ export * from './preferences';
 export * from './statements';
 export * from './hierarchyTree';
 export * from './notifications';
+export * from './apiTokens';

@@ -6,9 +6,9 @@
  */
 import { EyeOutlined } from '@ant-design/icons';
 import { type CrudFilter, useCustom } from '@refinedev/core';
-import { Button, Descriptions, Modal, Space, Tag } from 'antd';
+import { Button, Descriptions, Modal, Space, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { AUDIT, AUDIT_DEFAULT_PAGE_SIZE, AUDIT_LABELS, AUDIT_PAGE_SIZES, type AuditLog, type AuditStats } from '../../contract';
+import { API_TOKENS, AUDIT, AUDIT_DEFAULT_PAGE_SIZE, AUDIT_LABELS, AUDIT_PAGE_SIZES, type AuditLog, type AuditStats } from '../../contract';
 import { type DataColumn, DataTable, StatCards } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { PageAccess } from '../../components/routing';
@@ -27,6 +27,11 @@ function Details({ entry, onClose }: { entry: AuditLog | null; onClose: () => vo
           <Descriptions size="small" bordered column={{ xs: 1, md: 2 }}>
             <Descriptions.Item label="Date">{dateTime(entry.created_at)}</Descriptions.Item>
             <Descriptions.Item label="User">{entry.username ?? '—'}</Descriptions.Item>
+            {entry.api_token && (
+              <Descriptions.Item label={API_TOKENS.auditLabel} span={2}>
+                <Typography.Text code>{entry.api_token}</Typography.Text>
+              </Descriptions.Item>
+            )}
             <Descriptions.Item label="Module">
               <Tag>{entry.module}</Tag>
             </Descriptions.Item>
