@@ -6,6 +6,7 @@ import analytics from './analytics';
 import announcements from './announcements';
 import auditLogs from './auditLogs';
 import auth from './auth';
+import bulkAccounts from './bulkAccounts';
 import creditLevels from './creditLevels';
 import creditOptions from './creditOptions';
 import creditOptionsSettings from './creditOptionsSettings';
@@ -36,6 +37,7 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   announcements,
   auditLogs,
   auth,
+  bulkAccounts,
   creditLevels,
   creditOptions,
   creditOptionsSettings,
