@@ -7,6 +7,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { BULK_FILTER, BULK_REPORT, type BulkJob, apiErrorBody, bulkFilterBody, bulkJobEntity, bulkPreviewEntity, dataOf, idParam, messageDataOf } from '../../src/contract';
 import { applyDirect, assertApplicable, loadJob, previewBulk, reportBatches, startJob, toBulkJob } from '../accounts/bulk';
 import { inTransaction } from '../db/transaction';
@@ -86,10 +87,13 @@ const bulkAccountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/accounts/bulk/:id/report',
-    { config: { access: ['accounts', 'list'] }, schema: { params: idParam, tags } },
+    {
+      config: { access: ['accounts', 'list'] },
+      schema: { params: idParam, response: { 200: z.string().describe('The per-row results as CSV (UTF-8 with a BOM).'), '4xx': apiErrorBody }, tags },
+    },
     async (request, reply) => {
       const job = await loadJob(db, actorOf(request).id, request.params.id);
-      return sendCsv(reply, { ...BULK_REPORT, filename: `${BULK_REPORT.filename}-${job.id}` }, reportBatches(db, job.id));
+      return sendCsv(reply, { ...BULK_REPORT, filename: `${BULK_REPORT.filename}-${job.id}` }, reportBatches(db, job.id)) as never;
     },
   );
 };

@@ -5,7 +5,7 @@
  * applied result to the credit; a filter never reaches outside the caller's subtree.
  */
 import { expect, it } from 'vitest';
-import { ACCOUNTS, BULK_FILTER, BULK_MAX } from '../../src/contract';
+import { ACCOUNTS, BULK_FILTER, BULK_MAX, LOW_CREDITS_THRESHOLD } from '../../src/contract';
 import { BulkJobRunner } from '../../server/jobs/bulkAccounts';
 import { describeEachDatabase } from './harness';
 import type { Client } from './harness';
@@ -288,5 +288,32 @@ describeEachDatabase('bulk by filter', (ctx) => {
     const { dealer } = await createBranch(ctx, { dealer: 10 });
     const seen = await preview(dealer.client, { action: 'suspend', filter: {} });
     expect((await apply(dealer2.client, seen.body.data.id)).status).toBe(404);
+  });
+
+  it('lists the reminders: trials ending and members low on credits, counted on the dashboard as the lists filter them', async () => {
+    const { reseller, dealer } = await createBranch(ctx, { reseller: 50, dealer: 20 });
+    const poor = await createDealer(ctx, reseller.client, 0);
+    const ids = await insertAccounts(ctx, dealer.id, 4);
+    await db().updateTable('accounts').set({ is_trial: 1, expiry_date: inDays(2) }).where('id', 'in', ids.slice(0, 2)).execute();
+    await db().updateTable('accounts').set({ is_trial: 1, expiry_date: inDays(20) }).where('id', '=', ids[2]).execute();
+
+    const trials = await reseller.client.get('/accounts?filter[trial_ending]=3');
+    expect(trials.status).toBe(200);
+    expect(trials.body.data.map((a: { id: number }) => a.id).sort()).toEqual(ids.slice(0, 2));
+    expect((await reseller.client.get('/accounts?filter[trial_ending]=30')).body.meta.total).toBe(3);
+    expect((await reseller.client.get('/accounts?filter[trial_ending]=soon')).status).toBe(422);
+
+    const low = await reseller.client.get(`/dealers?filter[low_credits]=${LOW_CREDITS_THRESHOLD}`);
+    expect(low.status).toBe(200);
+    expect(low.body.data.map((u: { id: number }) => u.id)).toEqual([poor.id]);
+    expect((await reseller.client.get('/dealers?filter[low_credits]=0')).status).toBe(422);
+
+    const stats = await reseller.client.get('/dashboard/stats');
+    expect(stats.body.data).toMatchObject({ trials_ending: 2, low_credit_members: 1 });
+    expect((await dealer.client.get('/dashboard/stats')).body.data).toMatchObject({ trials_ending: 2, low_credit_members: 0 });
+
+    // From the trials-ending list, a bulk renew is one step: the same filter.
+    const seen = await preview(reseller.client, { action: 'renew', months: 1, filter: { trial_ending: '3' } });
+    expect(seen.body.data).toMatchObject({ matched: 2, applicable: 2, credits: 2 });
   });
 });
