@@ -688,6 +688,8 @@ export const ACCOUNT_SCREEN = {
   noExpiry: 'No expiry',
   daysLeft: (n: number) => `${plural(n, 'day')} left`,
   expiryFilter: (value: string) => (value === 'expired' ? 'Expired' : `Within ${plural(Number(value), 'day')}`),
+  trialEnding: 'Trial ending',
+  trialEndingFilter: (value: string) => `Trial ends within ${plural(Number(value), 'day')}`,
   sendMessage: 'Send Message',
   stbInfo: 'STB Info',
   transactions: 'Transactions',
@@ -704,6 +706,8 @@ export const ACCOUNT_SCREEN = {
 
 /** Panel texts of the managers, resellers and dealers screens and the credit dialogs (our own). */
 export const HIERARCHY_PANEL = {
+  credits: 'Credits',
+  lowCredits: (n: number) => `Below ${plural(n, 'credit')}`,
   /** Before a reseller or dealer is saved under another parent: what goes with it (docs/domain.md#moves). */
   movePreview: (who: string, to: string, dealers: number | null, accounts: number) =>
     `${who} moves to ${to} with ${dealers === null ? '' : `${plural(dealers, 'dealer')} and `}${plural(accounts, 'account')} of its branch. Balances and the ledger stay as they are.`,
@@ -845,6 +849,8 @@ export const ANALYTICS = {
 export const DASHBOARD_PANEL = {
   myCredits: 'My Credits',
   expiringUsers: (days: number) => `Expiring in ${plural(days, 'day')}`,
+  trialsEnding: (days: number) => `Trials ending in ${plural(days, 'day')}`,
+  lowCreditMembers: (n: number) => `Members below ${plural(n, 'credit')}`,
   creditsUnit: 'credits',
   adminTools: 'Admin tools',
   quickLinks: 'Quick links',
