@@ -145,9 +145,7 @@ export async function planOf(
   const prices = action === 'renew' ? await renewalPrices(db, applicable, months!, actor, now, settings) : applicable.map(() => 0);
   const credits = prices.reduce((sum, p) => sum + p, 0);
   const held =
-    actor.role === 'admin'
-      ? null
-      : (balance ?? (await db.selectFrom('users').select(['credits', 'bonus_credits']).where('id', '=', actor.id).executeTakeFirstOrThrow()));
+    actor.role === 'admin' ? null : (balance ?? (await db.selectFrom('users').select(['credits', 'bonus_credits']).where('id', '=', actor.id).executeTakeFirstOrThrow()));
   return { matched: rows.length, applicable, refused, prices, credits, bonus: held ? Math.min(held.bonus_credits, credits) : 0, balance: held };
 }
 
@@ -399,7 +397,13 @@ async function lockRows(trx: Transaction<Database>, actor: Actor, ids: number[])
  * the preview is taken, the set read again with its accounts locked and checked against the
  * preview, then applied; the job row records the outcome and its results make the report.
  */
-export async function applyDirect(trx: Transaction<Database>, request: FastifyRequest, actor: BulkActor, job: BulkJobRow, now: Date): Promise<{ job: BulkJob; applied: Applied }> {
+export async function applyDirect(
+  trx: Transaction<Database>,
+  request: FastifyRequest,
+  actor: BulkActor,
+  job: BulkJobRow,
+  now: Date,
+): Promise<{ job: BulkJob; applied: Applied }> {
   await claim(trx, job, 'done');
   const found = await targetRows(trx, actor, targetOf(job), false);
   const rows = await lockRows(

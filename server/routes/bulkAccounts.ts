@@ -8,7 +8,18 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BULK_FILTER, BULK_REPORT, type BulkJob, apiErrorBody, bulkFilterBody, bulkJobEntity, bulkPreviewEntity, dataOf, idParam, messageDataOf } from '../../src/contract';
+import {
+  BULK_FILTER,
+  BULK_REPORT,
+  type BulkJob,
+  apiErrorBody,
+  bulkFilterBody,
+  bulkJobEntity,
+  bulkPreviewEntity,
+  dataOf,
+  idParam,
+  messageDataOf,
+} from '../../src/contract';
 import { applyDirect, assertApplicable, loadJob, previewBulk, reportBatches, startJob, toBulkJob } from '../accounts/bulk';
 import { inTransaction } from '../db/transaction';
 import { actorOf } from '../http/guard';

@@ -173,7 +173,10 @@ const LEVEL_SORTS: Record<SortKeyOf<(typeof LISTS)[LevelResource]>, string> = {
 };
 
 function levelListSpec(level: LevelDef): ListSpec {
-  const common: Record<HierarchyListFilter, FilterDef> = { is_active: isActiveFilter, status: statusFilter, parent_id: { column: 'u.parent_id', type: 'int' },
+  const common: Record<HierarchyListFilter, FilterDef> = {
+    is_active: isActiveFilter,
+    status: statusFilter,
+    parent_id: { column: 'u.parent_id', type: 'int' },
     // Members whose balance is below the threshold (the dashboard's Low on credits card opens it).
     low_credits: {
       apply: (qb, v) => qb.where('u.credits', '<', Number(v)),

@@ -75,7 +75,21 @@ const accounts = list({
   path: 'accounts',
   sorts: ['login', 'full_name', 'expiry_date', 'created_at', 'updated_at', 'status', 'mac_address', 'last_active', 'id'],
   defaultSort: '-created_at',
-  filters: ['status', 'is_active', 'is_trial', 'is_promo', 'auto_renew', 'server_id', 'owner_id', 'branch', 'state', 'expiry', 'trial_ending', 'expiry_date_before', 'expiry_date_after'],
+  filters: [
+    'status',
+    'is_active',
+    'is_trial',
+    'is_promo',
+    'auto_renew',
+    'server_id',
+    'owner_id',
+    'branch',
+    'state',
+    'expiry',
+    'trial_ending',
+    'expiry_date_before',
+    'expiry_date_after',
+  ],
 });
 
 /** Keyed by the panel's resource name; with the lists of the resources that declare themselves it is LISTS (registry.ts). */

@@ -202,6 +202,7 @@ export const CRUD_PAGE = {
 };
 
 export const DATA_TABLE = {
+  matching: (n: number) => `Apply to all ${n.toLocaleString('en-US')} matching:`,
   export: 'Export',
   exportCancel: 'Cancel export',
   /** Bytes and rows received so far. */

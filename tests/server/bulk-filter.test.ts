@@ -21,12 +21,7 @@ describeEachDatabase('bulk by filter', (ctx) => {
   }
   /** The USED entries per account of these accounts. */
   async function charges(ids: number[]) {
-    const rows = await db()
-      .selectFrom('credit_transactions')
-      .select(['account_id', 'credits'])
-      .where('type', '=', 'USED')
-      .where('account_id', 'in', ids)
-      .execute();
+    const rows = await db().selectFrom('credit_transactions').select(['account_id', 'credits']).where('type', '=', 'USED').where('account_id', 'in', ids).execute();
     const per = new Map<number, number>();
     for (const r of rows) per.set(r.account_id!, (per.get(r.account_id!) ?? 0) + 1);
     return { entries: rows.length, credits: -rows.reduce((s, r) => s + r.credits, 0), twice: [...per.values()].filter((n) => n > 1).length };
@@ -97,7 +92,10 @@ describeEachDatabase('bulk by filter', (ctx) => {
     const report = await dealer.client.get(`/accounts/bulk/${seen.body.data.id}/report`);
     expect(report.status).toBe(200);
     expect(report.headers.get('content-type')).toContain('text/csv');
-    const lines = String(report.body).replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = String(report.body)
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines).toHaveLength(6);
     expect(lines[0]).toBe('Account ID,Login,Result,Reason,Credits,Transaction,Expiry');
   });
@@ -106,7 +104,11 @@ describeEachDatabase('bulk by filter', (ctx) => {
     const { dealer } = await createBranch(ctx, { dealer: 50 });
     const ids = await insertAccounts(ctx, dealer.id, 4);
     // A promo account in its bonus period cannot be renewed; an active one cannot be activated.
-    await db().updateTable('accounts').set({ is_promo: 1, expiry_date: inDays(200) }).where('id', '=', ids[0]).execute();
+    await db()
+      .updateTable('accounts')
+      .set({ is_promo: 1, expiry_date: inDays(200) })
+      .where('id', '=', ids[0])
+      .execute();
     await db().updateTable('accounts').set({ status: 'suspended' }).where('id', 'in', ids.slice(2)).execute();
 
     const renew = await preview(dealer.client, { action: 'renew', months: 1, account_ids: ids });
@@ -115,7 +117,9 @@ describeEachDatabase('bulk by filter', (ctx) => {
 
     const activate = await preview(dealer.client, { action: 'activate', account_ids: ids });
     expect(activate.body.data).toMatchObject({ matched: 4, applicable: 2, credits: 0 });
-    expect(activate.body.data.refused).toEqual([{ reason: BULK_FILTER.alreadyActive, count: 2, sample: [expect.objectContaining({ id: ids[0] }), expect.objectContaining({ id: ids[1] })] }]);
+    expect(activate.body.data.refused).toEqual([
+      { reason: BULK_FILTER.alreadyActive, count: 2, sample: [expect.objectContaining({ id: ids[0] }), expect.objectContaining({ id: ids[1] })] },
+    ]);
     const applied = await apply(dealer.client, activate.body.data.id);
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
     expect(applied.body.data).toMatchObject({ succeeded: 2, refused: 2 });
@@ -196,7 +200,10 @@ describeEachDatabase('bulk by filter', (ctx) => {
       expect((await charges(ids)).entries).toBe(count);
 
       const report = await dealer.client.get(`/accounts/bulk/${seen.body.data.id}/report`);
-      const lines = String(report.body).replace(/^\uFEFF/, '').trim().split('\r\n');
+      const lines = String(report.body)
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
       expect(lines).toHaveLength(count + 1);
       expect(lines.slice(1).every((l) => l.split(',')[2] === 'done')).toBe(true);
     } finally {
@@ -294,8 +301,16 @@ describeEachDatabase('bulk by filter', (ctx) => {
     const { reseller, dealer } = await createBranch(ctx, { reseller: 50, dealer: 20 });
     const poor = await createDealer(ctx, reseller.client, 0);
     const ids = await insertAccounts(ctx, dealer.id, 4);
-    await db().updateTable('accounts').set({ is_trial: 1, expiry_date: inDays(2) }).where('id', 'in', ids.slice(0, 2)).execute();
-    await db().updateTable('accounts').set({ is_trial: 1, expiry_date: inDays(20) }).where('id', '=', ids[2]).execute();
+    await db()
+      .updateTable('accounts')
+      .set({ is_trial: 1, expiry_date: inDays(2) })
+      .where('id', 'in', ids.slice(0, 2))
+      .execute();
+    await db()
+      .updateTable('accounts')
+      .set({ is_trial: 1, expiry_date: inDays(20) })
+      .where('id', '=', ids[2])
+      .execute();
 
     const trials = await reseller.client.get('/accounts?filter[trial_ending]=3');
     expect(trials.status).toBe(200);

@@ -72,14 +72,12 @@ export const DASHBOARD_CARDS: readonly DashboardCard[] = [
       ['manager', '/resellers'],
       ['reseller', '/dealers'],
     ] as const
-  ).map(
-    ([role, path]): DashboardCard => ({
-      key: 'low_credit_members',
-      label: DASHBOARD_PANEL.lowCreditMembers(LOW_CREDITS_THRESHOLD),
-      roles: [role],
-      to: listUrl(path, [['low_credits', String(LOW_CREDITS_THRESHOLD)]]),
-    }),
-  ),
+  ).map(([role, path]): DashboardCard => ({
+    key: 'low_credit_members',
+    label: DASHBOARD_PANEL.lowCreditMembers(LOW_CREDITS_THRESHOLD),
+    roles: [role],
+    to: listUrl(path, [['low_credits', String(LOW_CREDITS_THRESHOLD)]]),
+  })),
   { key: 'total_managers', label: DASHBOARD_LABELS.totalManagers, roles: ['admin'] },
   { key: 'total_resellers', label: DASHBOARD_LABELS.totalResellers, roles: ['admin', 'manager'] },
   { key: 'total_dealers', label: DASHBOARD_LABELS.totalDealers, roles: ['admin', 'manager', 'reseller'] },
