@@ -117,7 +117,7 @@ describe('bulk by filter dialog', () => {
     fireEvent.click(ok());
     await waitFor(() => expect(view.baseElement.querySelector('[data-testid="bulk-job"]')).toBeTruthy());
     expect(onDone).toHaveBeenCalled();
-    await waitFor(() => expect(view.baseElement.querySelector('[data-testid="bulk-job"]')!.textContent).toContain(BULK_FILTER.progress(1203, 1203)), { timeout: 5000 });
+    await waitFor(() => expect(view.baseElement.querySelector('[data-testid="bulk-job"]')!.textContent).toContain(BULK_FILTER.progress(1203, 1203)));
     expect(view.baseElement.querySelector('[data-testid="bulk-job"]')!.textContent).toContain(BULK_FILTER.report);
   });
 
