@@ -22,6 +22,7 @@ import {
 } from '../../src/contract';
 import { type AuditEntry, recordAudits } from '../audit';
 import { lockUsers } from '../credits/moves';
+import { assertBranchActive } from '../hierarchy/branch';
 import { isPostgres } from '../db/dialect';
 import type { AccountRow, Database, UserRow } from '../db/schema';
 import { nowIso } from '../db/values';
@@ -477,6 +478,8 @@ export async function runChunk(trx: Transaction<Database>, jobId: number, size: 
   }
   const actor = await trx.selectFrom('users').select(['id', 'role', 'path', 'username']).where('id', '=', job.actor_id).executeTakeFirstOrThrow();
   const ids = items.map((i) => i.account_id);
+  // A stopped branch spends nothing: the job stops (failJob) with its committed chunks kept.
+  if (job.action === 'renew') await assertBranchActive(trx, actor);
   // Paid renewals lock the payer first (renewMany does the same again), so the balance read here holds.
   const balance = job.action === 'renew' && actor.role !== 'admin' ? (await lockUsers(trx, [actor.id])).get(actor.id)! : undefined;
   const rows = await lockRows(trx, actor, ids);
