@@ -236,6 +236,28 @@ describeEachDatabase('bulk by filter', (ctx) => {
     }
   });
 
+  it('a job stops when the caller’s branch is stopped between two chunks, keeping what it charged', async () => {
+    const { manager, reseller, dealer } = await createBranch(ctx, { dealer: BULK_MAX + 10 });
+    const ids = await insertAccounts(ctx, dealer.id, BULK_MAX + 5);
+    runner().chunkRows = 500;
+    runner().stopAfterChunks = 1;
+    try {
+      const seen = await preview(dealer.client, { action: 'renew', months: 1, filter: { owner_id: String(dealer.id) } });
+      expect((await apply(dealer.client, seen.body.data.id)).status).toBe(202);
+      await runner().idle();
+      expect((await manager.client.patch(`/resellers/${reseller.id}`, { status: 'suspended' })).status).toBe(200);
+      runner().stopAfterChunks = null;
+      await runner().resume();
+      // The dealer cannot call while its branch is stopped: the job's row says what happened.
+      const stopped = await db().selectFrom('bulk_jobs').selectAll().where('id', '=', seen.body.data.id).executeTakeFirstOrThrow();
+      expect(stopped).toMatchObject({ status: 'failed', processed: 500, succeeded: 500, charged: 500 });
+      expect(stopped.error).toEqual(expect.any(String));
+      expect(await charges(ids)).toEqual({ entries: 500, credits: 500, twice: 0 });
+    } finally {
+      runner().stopAfterChunks = null;
+    }
+  });
+
   it('never reaches outside the caller’s subtree', async () => {
     const { reseller, dealer } = await createBranch(ctx, { dealer: 10 });
     const other = await createBranch(ctx, { dealer: 10 });
