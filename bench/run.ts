@@ -22,6 +22,7 @@ import { benchFirstLoad } from './firstLoad';
 import { benchMoves } from './moves';
 import { benchScaleGrowth } from './scale';
 import { benchExport } from './export';
+import { benchBulkPreview } from './bulkPreview';
 
 const N = Number(process.env.BENCH_OPS ?? 400);
 
@@ -106,6 +107,11 @@ async function benchOn(kind: 'sqlite' | 'postgres') {
     );
     const apiList = await timeIt('API: GET /ticket-categories (4 clients)', N, () => admin.get('/ticket-categories?per_page=10'), 4);
     console.log(`  ratio API / raw: ${(apiList / rawList).toFixed(2)}`);
+
+    // 3. The preview of a bulk renewal of a filter matching 10,000 accounts (docs/domain.md#bulk-by-filter):
+    // the accounts list's filter, each account's refusal check and price, the balance, vs reading the same
+    // rows' columns and count in SQL.
+    await benchBulkPreview(ctx, db);
   } finally {
     await stop();
   }

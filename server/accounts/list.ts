@@ -1,6 +1,16 @@
 /** The accounts list (GET /accounts, GET /user-search): filters, search on login, name and MAC, sorts. */
 import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
-import { ACCOUNT_STATES, type Account, EXACT_TOTAL_LIMIT, EXPIRY_FILTERS, LIST_EXPORTS, LISTS, SEARCH_EXACT_TOTAL_LIMIT, USER_STATUSES } from '../../src/contract';
+import {
+  ACCOUNT_STATES,
+  type Account,
+  EXACT_TOTAL_LIMIT,
+  EXPIRY_FILTERS,
+  LIST_EXPORTS,
+  LISTS,
+  SEARCH_EXACT_TOTAL_LIMIT,
+  TRIAL_ENDING_FILTERS,
+  USER_STATUSES,
+} from '../../src/contract';
 import { type DialectName, isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
 import { type ListRun, type ListSpec, listQuerystring, listSpec, searchAny } from '../http/list';
@@ -52,6 +62,11 @@ export const accountListSpec = listSpec(LISTS.accounts, {
     expiry: {
       apply: expiryFilter,
       validate: (v) => ((EXPIRY_FILTERS as readonly string[]).includes(v) ? null : `The expiry filter must be one of: ${EXPIRY_FILTERS.join(', ')}.`),
+    },
+    // Trial accounts ending from now to N days ahead (the dashboard's Trials ending card opens it).
+    trial_ending: {
+      apply: (qb, v) => expiryFilter(qb, v).where('a.is_trial', '=', 1),
+      validate: (v) => ((TRIAL_ENDING_FILTERS as readonly string[]).includes(v) ? null : `The trial_ending filter must be one of: ${TRIAL_ENDING_FILTERS.join(', ')}.`),
     },
     expiry_date_before: { column: 'a.expiry_date', type: 'before' },
     expiry_date_after: { column: 'a.expiry_date', type: 'after' },

@@ -432,6 +432,53 @@ export interface MemberCapsTable {
   updated_at: Timestamp;
 }
 
+/** A bulk operation on accounts: its preview, then its one application (migration 0029). */
+export interface BulkJobsTable {
+  id: Generated<number>;
+  actor_id: number;
+  action: string;
+  months: number | null;
+  message: string | null;
+  /** JSON: {account_ids} or {filter}, as the preview was asked. */
+  target: string;
+  /** previewed, running, done, failed */
+  status: string;
+  /** direct (one transaction) or job (chunks) */
+  mode: string;
+  matched: number;
+  applicable: number;
+  credits: number;
+  processed: Generated<number>;
+  succeeded: Generated<number>;
+  refused: Generated<number>;
+  charged: Generated<number>;
+  /** The last account id a committed chunk handled. */
+  cursor: Generated<number>;
+  error: string | null;
+  ip_address: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
+export interface BulkJobItemsTable {
+  job_id: number;
+  account_id: number;
+}
+
+export interface BulkJobResultsTable {
+  job_id: number;
+  account_id: number;
+  login: string;
+  /** done or refused */
+  status: string;
+  reason: string | null;
+  credits: Generated<number>;
+  transaction_number: string | null;
+  expiry_date: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -472,6 +519,9 @@ export interface Database {
   notification_events: NotificationEventsTable;
   notifications: NotificationsTable;
   notification_outbox: NotificationOutboxTable;
+  bulk_jobs: BulkJobsTable;
+  bulk_job_items: BulkJobItemsTable;
+  bulk_job_results: BulkJobResultsTable;
 }
 
 /** A user's notification choices (migration 0026); no row: the contract's defaults. */

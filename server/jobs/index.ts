@@ -1,6 +1,7 @@
 import { pruneExpiredTokens } from '../auth/tokens';
 import { CHECK_EVERY_MS, checkActiveServers } from '../provisioning/check';
 import { runAutoRenew } from './autoRenew';
+import { BulkJobRunner } from './bulkAccounts';
 import type { Job } from './scheduler';
 import type { Config } from '../config';
 import { scanEvents } from '../notifications/events';
@@ -13,6 +14,8 @@ export const jobs: Job[] = [
   { name: 'prune-expired-tokens', everyMs: 60 * 60_000, run: async (db) => void (await pruneExpiredTokens(db)) },
   { name: 'auto-renew-accounts', everyMs: 60_000, run: async (db) => void (await runAutoRenew(db)) },
   serverChecksJob,
+  // Bulk jobs a stopped process left running go on from their cursor.
+  { name: 'resume-bulk-jobs', everyMs: 30_000, run: (db) => BulkJobRunner.of(db).resume() },
 ];
 
 /** The notification jobs: record the periodic events (expiry, low balance, announcements), then deliver the outbox. */

@@ -2,12 +2,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { type DashboardStats, EXPIRY_WARNING_DAYS, apiErrorBody, dataOf, dashboardStatsEntity } from '../../src/contract';
+import { type DashboardStats, EXPIRY_WARNING_DAYS, LOW_CREDITS_THRESHOLD, TRIAL_ENDING_DAYS, apiErrorBody, dataOf, dashboardStatsEntity } from '../../src/contract';
 import { expiringByOwner } from '../accounts/expiring';
 import { bucketParts, eachPart, rowsIn, signed, spansOf } from '../db/tallies';
 import { nowIso } from '../db/values';
 import { actorOf } from '../http/guard';
-import { below, ownedWithin, ownedWithinByDate } from '../http/scope';
+import { below, ownedWithin, ownedWithinByDate, within } from '../http/scope';
+import { addDays } from '../accounts/dates';
 
 const query = z.object({
   date_from: z.iso.datetime({ offset: true }).optional(),
@@ -67,6 +68,27 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       const active = Number(laterDays.active) + Number(today.active);
 
       const expiring = (await expiringByOwner(db, actor, EXPIRY_WARNING_DAYS)).reduce((sum, r) => sum + r.n, 0);
+      // Reminders: trial accounts ending soon (the accounts list's trial_ending filter), and the
+      // caller's own members low on credits (those it gives credits to; its child list's low_credits filter).
+      const moment = new Date();
+      const [trialsEnding, lowMembers] = await Promise.all([
+        db
+          .selectFrom('accounts as a')
+          .where(within(actor, 'a.owner_path'))
+          .where('a.deleted_at', 'is', null)
+          .where('a.is_trial', '=', 1)
+          .where('a.expiry_date', '>=', moment.toISOString())
+          .where('a.expiry_date', '<=', addDays(moment, TRIAL_ENDING_DAYS).toISOString())
+          .select(sql<number>`count(*)`.as('n'))
+          .executeTakeFirstOrThrow(),
+        db
+          .selectFrom('users')
+          .where('parent_id', '=', actor.id)
+          .where('status', '!=', 'deleted')
+          .where('credits', '<', LOW_CREDITS_THRESHOLD)
+          .select(sql<number>`count(*)`.as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
 
       const users = await db
         .selectFrom('users')
@@ -142,6 +164,8 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
           active_users: active,
           expired_users: expired,
           expiring_users: expiring,
+          trials_ending: Number(trialsEnding.n),
+          low_credit_members: actor.role === 'dealer' ? 0 : Number(lowMembers.n),
           total_managers: count('manager'),
           total_resellers: count('reseller'),
           total_dealers: count('dealer'),

@@ -7,6 +7,7 @@ import announcements from './announcements';
 import apiTokens from './apiTokens';
 import auditLogs from './auditLogs';
 import auth from './auth';
+import bulkAccounts from './bulkAccounts';
 import creditLevels from './creditLevels';
 import creditOptions from './creditOptions';
 import creditOptionsSettings from './creditOptionsSettings';
@@ -39,6 +40,7 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   apiTokens,
   auditLogs,
   auth,
+  bulkAccounts,
   creditLevels,
   creditOptions,
   creditOptionsSettings,

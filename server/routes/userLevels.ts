@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type AliasableExpression, type Kysely, type Transaction, sql } from 'kysely';
 import type { ZodType } from 'zod';
 import {
+  MAX_BALANCE,
   LIST_EXPORTS,
   CREDITS,
   ENTITY_FORM,
@@ -172,7 +173,16 @@ const LEVEL_SORTS: Record<SortKeyOf<(typeof LISTS)[LevelResource]>, string> = {
 };
 
 function levelListSpec(level: LevelDef): ListSpec {
-  const common: Record<HierarchyListFilter, FilterDef> = { is_active: isActiveFilter, status: statusFilter, parent_id: { column: 'u.parent_id', type: 'int' } };
+  const common: Record<HierarchyListFilter, FilterDef> = {
+    is_active: isActiveFilter,
+    status: statusFilter,
+    parent_id: { column: 'u.parent_id', type: 'int' },
+    // Members whose balance is below the threshold (the dashboard's Low on credits card opens it).
+    low_credits: {
+      apply: (qb, v) => qb.where('u.credits', '<', Number(v)),
+      validate: (v) => (/^[1-9]\d{0,9}$/.test(v) && Number(v) <= MAX_BALANCE ? null : 'The low_credits filter must be a positive whole number of credits.'),
+    },
+  };
   return listSpec<ListEntry>(LISTS[level.resource], {
     search: ['u.name', 'u.username'],
     filters: { ...common, ...level.filters },

@@ -48,6 +48,11 @@ export const MAX_BALANCE = 1_000_000_000;
 export const EXPIRY_FILTERS = ['expired', '1', '3', '7', '30', '60', '90', '365'] as const;
 /** The windows the hierarchy tree counts expiring accounts in (each one of EXPIRY_FILTERS, so a count opens its list). */
 export const EXPIRING_WINDOWS = ['1', '3', '7', '30'] as const;
+/** Trial accounts ending within one of these days (the accounts list's trial_ending filter); the dashboard counts TRIAL_ENDING_DAYS. */
+export const TRIAL_ENDING_FILTERS = EXPIRING_WINDOWS;
+export const TRIAL_ENDING_DAYS = 3;
+/** A member is low on credits below this balance (the members lists' low_credits filter takes any threshold). */
+export const LOW_CREDITS_THRESHOLD = 10;
 /** A panel user's or an account's status; here, not beside the schemas, so that a list's status filter loads no zod. */
 export const USER_STATUSES = ['active', 'inactive', 'suspended'] as const;
 export const EXPIRY_WARNING_DAYS = 7;

@@ -68,14 +68,28 @@ export function list<const S extends string, const F extends string = never>(ent
 
 const HIERARCHY_SORTS = ['id', 'name', 'username', 'credits', 'is_active', 'status', 'created_at', 'updated_at', 'total_children', 'total_accounts'] as const;
 /** The filters every hierarchy level's list takes; each level adds its own. */
-export const HIERARCHY_LIST_FILTERS = ['is_active', 'status', 'parent_id'] as const;
+export const HIERARCHY_LIST_FILTERS = ['is_active', 'status', 'parent_id', 'low_credits'] as const;
 export type HierarchyListFilter = (typeof HIERARCHY_LIST_FILTERS)[number];
 
 const accounts = list({
   path: 'accounts',
   sorts: ['login', 'full_name', 'expiry_date', 'created_at', 'updated_at', 'status', 'mac_address', 'last_active', 'id'],
   defaultSort: '-created_at',
-  filters: ['status', 'is_active', 'is_trial', 'is_promo', 'auto_renew', 'server_id', 'owner_id', 'branch', 'state', 'expiry', 'expiry_date_before', 'expiry_date_after'],
+  filters: [
+    'status',
+    'is_active',
+    'is_trial',
+    'is_promo',
+    'auto_renew',
+    'server_id',
+    'owner_id',
+    'branch',
+    'state',
+    'expiry',
+    'trial_ending',
+    'expiry_date_before',
+    'expiry_date_after',
+  ],
 });
 
 /** Keyed by the panel's resource name; with the lists of the resources that declare themselves it is LISTS (registry.ts). */

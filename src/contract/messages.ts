@@ -202,6 +202,7 @@ export const CRUD_PAGE = {
 };
 
 export const DATA_TABLE = {
+  matching: (n: number) => `Apply to all ${n.toLocaleString('en-US')} matching:`,
   export: 'Export',
   exportCancel: 'Cancel export',
   /** Bytes and rows received so far. */
@@ -503,6 +504,43 @@ export const CAPS = {
   usage: (used: number, max: number) => `${used} of ${max}`,
 } as const;
 
+/** Bulk renew, suspend, activate and message on a selection or on everything a filter matches (docs/domain.md#bulk-by-filter). */
+export const BULK_FILTER = {
+  actions: { renew: 'Renew', suspend: 'Suspend', activate: 'Activate', message: 'Send message' },
+  previewTitle: (action: string) => `${action}: preview`,
+  applyToAll: (n: number) => `Apply to all ${n.toLocaleString('en-US')} matching`,
+  applyToSelected: (n: number) => `Apply to ${plural(n, 'selected account')}`,
+  matched: (n: number) => `${plural(n, 'account')} match.`,
+  applicable: (n: number) => `${plural(n, 'account')} will be changed.`,
+  credits: 'Credits',
+  bonusUsed: (n: number) => `of which ${plural(n, 'bonus credit')}`,
+  balanceBefore: 'Balance now',
+  balanceAfter: 'Balance after',
+  asJob: (limit: number) => `More than ${limit} accounts: it runs as a job, in chunks, with a report to download.`,
+  refusedTitle: (n: number) => `${plural(n, 'account')} will be left as they are`,
+  apply: 'Apply',
+  targetRequired: 'Choose the accounts: a selection or a filter, not both.',
+  monthsRequired: 'Months are required to renew.',
+  alreadySuspended: 'It is already suspended.',
+  alreadyActive: 'It is already active.',
+  gone: 'It was deleted or moved out of your accounts meanwhile.',
+  notFound: 'This preview does not exist.',
+  alreadyApplied: 'This preview was already applied. Preview again to apply it once more.',
+  expired: 'This preview has expired. Preview again.',
+  changed: 'The accounts changed since the preview (their number, state or price). Nothing was applied: preview again.',
+  nothingToApply: 'No account would be changed.',
+  insufficient: (needed: number, available: number) => `Not enough credits: ${plural(needed, 'credit')} needed, ${plural(available, 'credit')} available.`,
+  done: (n: number) => `${plural(n, 'account')} changed.`,
+  started: (n: number) => `A job was started for ${plural(n, 'account')}.`,
+  progress: (processed: number, total: number) => `${processed.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`,
+  jobStatus: { previewed: 'Previewed', running: 'Running', done: 'Done', failed: 'Stopped' },
+  report: 'Download report',
+  reportRefused: 'refused',
+  reportDone: 'done',
+  previewFailed: 'Failed to preview the bulk action',
+  applyFailed: 'Failed to apply the bulk action',
+} as const;
+
 /** Moving end-user accounts to another owner in the caller's subtree (docs/domain.md#moves). */
 export const ACCOUNT_MOVES = {
   title: 'Move accounts',
@@ -651,6 +689,8 @@ export const ACCOUNT_SCREEN = {
   noExpiry: 'No expiry',
   daysLeft: (n: number) => `${plural(n, 'day')} left`,
   expiryFilter: (value: string) => (value === 'expired' ? 'Expired' : `Within ${plural(Number(value), 'day')}`),
+  trialEnding: 'Trial ending',
+  trialEndingFilter: (value: string) => `Trial ends within ${plural(Number(value), 'day')}`,
   sendMessage: 'Send Message',
   stbInfo: 'STB Info',
   transactions: 'Transactions',
@@ -667,6 +707,8 @@ export const ACCOUNT_SCREEN = {
 
 /** Panel texts of the managers, resellers and dealers screens and the credit dialogs (our own). */
 export const HIERARCHY_PANEL = {
+  credits: 'Credits',
+  lowCredits: (n: number) => `Below ${plural(n, 'credit')}`,
   /** Before a reseller or dealer is saved under another parent: what goes with it (docs/domain.md#moves). */
   movePreview: (who: string, to: string, dealers: number | null, accounts: number) =>
     `${who} moves to ${to} with ${dealers === null ? '' : `${plural(dealers, 'dealer')} and `}${plural(accounts, 'account')} of its branch. Balances and the ledger stay as they are.`,
@@ -808,6 +850,8 @@ export const ANALYTICS = {
 export const DASHBOARD_PANEL = {
   myCredits: 'My Credits',
   expiringUsers: (days: number) => `Expiring in ${plural(days, 'day')}`,
+  trialsEnding: (days: number) => `Trials ending in ${plural(days, 'day')}`,
+  lowCreditMembers: (n: number) => `Members below ${plural(n, 'credit')}`,
   creditsUnit: 'credits',
   adminTools: 'Admin tools',
   quickLinks: 'Quick links',

@@ -8,6 +8,7 @@ import { AnnouncementBanner, NotificationsButton, useBannerSettled } from '../fe
 import { PageLoading } from '../components/routing';
 import { YearlyCreditsChart } from '../components/charts';
 import { RecentTransactions, SidePanels, StatCards } from '../features/dashboard';
+import { MyCaps } from '../features/hierarchy/CapsEditor';
 import type { DashboardStats } from '../contract';
 import { useCurrentUser } from '../providers/identity';
 
@@ -61,6 +62,7 @@ export function DashboardPage() {
           <AnnouncementBanner />
           {stats.isError && <Alert type="error" showIcon message={stats.error?.message} />}
           <StatCards figures={s} role={role} loading={stats.isLoading} />
+          {role !== null && role !== 'admin' && <MyCaps />}
           <Row gutter={[16, 16]}>
             <Col xs={24} lg={16}>
               <Card title="Credits sold this year">{s && <YearlyCreditsChart points={s.yearly_credits} />}</Card>

@@ -7,7 +7,7 @@ import './dom';
 import { render, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_LABELS, DASHBOARD_PANEL, EXPIRY_WARNING_DAYS } from '../../src/contract';
+import { DASHBOARD_LABELS, DASHBOARD_PANEL, EXPIRY_WARNING_DAYS, LOW_CREDITS_THRESHOLD, TRIAL_ENDING_DAYS } from '../../src/contract';
 import { RecentTransactions, SidePanels, StatCards, cardsFor } from '../../src/features/dashboard';
 import { csvCell, toCsv } from '../../src/components/export/csv';
 
@@ -16,6 +16,8 @@ const FIGURES = {
   active_users: 9,
   expired_users: 3,
   expiring_users: 2,
+  trials_ending: 5,
+  low_credit_members: 4,
   total_managers: 2,
   total_resellers: 4,
   total_dealers: 8,
@@ -32,6 +34,8 @@ describe('dashboard cards per role', () => {
       DASHBOARD_LABELS.activeUsers,
       DASHBOARD_LABELS.expiredUsers,
       DASHBOARD_PANEL.expiringUsers(EXPIRY_WARNING_DAYS),
+      DASHBOARD_PANEL.trialsEnding(TRIAL_ENDING_DAYS),
+      DASHBOARD_PANEL.lowCreditMembers(LOW_CREDITS_THRESHOLD),
       DASHBOARD_LABELS.totalManagers,
       DASHBOARD_LABELS.totalResellers,
       DASHBOARD_LABELS.totalDealers,
@@ -48,6 +52,7 @@ describe('dashboard cards per role', () => {
       DASHBOARD_LABELS.activeUsers,
       DASHBOARD_LABELS.expiredUsers,
       DASHBOARD_PANEL.expiringUsers(EXPIRY_WARNING_DAYS),
+      DASHBOARD_PANEL.trialsEnding(TRIAL_ENDING_DAYS),
       DASHBOARD_LABELS.monthlyRevenue,
     ]);
     expect(labels('superuser')).toEqual([
@@ -55,6 +60,7 @@ describe('dashboard cards per role', () => {
       DASHBOARD_LABELS.activeUsers,
       DASHBOARD_LABELS.expiredUsers,
       DASHBOARD_PANEL.expiringUsers(EXPIRY_WARNING_DAYS),
+      DASHBOARD_PANEL.trialsEnding(TRIAL_ENDING_DAYS),
       DASHBOARD_LABELS.monthlyRevenue,
     ]);
   });
@@ -78,6 +84,11 @@ describe('dashboard cards per role', () => {
     expect(filtersOf('expired_users')).toEqual(['/users', 'expiry', 'expired']);
     expect(filtersOf('expiring_users')).toEqual(['/users', 'expiry', String(EXPIRY_WARNING_DAYS)]);
     expect(view.getByTestId('card-expiring_users').textContent).toContain('2');
+    // The reminders: trials ending, and the caller's own members low on credits in its child list.
+    expect(filtersOf('trials_ending')).toEqual(['/users', 'trial_ending', String(TRIAL_ENDING_DAYS)]);
+    expect(view.getByTestId('card-trials_ending').textContent).toContain('5');
+    expect(filtersOf('low_credit_members')).toEqual(['/dealers', 'low_credits', String(LOW_CREDITS_THRESHOLD)]);
+    expect(view.getByTestId('card-low_credit_members').textContent).toContain('4');
     // A figure with no list of its own is no link.
     expect(linkOf('total_dealers')).toBeNull();
   });

@@ -114,6 +114,13 @@ export interface BulkAction<T> {
   onClick: (ids: Array<string | number>, records: T[], clear: () => void) => void;
 }
 
+/** An action on every row the current filters match (not only the selected ones), offered beside the selection. */
+export interface MatchingAction {
+  key: string;
+  label: string;
+  onClick: (filters: CrudFilter[], total: number) => void;
+}
+
 export interface DataTableProps<T extends BaseRecord, R extends string> {
   /** The list (src/contract/lists.ts): its path, parameters and sort keys. */
   resource: R;
@@ -146,6 +153,8 @@ export interface DataTableProps<T extends BaseRecord, R extends string> {
   initialSorters?: CrudSort[];
   rowActions?: (record: T) => Array<RowAction<T>>;
   bulkActions?: Array<BulkAction<T>>;
+  /** 'Apply to all N matching': actions on everything the list's filters select, across pages. */
+  matchingActions?: MatchingAction[];
   pageSizes?: readonly number[];
   defaultPageSize?: number;
   meta?: Record<string, unknown>;
@@ -243,6 +252,7 @@ export function DataTable<T extends BaseRecord, R extends string>({
   initialSorters,
   rowActions,
   bulkActions,
+  matchingActions,
   pageSizes = PAGE_SIZES,
   defaultPageSize = DEFAULT_PAGE_SIZE,
   meta,
@@ -397,7 +407,7 @@ export function DataTable<T extends BaseRecord, R extends string>({
   const clearSelection = () => setSelected([]);
 
   // A page past the last (a bookmark to rows since deleted, a page number typed in the URL) shows the last one.
-  const { pageCount } = pagingOf(tableQuery.data, pageSize);
+  const { pageCount, total: matchingTotal = 0 } = pagingOf(tableQuery.data, pageSize);
   const pastTheEnd = tableQuery.isSuccess && rows.length === 0 && currentPage > pageCount;
   useEffect(() => {
     if (pastTheEnd) setCurrentPage(pageCount);
@@ -685,6 +695,17 @@ export function DataTable<T extends BaseRecord, R extends string>({
             </Space>
           }
         />
+      )}
+
+      {matchingActions && matchingActions.length > 0 && matchingTotal > 0 && (
+        <Space wrap style={{ marginBottom: 12 }} data-testid="matching-actions">
+          <Typography.Text type="secondary">{DATA_TABLE.matching(matchingTotal)}</Typography.Text>
+          {matchingActions.map((a) => (
+            <Button key={a.key} size="small" onClick={() => a.onClick(filters, matchingTotal)}>
+              {a.label}
+            </Button>
+          ))}
+        </Space>
       )}
 
       {error && loadErrorBanner && (

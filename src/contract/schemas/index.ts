@@ -21,3 +21,4 @@ export * from './statements';
 export * from './hierarchyTree';
 export * from './notifications';
 export * from './apiTokens';
+export * from './bulkFilter';

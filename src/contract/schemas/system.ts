@@ -33,6 +33,10 @@ export const dashboardStatsEntity = z.object({
   expired_users: z.number(),
   /** Live accounts expiring from now to EXPIRY_WARNING_DAYS ahead (the accounts list's expiry filter of that many days). */
   expiring_users: z.number(),
+  /** Live trial accounts ending from now to TRIAL_ENDING_DAYS ahead (the accounts list's trial_ending filter). */
+  trials_ending: z.number(),
+  /** The caller's own members (its direct children) with fewer than LOW_CREDITS_THRESHOLD credits. */
+  low_credit_members: z.number(),
   total_managers: z.number(),
   total_resellers: z.number(),
   total_dealers: z.number(),

@@ -15,7 +15,7 @@ import {
 } from '@ant-design/icons';
 import { useCan, useCustomMutation, useDelete, useInvalidate, useUpdate } from '@refinedev/core';
 import { useCallback, useRef, useState } from 'react';
-import { type Account, ACCOUNTS, ACCOUNT_SCREEN, EXPIRY_FILTERS, GENERAL, HIERARCHY, RENEWAL, STATUS, USER_STATUSES } from '../../contract';
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, EXPIRY_FILTERS, GENERAL, HIERARCHY, RENEWAL, STATUS, TRIAL_ENDING_FILTERS, USER_STATUSES } from '../../contract';
 import type { RowAction } from '../../components/DataTable';
 import { MountWhenOpened, useConfirm, useNotify } from '../../components/feedback';
 import { AccountFormDialog, AutoRenewDialog, QuickRenewDialog, StbInfoDrawer, TransactionsDrawer, preloadAccountDialogs } from './lazyDialogs';
@@ -25,6 +25,7 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const subject = (account: Account) => `account "${account.login}"`;
 
 const expiryFilterOptions = EXPIRY_FILTERS.map((value) => ({ label: ACCOUNT_SCREEN.expiryFilter(value), value }));
+const trialEndingOptions = TRIAL_ENDING_FILTERS.map((value) => ({ label: ACCOUNT_SCREEN.trialEndingFilter(value), value }));
 const statusFilterOptions = USER_STATUSES.map((value) => ({ label: capitalise(value), value }));
 
 /** What the Users list and User Search share: the search box's hint, the load error, the expiry and status filters. */
@@ -34,6 +35,7 @@ export const accountListProps = {
   selectFilters: [
     { field: 'expiry', label: 'Expiry', options: expiryFilterOptions },
     { field: 'status', label: 'Status', options: statusFilterOptions },
+    { field: 'trial_ending', label: ACCOUNT_SCREEN.trialEnding, options: trialEndingOptions },
   ],
 };
 

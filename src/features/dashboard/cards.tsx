@@ -8,7 +8,17 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { listUrl } from '../../components/DataTable';
 import { Figure } from '../../components/display/Figure';
-import { DASHBOARD_LABELS, DASHBOARD_PANEL, type DashboardStats, EXPIRY_WARNING_DAYS, ROLES, type Role, pluralWord } from '../../contract';
+import {
+  DASHBOARD_LABELS,
+  DASHBOARD_PANEL,
+  type DashboardStats,
+  EXPIRY_WARNING_DAYS,
+  LOW_CREDITS_THRESHOLD,
+  ROLES,
+  type Role,
+  TRIAL_ENDING_DAYS,
+  pluralWord,
+} from '../../contract';
 
 /** The figures the cards show: those of the API's dashboard answer. */
 export type DashboardFigures = Pick<
@@ -17,6 +27,8 @@ export type DashboardFigures = Pick<
   | 'active_users'
   | 'expired_users'
   | 'expiring_users'
+  | 'trials_ending'
+  | 'low_credit_members'
   | 'total_managers'
   | 'total_resellers'
   | 'total_dealers'
@@ -47,6 +59,25 @@ export const DASHBOARD_CARDS: readonly DashboardCard[] = [
     roles: ROLES,
     to: listUrl('/users', [['expiry', String(EXPIRY_WARNING_DAYS)]]),
   },
+  {
+    key: 'trials_ending',
+    label: DASHBOARD_PANEL.trialsEnding(TRIAL_ENDING_DAYS),
+    roles: ROLES,
+    to: listUrl('/users', [['trial_ending', String(TRIAL_ENDING_DAYS)]]),
+  },
+  // A member asks its parent for credits: each role counts its own members, in its child list.
+  ...(
+    [
+      ['admin', '/managers'],
+      ['manager', '/resellers'],
+      ['reseller', '/dealers'],
+    ] as const
+  ).map(([role, path]): DashboardCard => ({
+    key: 'low_credit_members',
+    label: DASHBOARD_PANEL.lowCreditMembers(LOW_CREDITS_THRESHOLD),
+    roles: [role],
+    to: listUrl(path, [['low_credits', String(LOW_CREDITS_THRESHOLD)]]),
+  })),
   { key: 'total_managers', label: DASHBOARD_LABELS.totalManagers, roles: ['admin'] },
   { key: 'total_resellers', label: DASHBOARD_LABELS.totalResellers, roles: ['admin', 'manager'] },
   { key: 'total_dealers', label: DASHBOARD_LABELS.totalDealers, roles: ['admin', 'manager', 'reseller'] },

@@ -1,7 +1,7 @@
 /** Status toggles and one-call-per-id bulk operations for the managers, resellers and dealers lists. */
 import { useDataProvider, useDelete, useInvalidate, useUpdate } from '@refinedev/core';
 import { useCallback } from 'react';
-import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, STATUS } from '../../contract';
+import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, LOW_CREDITS_THRESHOLD, STATUS } from '../../contract';
 import { useConfirm, useNotify } from '../../components/feedback';
 
 type Entity = 'managers' | 'resellers' | 'dealers';
@@ -117,3 +117,10 @@ export function useBulkRunner(entity: Entity) {
       ),
   };
 }
+
+/** The members lists' Credits filter: members below the low-credits threshold (the dashboard's card opens it). */
+export const lowCreditsFilter = {
+  field: 'low_credits',
+  label: HIERARCHY_PANEL.credits,
+  options: [{ label: HIERARCHY_PANEL.lowCredits(LOW_CREDITS_THRESHOLD), value: String(LOW_CREDITS_THRESHOLD) }],
+};

@@ -8,3 +8,4 @@ export * from './generate';
 export * from './UserFormDialog';
 export * from './userForm';
 export * from './tree';
+export * from './CapsEditor';

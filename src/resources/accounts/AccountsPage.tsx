@@ -4,19 +4,21 @@
  * Transactions, Auto-renew, Delete; bulk Renew, Suspend, Activate and Send Message.
  */
 import { PlusOutlined } from '@ant-design/icons';
-import { useCan } from '@refinedev/core';
+import { type CrudFilter, useCan, useInvalidate } from '@refinedev/core';
 import { Button } from 'antd';
 import { useState } from 'react';
-import { type Account, ACCOUNTS, ACCOUNT_MOVES, ACCOUNT_SCREEN, DATA_TABLE, RENEWAL, STATUS } from '../../contract';
+import { type Account, ACCOUNTS, ACCOUNT_MOVES, BULK_FILTER, ACCOUNT_SCREEN, DATA_TABLE, RENEWAL, STATUS } from '../../contract';
 import { accountColumns, accountListProps, useAccountActions, useAccountServers } from '../../features/accounts';
 import { useBranchFilter } from '../../features/hierarchy';
-import { BulkMessageDialog, BulkMoveDialog, BulkRenewDialog } from '../../features/accounts/lazyDialogs';
+import { BulkFilterDialog, BulkMessageDialog, BulkMoveDialog, BulkRenewDialog } from '../../features/accounts/lazyDialogs';
+import type { BulkFilterRequest } from '../../features/accounts/BulkFilterDialog';
 import { DataTable } from '../../components/DataTable';
 import { MountWhenOpened, useConfirm } from '../../components/feedback';
 
 export function AccountsPage() {
   const { rowActions, dialogs, preloadDialogs, openCreate, call, post, can } = useAccountActions();
   const { confirm } = useConfirm();
+  const invalidate = useInvalidate();
   const { options: servers } = useAccountServers();
   const canCreate = useCan({ resource: 'accounts', action: 'create' }).data?.can === true;
   const canMessage = useCan({ resource: 'accounts', action: 'message' }).data?.can === true;
@@ -26,6 +28,12 @@ export function AccountsPage() {
   const [moveIds, setMoveIds] = useState<Array<string | number> | null>(null);
   const [clearSelection, setClearSelection] = useState<() => void>(() => () => undefined);
   const branch = useBranchFilter();
+  const [matching, setMatching] = useState<BulkFilterRequest | null>(null);
+  const matchingAction = (action: BulkFilterRequest['action']) => ({
+    key: action,
+    label: BULK_FILTER.actions[action],
+    onClick: (filters: CrudFilter[], total: number) => setMatching({ action, filters, total }),
+  });
 
   const bulkStatus = (path: 'bulk-suspend' | 'bulk-activate', ids: Array<string | number>, clear: () => void) =>
     confirm(
@@ -71,6 +79,11 @@ export function AccountsPage() {
         }
         rowActions={rowActions}
         preload={preloadDialogs}
+        matchingActions={[
+          ...(can.credits ? [matchingAction('renew')] : []),
+          ...(can.status ? [matchingAction('suspend'), matchingAction('activate')] : []),
+          ...(canMessage ? [matchingAction('message')] : []),
+        ]}
         bulkActions={[
           ...(can.credits
             ? [
@@ -132,6 +145,9 @@ export function AccountsPage() {
       </MountWhenOpened>
       <MountWhenOpened open={moveIds !== null}>
         <BulkMoveDialog ids={moveIds} onClose={() => setMoveIds(null)} onMoved={() => clearSelection()} />
+      </MountWhenOpened>
+      <MountWhenOpened open={matching !== null}>
+        <BulkFilterDialog request={matching} onClose={() => setMatching(null)} onDone={() => invalidate({ resource: 'accounts', invalidates: ['list'] })} />
       </MountWhenOpened>
       <MountWhenOpened open={messageIds !== null}>
         <BulkMessageDialog ids={messageIds} onClose={() => setMessageIds(null)} onSent={() => clearSelection()} />

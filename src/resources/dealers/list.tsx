@@ -8,7 +8,7 @@ import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, dealerCreat
 import { DataTable, type ListColumn } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { MountWhenOpened, useConfirm } from '../../components/feedback';
-import { type UserLevelConfig, UserFormDialog, statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../features/hierarchy';
+import { type UserLevelConfig, UserFormDialog, statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions, lowCreditsFilter } from '../../features/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
 import { PromoteDialog } from './PromoteDialog';
 import { RecoveryHistoryDialog } from './RecoveryHistoryDialog';
@@ -76,7 +76,7 @@ export function DealersList() {
         columns={columns}
         columnChooser
         searchPlaceholder="Search dealers..."
-        selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }]}
+        selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }, lowCreditsFilter]}
         loadErrorMessage={HIERARCHY_PANEL.dealersLoadFailed}
         rowActions={rowActions}
         bulkActions={[

@@ -11,7 +11,7 @@ import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { EXPIRING_WINDOWS, HIERARCHY_TREE, type HierarchyNode, nameWithUsername, plural } from '../../contract';
 import { RoleBadge, StatusTag } from '../../components/display';
-import { branchAccountsUrl, memberTransactionsUrl, useHierarchyTree } from '../../features/hierarchy';
+import { CapsEditor, branchAccountsUrl, memberTransactionsUrl, useHierarchyTree } from '../../features/hierarchy';
 
 const DEFAULT_WINDOW = '7';
 const windowOptions = EXPIRING_WINDOWS.map((days) => ({ value: days, label: HIERARCHY_TREE.window(days) }));
@@ -81,6 +81,8 @@ function MemberDetails({ node, days }: { node: HierarchyNode; days: string }) {
         <Button onClick={() => navigate(branchAccountsUrl(node.id, days))}>{HIERARCHY_TREE.openExpiring}</Button>
         <Button onClick={() => navigate(memberTransactionsUrl(node))}>{HIERARCHY_TREE.openTransactions}</Button>
       </Space>
+      {/* The caller's own limits are its parent's to set: the editor is for the members below it. */}
+      {node.parent_id !== null && <CapsEditor key={node.id} memberId={node.id} username={node.username} />}
     </Card>
   );
 }

@@ -7,7 +7,7 @@ import { DataTable, type ListColumn } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { useConfirm } from '../../components/feedback';
 import { TOAST_KEY } from '../../providers/notificationProvider';
-import { statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../features/hierarchy';
+import { statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions, lowCreditsFilter } from '../../features/hierarchy';
 
 export function ManagersList() {
   const navigate = useNavigate();
@@ -54,7 +54,7 @@ export function ManagersList() {
         columns={columns}
         columnChooser
         searchPlaceholder="Search managers..."
-        selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }]}
+        selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }, lowCreditsFilter]}
         loadErrorMessage={MANAGERS.loadFailed.description}
         loadErrorTitle={MANAGERS.loadFailed.title}
         notifyLoadError

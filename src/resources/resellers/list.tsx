@@ -7,7 +7,7 @@ import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS, 
 import { DataTable, type ListColumn } from '../../components/DataTable';
 import { StatusTag, activeOptions, dateTime } from '../../components/display';
 import { MountWhenOpened, useConfirm, useNotify, useStatusPopup } from '../../components/feedback';
-import { BlockedTag, type UserLevelConfig, UserDetailsDrawer, UserFormDialog, useBulkRunner, useUserRowActions } from '../../features/hierarchy';
+import { BlockedTag, type UserLevelConfig, UserDetailsDrawer, UserFormDialog, useBulkRunner, useUserRowActions, lowCreditsFilter } from '../../features/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
 
 export const resellerLevel: UserLevelConfig = {
@@ -100,7 +100,7 @@ export function ResellersList() {
         columns={columns}
         columnChooser
         searchPlaceholder="Search resellers..."
-        selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }]}
+        selectFilters={[{ field: 'is_active', label: 'Status', options: activeOptions }, lowCreditsFilter]}
         loadErrorMessage={HIERARCHY_PANEL.resellersLoadFailed}
         rowActions={rowActions}
         bulkActions={[
