@@ -75,6 +75,7 @@ const AUDIT_COLUMNS = [
   'old_values',
   'new_values',
   'created_at',
+  'viewer_username',
 ] as const;
 
 /** The row of one entry's column values, in AUDIT_COLUMNS order. */
@@ -121,6 +122,8 @@ export async function recordAudits(db: Kysely<Database>, request: FastifyRequest
     old_values: redact(entry.oldValues),
     new_values: redact(entry.newValues),
     created_at: createdAt,
+    // Acting through a view-as session: the entry names the user acted as and the parent who did.
+    viewer_username: request.viewer?.username ?? null,
   }));
   const held = deferred.get(db);
   if (held) held.push(...rows);

@@ -33,6 +33,9 @@ export interface UsersTable {
   ledger_entry_id: ColumnType<number | null, never, never>;
   /** When the user's second factor was turned on; null: none (migration 0024). */
   two_factor_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** The last successful sign-in and its address (migration 0028). */
+  last_login_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  last_login_ip: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface UserTwoFactorTable {
@@ -66,6 +69,25 @@ export interface AuthTokensTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   last_used_at: Timestamp | null;
+  /** Where the session was opened (migration 0028). */
+  ip_address: ColumnType<string | null, string | null | undefined, string | null>;
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A view-as session: the parent viewing, the parent's own session it came from, 'read' or 'act'. */
+  viewer_id: ColumnType<number | null, number | null | undefined, number | null>;
+  viewer_token_id: ColumnType<number | null, number | null | undefined, number | null>;
+  view_mode: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface SignInEventsTable {
+  id: Id;
+  user_id: number;
+  /** 'success' | 'failure' */
+  outcome: string;
+  /** Why it failed, or how it succeeded (contract SIGN_IN_REASONS). */
+  reason: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
 }
 
 export interface RateLimitsTable {
@@ -275,6 +297,8 @@ export interface AuditLogsTable {
   old_values: string | null; // JSON
   new_values: string | null; // JSON
   created_at: Timestamp;
+  /** The parent who acted through a view-as session as `username` (migration 0028). */
+  viewer_username: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ThemesTable {
@@ -433,6 +457,7 @@ export interface MemberCapsTable {
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
+  sign_in_events: SignInEventsTable;
   user_two_factor: UserTwoFactorTable;
   recovery_codes: RecoveryCodesTable;
   login_challenges: LoginChallengesTable;

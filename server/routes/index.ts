@@ -18,6 +18,7 @@ import macSearch from './macSearch';
 import managers from './managers';
 import resellers from './resellers';
 import servers from './servers';
+import sessions from './sessions';
 import statements from './statements';
 import system from './system';
 import systemSettings from './systemSettings';
@@ -48,6 +49,7 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   managers,
   resellers,
   servers,
+  sessions,
   statements,
   system,
   systemSettings,

@@ -73,6 +73,8 @@ export const SYSTEM_SETTING_DEFAULTS = {
   two_factor_manager: false,
   two_factor_reseller: false,
   two_factor_dealer: false,
+  // A parent viewing the panel as a user below may act as it (otherwise view-as is read only).
+  view_as_can_act: false,
 } as const;
 
 export const SERVER_DEFAULTS = { db_port: '3306', driver: 'local', status: 'active', connection_status: 'online', timeout_seconds: 5 } as const;

@@ -2,6 +2,7 @@
 export * from './roles';
 export * from './routes';
 export * from './messages';
+export * from './sessions';
 export * from './preferenceMessages';
 export * from './constants';
 export * from './mac';

@@ -45,6 +45,8 @@ export const CRUD = ['list', 'show', 'create', 'edit', 'delete'];
 export const PERMISSION_TABLE = {
   dashboard: { list: ALL },
   profile: { list: ALL, edit: ALL },
+  /** View the panel as a user of one's subtree (docs/security.md#view-as). */
+  'view-as': { create: UP_TO_RESELLER },
   managers: {
     ...adminOnly(...CRUD, 'credits', 'transactions', 'status'),
   },

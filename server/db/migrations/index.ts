@@ -20,6 +20,7 @@ import * as m0022_ledger_operations from './0022_ledger_operations';
 import * as m0023_user_preferences from './0023_user_preferences';
 import * as m0024_two_factor from './0024_two_factor';
 import * as m0025_member_caps from './0025_member_caps';
+import * as m0028_sessions from './0028_sessions';
 
 /** Every migration by its name, the file name; Kysely applies them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0023_user_preferences': m0023_user_preferences,
   '0024_two_factor': m0024_two_factor,
   '0025_member_caps': m0025_member_caps,
+  '0028_sessions': m0028_sessions,
 };

@@ -17,6 +17,8 @@ export const auditLogSchema = z.object({
   old_values: z.unknown().nullable(),
   new_values: z.unknown().nullable(),
   created_at: z.string(),
+  /** The parent who acted as `username` through a view-as session. */
+  viewer_username: z.string().nullable().optional(),
 });
 export type AuditLog = z.infer<typeof auditLogSchema>;
 

@@ -19,3 +19,4 @@ export * from './system';
 export * from './preferences';
 export * from './statements';
 export * from './hierarchyTree';
+export * from './sessions';
