@@ -40,6 +40,7 @@ const toApi = (row: Row): AuditLog => ({
   old_values: parseJson<unknown>(row.old_values, null),
   new_values: parseJson<unknown>(row.new_values, null),
   created_at: row.created_at,
+  viewer_username: row.viewer_username,
 });
 
 const dateBound = (edge: 'start' | 'end'): FilterDef => ({
