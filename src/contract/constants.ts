@@ -124,6 +124,8 @@ export const STORAGE_KEYS = {
   userRole: 'userRole',
   /** sessionStorage: the API ended the session (a 401); the sign-in page says so until the next sign-in. */
   sessionEnded: 'sessionEnded',
+  /** While viewing as another user: the parent's own token and role, restored when the view ends. */
+  viewAsParent: 'viewAsParent',
   /** The user's colour scheme choice, kept so a reload paints in it before the API answers. */
   colorScheme: 'colorScheme',
   /** '1' when the active site theme was dark at the last visit (what 'system' shows then). */

@@ -47,6 +47,8 @@ export const SESSIONS = {
 
 export const VIEW_AS = {
   action: 'View as',
+  settingLabel: 'View As May Act',
+  settingHelp: 'A parent viewing the panel as a user below may change things as that user (audited with both names); otherwise viewing is read only.',
   confirmTitle: (username: string) => `View the panel as ${username}?`,
   confirmReadOnly: 'You see what they see. Nothing can be changed while viewing; it ends after 30 minutes or with the End button.',
   confirmActing: 'You see what they see and can act as them: every change is audited with both names. It ends after 30 minutes or with the End button.',

@@ -1,5 +1,5 @@
-/** /profile: personal information, change password, two-factor sign-in, appearance, account information. */
-import { type HttpError, useCustomMutation } from '@refinedev/core';
+/** /profile: personal information, change password, two-factor sign-in, appearance, account information, sessions and sign-in history. */
+import { type HttpError, useCustomMutation, useLogout } from '@refinedev/core';
 import { Button, Card, Col, Descriptions, Form, Input, Radio, Row, Typography } from 'antd';
 import { Link } from 'react-router';
 import {
@@ -17,6 +17,7 @@ import { RoleBadge } from '../components/display';
 import { useNotify } from '../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../components/form';
 import { useColorSchemeSetting } from '../components/hooks';
+import { SessionsCard, SignInHistoryCard } from '../features/sessions';
 import { TwoFactorCard } from '../features/twoFactor';
 import { useCurrentUser, useRefreshIdentity } from '../providers/identity';
 import { session } from '../providers/session';
@@ -148,6 +149,7 @@ function Appearance() {
 
 export function ProfilePage() {
   const { user } = useCurrentUser();
+  const { mutate: logout } = useLogout();
   if (!user) return <Card loading />;
   return (
     <Row gutter={[16, 16]}>
@@ -173,6 +175,12 @@ export function ProfilePage() {
             {user.credits !== null && <Descriptions.Item label="Credits">{user.credits}</Descriptions.Item>}
           </Descriptions>
         </Card>
+      </Col>
+      <Col span={24} id="sessions">
+        <SessionsCard onEndedCurrent={() => logout()} />
+      </Col>
+      <Col span={24}>
+        <SignInHistoryCard />
       </Col>
     </Row>
   );
