@@ -22,7 +22,13 @@ export function toCurrentUser(row: UserRow, settings: SystemSettingsValues, view
     two_factor_enrol: !viewer && !row.two_factor_at && twoFactorRequired(settings, row.role),
     // Only in a view-as session: a user's own answer keeps its shape.
     ...(viewer
-      ? { view_as: { viewer: { id: viewer.id, username: viewer.username, name: viewer.name }, can_act: viewer.canAct && settings.view_as_can_act, expires_at: viewer.expiresAt } }
+      ? {
+          view_as: {
+            viewer: { id: viewer.id, username: viewer.username, name: viewer.name },
+            can_act: viewer.canAct && settings.view_as_can_act,
+            expires_at: viewer.expiresAt,
+          },
+        }
       : {}),
   };
 }

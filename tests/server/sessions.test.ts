@@ -17,18 +17,28 @@ const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100
 const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 /** A call sent from the loopback address `from` with a user agent of its own. */
-function callFrom(ctx: TestContext, from: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+function callFrom(
+  ctx: TestContext,
+  from: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   const url = new URL(`${ctx.baseUrl}/api/v1${path}`);
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const sent: http.OutgoingHttpHeaders = { ...headers };
   if (payload !== undefined) Object.assign(sent, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, localAddress: from, agent: false, headers: sent }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
-    });
+    const request = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname + url.search, method, localAddress: from, agent: false, headers: sent },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
+      },
+    );
     request.on('error', reject);
     request.end(payload);
   });
@@ -99,7 +109,11 @@ describeEachDatabase('sessions', (ctx) => {
   it('ends the other sessions when the password changes', async () => {
     const { dealer } = await createBranch(ctx);
     const other = await signInFrom(ctx, '127.0.0.2', dealer.username, FIREFOX);
-    const res = await dealer.client.post('/change-password', { current_password: PASSWORD, new_password: 'another-pass-123', new_password_confirmation: 'another-pass-123' });
+    const res = await dealer.client.post('/change-password', {
+      current_password: PASSWORD,
+      new_password: 'another-pass-123',
+      new_password_confirmation: 'another-pass-123',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((await ctx.client(other).get('/user')).status).toBe(401);
     expect((await dealer.client.get('/sessions')).body.data).toHaveLength(1);
@@ -183,7 +197,10 @@ describeEachDatabase('sessions', (ctx) => {
   it('prunes sign-in events older than 90 days', async () => {
     const { dealer } = await createBranch(ctx);
     const old = new Date(Date.now() - 91 * 86_400_000).toISOString();
-    await ctx.db.kysely.insertInto('sign_in_events').values({ user_id: dealer.id, outcome: 'failure', reason: 'wrong_password', ip_address: '127.0.0.9', user_agent: null, created_at: old }).execute();
+    await ctx.db.kysely
+      .insertInto('sign_in_events')
+      .values({ user_id: dealer.id, outcome: 'failure', reason: 'wrong_password', ip_address: '127.0.0.9', user_agent: null, created_at: old })
+      .execute();
     expect((await dealer.client.get('/sign-in-history')).body.meta.total).toBe(2);
     await pruneSignIns(ctx.db.kysely);
     const left = await dealer.client.get('/sign-in-history');

@@ -32,7 +32,11 @@ describeEachDatabase('view as', (ctx) => {
     const { reseller, dealer } = await createBranch(ctx);
     const start = await reseller.client.post(`/view-as/${dealer.id}`);
     expect(start.status).toBe(200);
-    expect(start.body.user).toMatchObject({ id: dealer.id, username: dealer.username, view_as: { viewer: { id: reseller.id, username: reseller.username }, can_act: false } });
+    expect(start.body.user).toMatchObject({
+      id: dealer.id,
+      username: dealer.username,
+      view_as: { viewer: { id: reseller.id, username: reseller.username }, can_act: false },
+    });
     const expires = Date.parse(start.body.user.view_as.expires_at);
     expect(expires - Date.now()).toBeLessThanOrEqual(VIEW_AS_TTL_MINUTES * 60_000);
     expect(expires - Date.now()).toBeGreaterThan((VIEW_AS_TTL_MINUTES - 1) * 60_000);
@@ -143,7 +147,12 @@ describeEachDatabase('view as', (ctx) => {
     expect((await viewing.get('/user')).status).toBe(401);
     expect((await parent.get('/user')).body.username).toBe(reseller.username);
     expect((await parent.post('/view-as/end')).status).toBe(409);
-    const audit = await ctx.db.kysely.selectFrom('audit_logs').selectAll().where('action', '=', 'view_as_end').where('entity_id', '=', dealer.id).executeTakeFirstOrThrow();
+    const audit = await ctx.db.kysely
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('action', '=', 'view_as_end')
+      .where('entity_id', '=', dealer.id)
+      .executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ username: dealer.username, viewer_username: reseller.username });
   });
 

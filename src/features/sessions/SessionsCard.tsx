@@ -123,7 +123,11 @@ export function SignInHistoryCard() {
             dataIndex: 'outcome',
             render: (v: SignInEvent['outcome']) => <Tag color={v === 'success' ? 'green' : 'red'}>{v === 'success' ? SESSIONS.success : SESSIONS.failure}</Tag>,
           },
-          { title: SESSIONS.columns.detail, dataIndex: 'reason', render: (v: string | null) => (v && v in SIGN_IN_REASONS ? SIGN_IN_REASONS[v as keyof typeof SIGN_IN_REASONS] : (v ?? '—')) },
+          {
+            title: SESSIONS.columns.detail,
+            dataIndex: 'reason',
+            render: (v: string | null) => (v && v in SIGN_IN_REASONS ? SIGN_IN_REASONS[v as keyof typeof SIGN_IN_REASONS] : (v ?? '—')),
+          },
           { title: SESSIONS.columns.address, dataIndex: 'ip_address', render: (v: string | null) => v ?? '—' },
           { title: SESSIONS.columns.browser, dataIndex: 'browser', render: (v: string) => v || SESSIONS.unknownBrowser },
         ]}
