@@ -14,7 +14,7 @@ export function SessionsCard({ onEndedCurrent }: { onEndedCurrent: () => void })
   const { confirm } = useConfirm();
   const { result, query } = useCustom<{ data: SessionRow[] }, HttpError>({ url: 'sessions', method: 'get', errorNotification: false });
   const { mutateAsync } = useCustomMutation<{ message: string; ended: number }, HttpError>();
-  const rows = result.data?.data ?? [];
+  const rows = Array.isArray(result.data?.data) ? result.data.data : [];
 
   const endOne = (row: SessionRow) =>
     confirm(
@@ -58,39 +58,40 @@ export function SessionsCard({ onEndedCurrent }: { onEndedCurrent: () => void })
         </Button>
       }
     >
-      <Table<SessionRow>
-        rowKey="id"
-        size="small"
-        loading={query.isLoading}
-        dataSource={rows}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        data-testid="sessions-table"
-        columns={[
-          {
-            title: SESSIONS.columns.browser,
-            key: 'browser',
-            render: (_, row) => (
-              <Space>
-                {row.browser || SESSIONS.unknownBrowser}
-                {row.current && <Tag color="green">{SESSIONS.current}</Tag>}
-              </Space>
-            ),
-          },
-          { title: SESSIONS.columns.address, dataIndex: 'ip_address', render: (v: string | null) => v ?? '—' },
-          { title: SESSIONS.columns.created, dataIndex: 'created_at', render: dateTime },
-          { title: SESSIONS.columns.lastUsed, dataIndex: 'last_used_at', render: dateTime },
-          {
-            title: '',
-            key: 'actions',
-            render: (_, row) => (
-              <Button size="small" danger onClick={() => endOne(row)} aria-label={`${SESSIONS.end} ${row.browser || SESSIONS.unknownBrowser}`}>
-                {SESSIONS.end}
-              </Button>
-            ),
-          },
-        ]}
-      />
+      <div data-testid="sessions-table">
+        <Table<SessionRow>
+          rowKey="id"
+          size="small"
+          loading={query.isLoading}
+          dataSource={rows}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          columns={[
+            {
+              title: SESSIONS.columns.browser,
+              key: 'browser',
+              render: (_, row) => (
+                <Space>
+                  {row.browser || SESSIONS.unknownBrowser}
+                  {row.current && <Tag color="green">{SESSIONS.current}</Tag>}
+                </Space>
+              ),
+            },
+            { title: SESSIONS.columns.address, dataIndex: 'ip_address', render: (v: string | null) => v ?? '—' },
+            { title: SESSIONS.columns.created, dataIndex: 'created_at', render: dateTime },
+            { title: SESSIONS.columns.lastUsed, dataIndex: 'last_used_at', render: dateTime },
+            {
+              title: '',
+              key: 'actions',
+              render: (_, row) => (
+                <Button size="small" danger onClick={() => endOne(row)} aria-label={`${SESSIONS.end} ${row.browser || SESSIONS.unknownBrowser}`}>
+                  {SESSIONS.end}
+                </Button>
+              ),
+            },
+          ]}
+        />
+      </div>
     </Card>
   );
 }
@@ -105,33 +106,34 @@ export function SignInHistoryCard() {
     config: { query: { page, per_page: PAGE_SIZE } },
     errorNotification: false,
   });
-  const history = result.data;
+  const rows = Array.isArray(result.data?.data) ? result.data.data : [];
   return (
     <Card title={SESSIONS.historyCard}>
-      <Table<SignInEvent>
-        rowKey="id"
-        size="small"
-        loading={query.isLoading}
-        dataSource={history?.data ?? []}
-        scroll={{ x: 'max-content' }}
-        data-testid="sign-in-history"
-        pagination={{ current: page, pageSize: PAGE_SIZE, total: history?.meta.total ?? 0, onChange: setPage, showSizeChanger: false }}
-        columns={[
-          { title: SESSIONS.columns.time, dataIndex: 'created_at', render: dateTime },
-          {
-            title: SESSIONS.columns.outcome,
-            dataIndex: 'outcome',
-            render: (v: SignInEvent['outcome']) => <Tag color={v === 'success' ? 'green' : 'red'}>{v === 'success' ? SESSIONS.success : SESSIONS.failure}</Tag>,
-          },
-          {
-            title: SESSIONS.columns.detail,
-            dataIndex: 'reason',
-            render: (v: string | null) => (v && v in SIGN_IN_REASONS ? SIGN_IN_REASONS[v as keyof typeof SIGN_IN_REASONS] : (v ?? '—')),
-          },
-          { title: SESSIONS.columns.address, dataIndex: 'ip_address', render: (v: string | null) => v ?? '—' },
-          { title: SESSIONS.columns.browser, dataIndex: 'browser', render: (v: string) => v || SESSIONS.unknownBrowser },
-        ]}
-      />
+      <div data-testid="sign-in-history">
+        <Table<SignInEvent>
+          rowKey="id"
+          size="small"
+          loading={query.isLoading}
+          dataSource={rows}
+          scroll={{ x: 'max-content' }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: result.data?.meta?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+          columns={[
+            { title: SESSIONS.columns.time, dataIndex: 'created_at', render: dateTime },
+            {
+              title: SESSIONS.columns.outcome,
+              dataIndex: 'outcome',
+              render: (v: SignInEvent['outcome']) => <Tag color={v === 'success' ? 'green' : 'red'}>{v === 'success' ? SESSIONS.success : SESSIONS.failure}</Tag>,
+            },
+            {
+              title: SESSIONS.columns.detail,
+              dataIndex: 'reason',
+              render: (v: string | null) => (v && v in SIGN_IN_REASONS ? SIGN_IN_REASONS[v as keyof typeof SIGN_IN_REASONS] : (v ?? '—')),
+            },
+            { title: SESSIONS.columns.address, dataIndex: 'ip_address', render: (v: string | null) => v ?? '—' },
+            { title: SESSIONS.columns.browser, dataIndex: 'browser', render: (v: string) => v || SESSIONS.unknownBrowser },
+          ]}
+        />
+      </div>
     </Card>
   );
 }
