@@ -55,34 +55,14 @@ export async function endSession(db: Kysely<Database>, userId: number, id: numbe
   return true;
 }
 
-export async function signInHistory(db: Kysely<Database>, userId: number, page: number, perPage: number) {
-  const { n } = await db
-    .selectFrom('sign_in_events')
-    .select(sql<number>`count(*)`.as('n'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  const total = Number(n);
-  const rows = await db
-    .selectFrom('sign_in_events')
-    .select(['id', 'created_at', 'outcome', 'reason', 'ip_address', 'user_agent'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .execute();
-  const data = rows.map(({ user_agent, outcome, ...row }) => ({ ...row, outcome: outcome as 'success' | 'failure', browser: browserOf(user_agent) }));
-  const from = data.length ? (page - 1) * perPage + 1 : null;
-  return {
-    data,
-    meta: {
-      total,
-      current_page: page,
-      per_page: perPage,
-      last_page: Math.max(1, Math.ceil(total / perPage)),
-      from,
-      to: from === null ? null : from + data.length - 1,
-      total_exact: true,
-    },
-  };
+export interface SignInRow {
+  id: number;
+  created_at: string;
+  outcome: string;
+  reason: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
 }
+
+/** A history row as the API shows it: the browser read from the user agent. */
+export const presentSignIn = ({ user_agent, outcome, ...row }: SignInRow) => ({ ...row, outcome: outcome as 'success' | 'failure', browser: browserOf(user_agent) });

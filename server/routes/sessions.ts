@@ -16,12 +16,14 @@ import {
   messageOnly,
   noContent,
   sessionRowEntity,
+  LISTS,
+  SIGN_IN_OUTCOMES,
   signInHistoryAnswer,
-  signInHistoryQuery,
   viewAsAnswer,
 } from '../../src/contract';
 import { recordAudit } from '../audit';
-import { endSession, listSessions, signInHistory } from '../auth/signIns';
+import { type SignInRow, endSession, listSessions, presentSignIn } from '../auth/signIns';
+import { listQuerystring, listSpec, respondList } from '../http/list';
 import { issueToken, revokeOtherTokens, revokeToken } from '../auth/tokens';
 import { findMember } from '../hierarchy/members';
 import { conflict, notFound } from '../http/errors';
@@ -30,6 +32,13 @@ import { settingsOf } from '../settings';
 import { toCurrentUser } from '../users';
 
 const tags = ['sessions'];
+
+const historyList = listSpec(LISTS['sign-in-history'], {
+  filters: { outcome: { column: 'e.outcome', type: 'enum', values: SIGN_IN_OUTCOMES } },
+  sorts: { created_at: 'e.created_at', id: 'e.id' },
+  idColumn: 'e.id',
+  mainAlias: 'e',
+});
 
 const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
@@ -66,8 +75,19 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/sign-in-history',
-    { config: { access: ['profile', 'list'] }, schema: { querystring: signInHistoryQuery, response: { 200: signInHistoryAnswer, '4xx': apiErrorBody }, tags } },
-    async (request) => signInHistory(db, actorOf(request).id, request.query.page, request.query.per_page),
+    { config: { access: ['profile', 'list'] }, schema: { querystring: listQuerystring(historyList), response: { 200: signInHistoryAnswer, '4xx': apiErrorBody }, tags } },
+    async (request, reply) =>
+      respondList(
+        request,
+        reply,
+        {
+          base: db.selectFrom('sign_in_events as e').where('e.user_id', '=', actorOf(request).id),
+          spec: historyList,
+          select: (qb) => qb.select(['e.id', 'e.created_at', 'e.outcome', 'e.reason', 'e.ip_address', 'e.user_agent']),
+          present: async (rows: SignInRow[]) => rows.map(presentSignIn),
+        },
+        (page) => page,
+      ),
   );
 
   app.post(

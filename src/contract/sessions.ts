@@ -19,9 +19,6 @@ export const SIGN_IN_OUTCOMES = ['success', 'failure'] as const;
 /** A view-as session ends this long after it started (or with the parent's own session, if sooner). */
 export const VIEW_AS_TTL_MINUTES = 30;
 
-/** The sign-in history page size cap. */
-export const SIGN_IN_HISTORY_MAX_PAGE = 100;
-
 export const SESSIONS = {
   title: 'Sessions',
   menu: 'Sessions',

@@ -1,6 +1,6 @@
 /** Sessions, sign-in history and view-as on the wire. */
 import { z } from 'zod';
-import { SIGN_IN_HISTORY_MAX_PAGE, SIGN_IN_OUTCOMES } from '../sessions';
+import { SIGN_IN_OUTCOMES } from '../sessions';
 import { currentUserEntity } from './auth';
 import { listMetaSchema } from './common';
 
@@ -24,11 +24,6 @@ export const signInEventEntity = z.object({
   reason: z.string().nullable(),
   ip_address: z.string().nullable(),
   browser: z.string(),
-});
-
-export const signInHistoryQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(SIGN_IN_HISTORY_MAX_PAGE).default(20),
 });
 
 export const signInHistoryAnswer = z.object({ data: z.array(signInEventEntity), meta: listMetaSchema });
