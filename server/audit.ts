@@ -76,6 +76,7 @@ const AUDIT_COLUMNS = [
   'new_values',
   'created_at',
   'api_token',
+  'viewer_username',
 ] as const;
 
 /** The row of one entry's column values, in AUDIT_COLUMNS order. */
@@ -124,6 +125,8 @@ export async function recordAudits(db: Kysely<Database>, request: FastifyRequest
     created_at: createdAt,
     // The API token that acted, by its prefix and name (apiTokenGuard.ts).
     api_token: request.apiToken ? `${request.apiToken.prefix} ${request.apiToken.name}`.slice(0, 200) : null,
+    // Acting through a view-as session: the entry names the user acted as and the parent who did.
+    viewer_username: request.viewer?.username ?? null,
   }));
   const held = deferred.get(db);
   if (held) held.push(...rows);

@@ -1,9 +1,10 @@
 /** How a user row is shown through the API. Password hashes never leave the server. */
 import { type CurrentUser, type SystemSettingsValues, twoFactorRequired } from '../src/contract';
+import type { ViewAs } from './auth/tokens';
 import type { UserRow } from './db/schema';
 
 /** The settings say whether the user's role requires a second factor it does not have yet. */
-export function toCurrentUser(row: UserRow, settings: SystemSettingsValues): CurrentUser {
+export function toCurrentUser(row: UserRow, settings: SystemSettingsValues, viewer?: ViewAs | null): CurrentUser {
   const admin = row.role === 'admin';
   return {
     id: row.id,
@@ -17,7 +18,18 @@ export function toCurrentUser(row: UserRow, settings: SystemSettingsValues): Cur
     is_active: row.status === 'active',
     created_at: row.created_at,
     two_factor: Boolean(row.two_factor_at),
-    two_factor_enrol: !row.two_factor_at && twoFactorRequired(settings, row.role),
+    // Someone viewing as the user has nothing to enrol: it is not the user.
+    two_factor_enrol: !viewer && !row.two_factor_at && twoFactorRequired(settings, row.role),
+    // Only in a view-as session: a user's own answer keeps its shape.
+    ...(viewer
+      ? {
+          view_as: {
+            viewer: { id: viewer.id, username: viewer.username, name: viewer.name },
+            can_act: viewer.canAct && settings.view_as_can_act,
+            expires_at: viewer.expiresAt,
+          },
+        }
+      : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import { SignedIn } from './components/layout/SignedIn';
 import { documentTitle, pageTitleFor } from './components/layout/pageTitle';
 import { PageLoading, RouteGuard } from './components/routing';
 import { TOAST_MS, TWO_FACTOR_ENROL_PATH } from './contract';
+import { ViewAsBanner } from './features/sessions/ViewAsBanner';
 import { declarations, menuFor, panelRoutes, paletteSearchesFor, refineResources } from './navigation';
 import { LoginPage, NotFoundPage, TwoFactorEnrolPage, UnauthorizedPage } from './pages';
 import { accessControlProvider } from './providers/accessControlProvider';
@@ -87,7 +88,7 @@ function PanelRoutes() {
               element={
                 <SignedIn fallback={<CatchAllNavigate to="/login" />}>
                   <EnrolFirst>
-                    <AppLayout menuFor={menuFor} resources={declarations} searchesFor={paletteSearchesFor} />
+                    <AppLayout menuFor={menuFor} resources={declarations} searchesFor={paletteSearchesFor} banner={<ViewAsBanner />} />
                   </EnrolFirst>
                 </SignedIn>
               }
@@ -100,7 +101,7 @@ function PanelRoutes() {
             <Route
               element={
                 <SignedIn fallback={<PublicFrame />}>
-                  <AppLayout menuFor={menuFor} resources={declarations} searchesFor={paletteSearchesFor} />
+                  <AppLayout menuFor={menuFor} resources={declarations} searchesFor={paletteSearchesFor} banner={<ViewAsBanner />} />
                 </SignedIn>
               }
             >

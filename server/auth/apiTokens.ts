@@ -145,7 +145,7 @@ export async function resolveApiToken(db: Kysely<Database>, token: string): Prom
     api_token_prefix,
     api_token_scopes,
     api_token_addresses,
-    api_token_expires_at: _expires,
+    api_token_expires_at,
     api_token_last_used_at,
     api_token_last_used_ip,
     system_settings,
@@ -155,6 +155,9 @@ export async function resolveApiToken(db: Kysely<Database>, token: string): Prom
   return {
     user,
     tokenHash,
+    tokenId: null,
+    expiresAt: api_token_expires_at,
+    viewer: null,
     settings: systemSettingsOf(system_settings),
     branchBlocked: Boolean(Number(branch_blocked)),
     apiToken: {

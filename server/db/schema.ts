@@ -35,6 +35,9 @@ export interface UsersTable {
   two_factor_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** Where the user's notification digest goes; null: none (migration 0026). */
   email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The last successful sign-in and its address (migration 0028). */
+  last_login_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  last_login_ip: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface UserTwoFactorTable {
@@ -68,6 +71,25 @@ export interface AuthTokensTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   last_used_at: Timestamp | null;
+  /** Where the session was opened (migration 0028). */
+  ip_address: ColumnType<string | null, string | null | undefined, string | null>;
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A view-as session: the parent viewing, the parent's own session it came from, 'read' or 'act'. */
+  viewer_id: ColumnType<number | null, number | null | undefined, number | null>;
+  viewer_token_id: ColumnType<number | null, number | null | undefined, number | null>;
+  view_mode: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface SignInEventsTable {
+  id: Id;
+  user_id: number;
+  /** 'success' | 'failure' */
+  outcome: string;
+  /** Why it failed, or how it succeeded (contract SIGN_IN_REASONS). */
+  reason: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
 }
 
 export interface RateLimitsTable {
@@ -277,6 +299,8 @@ export interface AuditLogsTable {
   old_values: string | null; // JSON
   new_values: string | null; // JSON
   created_at: Timestamp;
+  /** The parent who acted through a view-as session as `username` (migration 0028). */
+  viewer_username: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ThemesTable {
@@ -482,6 +506,7 @@ export interface BulkJobResultsTable {
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
+  sign_in_events: SignInEventsTable;
   user_two_factor: UserTwoFactorTable;
   recovery_codes: RecoveryCodesTable;
   login_challenges: LoginChallengesTable;

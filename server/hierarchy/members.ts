@@ -124,6 +124,8 @@ export async function presenter(db: Kysely<Database>, rows: Pick<MemberRow, 'pat
       paid_credits: row.credits - row.bonus_credits,
       is_active: row.status === 'active',
       two_factor: Boolean(row.two_factor_at),
+      last_login_at: row.last_login_at ?? null,
+      last_login_ip: row.last_login_ip ?? null,
       status: row.status as HierarchyUser['status'],
       server_id: serverId,
       server: serverId !== null ? ref(serverById.get(serverId)) : null,

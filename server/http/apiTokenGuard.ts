@@ -75,6 +75,9 @@ const ROUTE_NEEDS: Record<string, TokenNeed> = {
   'POST /api/v1/managers/:id/two-factor/reset': 'session',
   'POST /api/v1/resellers/:id/two-factor/reset': 'session',
   'POST /api/v1/dealers/:id/two-factor/reset': 'session',
+  // Where the user is signed in, and its sign-in history, are the session's own security.
+  'GET /api/v1/sessions': 'session',
+  'GET /api/v1/sign-in-history': 'session',
   // POSTs that only compute an answer.
   'POST /api/v1/global-discounts/calculate-credits': 'read',
   'POST /api/v1/accounts/move/preview': 'read',

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import { ACCESS, AUTH, type SystemSettingsValues, TWO_FACTOR, can, twoFactorRequired } from '../../src/contract';
+import { ACCESS, AUTH, type SystemSettingsValues, TWO_FACTOR, VIEW_AS, can, twoFactorRequired } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
 import type { ApiTokenUse } from './apiTokenGuard';
 import { forbidden, unauthenticated, unavailable } from './errors';
@@ -22,10 +22,18 @@ declare module 'fastify' {
      * I, the enrolment itself); every other route answers it 403 until it has.
      */
     duringEnrolment?: boolean;
+    /** A change a view-as session may make even when it is read only (ending the view, signing out). */
+    duringViewAs?: boolean;
   }
   interface FastifyRequest {
     user: UserRow | null;
     tokenHash: string | null;
+    /** The id of the session's row in auth_tokens. */
+    tokenId: number | null;
+    /** When the session ends. */
+    sessionExpiresAt: string | null;
+    /** A view-as session: the parent viewing the panel as `user`. */
+    viewer: ViewAs | null;
     /** The system settings read with the session; null on public routes. */
     settings: SystemSettingsValues | null;
   }
@@ -35,6 +43,10 @@ declare module 'fastify' {
 export interface GuardSession {
   user: UserRow;
   tokenHash: string;
+  /** The sign-in session's row; null for an API token, which is no session. */
+  tokenId: number | null;
+  expiresAt: string;
+  viewer: ViewAs | null;
   settings: SystemSettingsValues;
   /** A user above is not active: the user's branch is stopped. */
   branchBlocked: boolean;
@@ -46,6 +58,23 @@ export interface GuardOptions {
   /** The session a bearer token opens, or null: the app passes in the sign-in module's (server/auth/tokens.ts). */
   resolveSession: (db: Kysely<Database>, token: string) => Promise<GuardSession | null>;
 }
+
+/** The parent behind a view-as session (server/auth/tokens.ts). */
+export interface ViewAs {
+  id: number;
+  username: string;
+  name: string;
+  canAct: boolean;
+  expiresAt: string;
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * What no one changes through another user's session, even where view-as may act: the user's
+ * password, second factor, sessions, API tokens, and a view-as of its own (no chains).
+ */
+const NOT_WHILE_VIEWING = /\/(change-password|two-factor|sessions|view-as|tokens|api-tokens)(\/|$)/;
 
 /** The signed-in user of a route that is not public (the guard has already checked it). */
 export function actorOf(request: FastifyRequest): UserRow {
@@ -63,6 +92,9 @@ export function bearerToken(request: FastifyRequest): string | null {
 export const guard = fp<GuardOptions>(async (app: FastifyInstance, { resolveSession }) => {
   app.decorateRequest('user', null);
   app.decorateRequest('tokenHash', null);
+  app.decorateRequest('tokenId', null);
+  app.decorateRequest('sessionExpiresAt', null);
+  app.decorateRequest('viewer', null);
   app.decorateRequest('settings', null);
 
   app.addHook('onRoute', (route) => {
@@ -85,12 +117,24 @@ export const guard = fp<GuardOptions>(async (app: FastifyInstance, { resolveSess
     if (session.branchBlocked) throw unauthenticated(AUTH.branchSuspended);
     request.user = session.user;
     request.tokenHash = session.tokenHash;
+    request.tokenId = session.tokenId;
+    request.sessionExpiresAt = session.expiresAt;
+    request.viewer = session.viewer;
     request.settings = session.settings;
     request.apiToken = session.apiToken ?? null;
     const [resource, action] = config.access;
     if (!can(session.user.role, resource, action)) throw forbidden();
     if (session.user.role !== 'admin' && !config.duringMaintenance && session.settings.maintenance_mode) {
       throw unavailable(ACCESS.maintenance);
+    }
+    if (session.viewer) {
+      // Read only unless the admin lets view-as act, now as when the view began.
+      if (!READS.has(request.method) && !config.duringViewAs) {
+        if (NOT_WHILE_VIEWING.test(request.routeOptions.url ?? '')) throw forbidden(VIEW_AS.notWhileViewing);
+        if (!session.viewer.canAct || !session.settings.view_as_can_act) throw forbidden(VIEW_AS.readOnly);
+      }
+      // The parent passed its own checks; the viewed user's missing second factor is not its to set up.
+      return;
     }
     if (!config.duringEnrolment && !session.user.two_factor_at && twoFactorRequired(session.settings, session.user.role)) {
       throw forbidden(TWO_FACTOR.enrolmentRequired);

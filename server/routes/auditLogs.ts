@@ -41,6 +41,7 @@ const toApi = (row: Row): AuditLog => ({
   new_values: parseJson<unknown>(row.new_values, null),
   created_at: row.created_at,
   api_token: row.api_token,
+  viewer_username: row.viewer_username,
 });
 
 const dateBound = (edge: 'start' | 'end'): FilterDef => ({

@@ -18,6 +18,7 @@ import {
   messageOnly,
   sessionEntity,
   TWO_FACTOR,
+  type SignInReason,
   twoFactorDisableBody,
   twoFactorEnableBody,
   twoFactorEnabledEntity,
@@ -32,9 +33,11 @@ import {
 } from '../../src/contract';
 import { recordAudit } from '../audit';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords';
-import { issueToken, revokeOtherTokens, revokeToken } from '../auth/tokens';
+import { type SignInFrom, recordSignIn } from '../auth/signIns';
+import { issueToken, revokeOtherTokens, revokeToken, revokeViewerSession } from '../auth/tokens';
 import { challengeUser, confirmSetup, consumeChallenge, issueChallenge, recoveryCodesLeft, removeSecondFactor, startSetup, useSecondFactor } from '../auth/twoFactor';
 import type { UserRow } from '../db/schema';
+import { DomainError } from '../errors';
 import { nowIso } from '../db/values';
 import { throttleAddress } from '../http/clientAddress';
 import { stoppedOnPath } from '../hierarchy/branch';
@@ -111,8 +114,39 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return settings;
   };
 
-  const openSession = async (request: FastifyRequest, user: UserRow, settings: SystemSettings, via?: string) => {
-    const token = await issueToken(db, user.id, app.config.tokenTtlHours);
+  const fromOf = (request: FastifyRequest): SignInFrom => ({
+    ip: request.ip ?? null,
+    userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
+  });
+
+  /**
+   * The history's reason for a sign-in refused after its user was found; null: not recorded. Refusals
+   * of the throttle (429) checked nothing and are not recorded, so a guesser refused at the door
+   * cannot fill a user's history.
+   */
+  const failureReason = (error: unknown): SignInReason | null => {
+    if (!(error instanceof DomainError)) return null;
+    if (error.kind === 'unavailable') return 'maintenance';
+    if (error.kind !== 'invalid') return null;
+    if (error.errors?.code) return 'wrong_code';
+    const username = error.errors?.username?.[0];
+    if (username === AUTH.invalidCredentials) return 'wrong_password';
+    if (username === AUTH.accountDisabled) return 'account_disabled';
+    if (username === AUTH.branchSuspended) return 'branch_suspended';
+    return null;
+  };
+
+  /** Records a failed sign-in of a known user in its history, then lets the error answer. */
+  const recordFailure = async (request: FastifyRequest, user: UserRow | undefined, error: unknown) => {
+    const reason = failureReason(error);
+    if (user && reason) await recordSignIn(db, user.id, 'failure', reason, fromOf(request));
+    return error;
+  };
+
+  const openSession = async (request: FastifyRequest, user: UserRow, settings: SystemSettings, via?: 'totp' | 'recovery') => {
+    const from = fromOf(request);
+    const token = await issueToken(db, user.id, app.config.tokenTtlHours, from);
+    await recordSignIn(db, user.id, 'success', via ?? 'password', from);
     request.user = user;
     await recordAudit(db, request, {
       module: 'auth',
@@ -131,12 +165,16 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const { username, password } = request.body;
       const attempt = await countAttempt(request, username);
       const user = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
-      if (!(await passwordMatches(user, password)) || !user) throw fieldError('username', AUTH.invalidCredentials);
-      await attempt.release();
-      const settings = await admissible(user);
-      // A second factor: no session yet, only the challenge its code is sent with.
-      if (user.two_factor_at) return { two_factor: await issueChallenge(db, user.id) };
-      return openSession(request, user, settings);
+      try {
+        if (!(await passwordMatches(user, password)) || !user) throw fieldError('username', AUTH.invalidCredentials);
+        await attempt.release();
+        const settings = await admissible(user);
+        // A second factor: no session yet, only the challenge its code is sent with.
+        if (user.two_factor_at) return { two_factor: await issueChallenge(db, user.id) };
+        return await openSession(request, user, settings);
+      } catch (error) {
+        throw await recordFailure(request, user, error);
+      }
     },
   );
 
@@ -153,23 +191,29 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!user?.two_factor_at) throw fieldError('challenge', TWO_FACTOR.challengeExpired);
       // Wrong codes count on the sign-in counters of the user, like wrong passwords.
       const attempt = await countAttempt(request, user.username);
-      const via = await useSecondFactor(db, app.config, user.id, code);
-      if (!via) throw fieldError('code', TWO_FACTOR.codeInvalid);
-      await attempt.release();
-      // One session per challenge, whatever races it.
-      if (!(await consumeChallenge(db, challenge))) throw fieldError('challenge', TWO_FACTOR.challengeExpired);
-      const settings = await admissible(user);
-      return openSession(request, user, settings, via);
+      try {
+        const via = await useSecondFactor(db, app.config, user.id, code);
+        if (!via) throw fieldError('code', TWO_FACTOR.codeInvalid);
+        await attempt.release();
+        // One session per challenge, whatever races it.
+        if (!(await consumeChallenge(db, challenge))) throw fieldError('challenge', TWO_FACTOR.challengeExpired);
+        const settings = await admissible(user);
+        return await openSession(request, user, settings, via);
+      } catch (error) {
+        throw await recordFailure(request, user, error);
+      }
     },
   );
 
   app.post(
     '/logout',
     {
-      config: { access: ['profile', 'list'], duringMaintenance: true, duringEnrolment: true },
+      config: { access: ['profile', 'list'], duringMaintenance: true, duringEnrolment: true, duringViewAs: true },
       schema: { response: { 204: noContent, '4xx': apiErrorBody }, tags: ['auth'] },
     },
     async (request, reply) => {
+      // Signing out of a view-as session signs the parent out too: the person leaves.
+      if (request.viewer) await revokeViewerSession(db, request.tokenId!);
       await revokeToken(db, request.tokenHash!);
       // No content: nothing for a response schema to shape.
       return (reply as FastifyReply).code(204).send();
@@ -182,7 +226,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: ['profile', 'list'], duringMaintenance: true, duringEnrolment: true },
       schema: { response: { 200: currentUserEntity, '4xx': apiErrorBody }, tags: ['auth'] },
     },
-    async (request) => toCurrentUser(actorOf(request), await settingsOf(app, request)),
+    async (request) => toCurrentUser(actorOf(request), await settingsOf(app, request), request.viewer),
   );
 
   app.get(

@@ -21,6 +21,7 @@ import managers from './managers';
 import notifications from './notifications';
 import resellers from './resellers';
 import servers from './servers';
+import sessions from './sessions';
 import statements from './statements';
 import system from './system';
 import systemSettings from './systemSettings';
@@ -54,6 +55,7 @@ export const apiModules: FastifyPluginAsyncZod[] = [
   notifications,
   resellers,
   servers,
+  sessions,
   statements,
   system,
   systemSettings,

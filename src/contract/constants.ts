@@ -78,6 +78,8 @@ export const SYSTEM_SETTING_DEFAULTS = {
   two_factor_manager: false,
   two_factor_reseller: false,
   two_factor_dealer: false,
+  // A parent viewing the panel as a user below may act as it (otherwise view-as is read only).
+  view_as_can_act: false,
 } as const;
 
 export const SERVER_DEFAULTS = { db_port: '3306', driver: 'local', status: 'active', connection_status: 'online', timeout_seconds: 5 } as const;
@@ -127,6 +129,8 @@ export const STORAGE_KEYS = {
   userRole: 'userRole',
   /** sessionStorage: the API ended the session (a 401); the sign-in page says so until the next sign-in. */
   sessionEnded: 'sessionEnded',
+  /** While viewing as another user: the parent's own token and role, restored when the view ends. */
+  viewAsParent: 'viewAsParent',
   /** The user's colour scheme choice, kept so a reload paints in it before the API answers. */
   colorScheme: 'colorScheme',
   /** '1' when the active site theme was dark at the last visit (what 'system' shows then). */

@@ -3,6 +3,7 @@ export * from './roles';
 export * from './routes';
 export * from './messages';
 export * from './apiTokens';
+export * from './sessions';
 export * from './preferenceMessages';
 export * from './constants';
 export * from './mac';

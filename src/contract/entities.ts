@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { accountEntity, accountMessageEntity, macSearchResultEntity, renewalQuoteEntity, renewalResultEntity, stbInfoEntity } from './schemas/accounts';
+import type { signInEventEntity, signInHistoryAnswer, sessionRowEntity } from './schemas/sessions';
 import type { currentUserEntity, loginResponseEntity, sessionEntity, twoFactorChallengeEntity, twoFactorSetupEntity, twoFactorStatusEntity } from './schemas/auth';
 import type { apiErrorBody, listMetaSchema, namedRefEntity, userRefEntity } from './schemas/common';
 import type { creditOptionsResponseEntity, creditOptionsTestResultEntity, recoveryOptionsResponseEntity } from './schemas/credits';
@@ -30,6 +31,12 @@ export type CurrentUser = z.infer<typeof currentUserEntity>;
 export type LoginResponse = z.infer<typeof loginResponseEntity>;
 
 export type SessionAnswer = z.infer<typeof sessionEntity>;
+
+export type SessionRow = z.infer<typeof sessionRowEntity>;
+
+export type SignInEvent = z.infer<typeof signInEventEntity>;
+
+export type SignInHistory = z.infer<typeof signInHistoryAnswer>;
 
 export type TwoFactorChallenge = z.infer<typeof twoFactorChallengeEntity>;
 

@@ -187,4 +187,12 @@ export const LIST_TABLE = {
     shape: { kind: 'pagination' },
     defaultPerPage: AUDIT_DEFAULT_PAGE_SIZE,
   }),
+  /** The caller's own sign-ins (docs/security.md#sessions). */
+  'sign-in-history': list({
+    path: 'sign-in-history',
+    search: null,
+    sorts: ['created_at', 'id'],
+    defaultSort: '-created_at',
+    filters: ['outcome'],
+  }),
 } satisfies Record<string, ListEntry<string, string>>;

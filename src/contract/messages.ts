@@ -660,6 +660,10 @@ export const SETTING_SWITCHES = {
     two_factor_manager: twoFactorEffect('managers'),
     two_factor_reseller: twoFactorEffect('resellers'),
     two_factor_dealer: twoFactorEffect('dealers'),
+    view_as_can_act: {
+      on: 'A parent viewing the panel as a user below it can act as that user: every change is audited with both names.',
+      off: 'Viewing the panel as a user below is read only again: every change answers 403.',
+    },
   },
 } as const;
 

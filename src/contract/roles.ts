@@ -47,6 +47,8 @@ export const PERMISSION_TABLE = {
   profile: { list: ALL, edit: ALL },
   /** The caller's own API tokens (a signed-in session only, never a token). */
   'api-tokens': { list: ALL, create: ALL, delete: ALL },
+  /** View the panel as a user of one's subtree (docs/security.md#view-as). */
+  'view-as': { create: UP_TO_RESELLER },
   managers: {
     ...adminOnly(...CRUD, 'credits', 'transactions', 'status'),
   },

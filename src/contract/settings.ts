@@ -55,6 +55,7 @@ export const SETTING_KEYS = {
   'two-factor-manager': { field: 'two_factor_manager', label: 'Two-factor required for managers', type: 'boolean' },
   'two-factor-reseller': { field: 'two_factor_reseller', label: 'Two-factor required for resellers', type: 'boolean' },
   'two-factor-dealer': { field: 'two_factor_dealer', label: 'Two-factor required for dealers', type: 'boolean' },
+  'view-as-can-act': { field: 'view_as_can_act', label: 'View as may act', type: 'boolean' },
 } as const satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof SETTING_KEYS;

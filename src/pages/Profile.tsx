@@ -1,5 +1,5 @@
-/** /profile: personal information, change password, two-factor sign-in, appearance, account information. */
-import { type HttpError, useCustomMutation } from '@refinedev/core';
+/** /profile: personal information, change password, two-factor sign-in, appearance, account information, sessions and sign-in history. */
+import { type HttpError, useCustomMutation, useLogout } from '@refinedev/core';
 import { Button, Card, Col, Descriptions, Form, Input, Radio, Row, Typography } from 'antd';
 import { Link } from 'react-router';
 import {
@@ -18,6 +18,7 @@ import { useNotify } from '../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../components/form';
 import { useColorSchemeSetting } from '../components/hooks';
 import { NotificationSettingsCard } from '../features/notifications';
+import { SessionsCard, SignInHistoryCard } from '../features/sessions';
 import { TwoFactorCard } from '../features/twoFactor';
 import { ApiTokensCard } from '../features/apiTokens';
 import { useCurrentUser, useRefreshIdentity } from '../providers/identity';
@@ -150,6 +151,7 @@ function Appearance() {
 
 export function ProfilePage() {
   const { user } = useCurrentUser();
+  const { mutate: logout } = useLogout();
   if (!user) return <Card loading />;
   return (
     <Row gutter={[16, 16]}>
@@ -181,6 +183,12 @@ export function ProfilePage() {
             {user.credits !== null && <Descriptions.Item label="Credits">{user.credits}</Descriptions.Item>}
           </Descriptions>
         </Card>
+      </Col>
+      <Col span={24} id="sessions">
+        <SessionsCard onEndedCurrent={() => logout()} />
+      </Col>
+      <Col span={24}>
+        <SignInHistoryCard />
       </Col>
     </Row>
   );

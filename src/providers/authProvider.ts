@@ -77,6 +77,12 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
       } catch (error) {
         const e = error as HttpError;
         if (e.statusCode === 401 || SESSION_ERROR.test(e.message ?? '')) {
+          // A view-as session ended (its time, the user out of reach): back to the parent's own.
+          if (session.leaveViewAs()) {
+            identity.clear();
+            window.location.assign('/');
+            return { authenticated: true };
+          }
           session.end();
           return { authenticated: false, logout: true, redirectTo: '/login', error: { name: 'Error', message: e.message } };
         }
@@ -86,6 +92,11 @@ export function createAuthProvider(http: AxiosInstance = defaultHttp): AuthProvi
     },
 
     async onError(error: HttpError) {
+      if (error?.statusCode === 401 && session.leaveViewAs()) {
+        identity.clear();
+        window.location.assign('/');
+        return {};
+      }
       if (error?.statusCode === 401) {
         session.end();
         return { logout: true, redirectTo: '/login' };

@@ -36,5 +36,28 @@ export const session = {
     pendingChallenge = null;
     localStorage.removeItem(STORAGE_KEYS.token);
     localStorage.removeItem(STORAGE_KEYS.userRole);
+    localStorage.removeItem(STORAGE_KEYS.viewAsParent);
+  },
+  /** Switches to a view-as session, keeping the parent's own to return to. */
+  startViewAs(token: string, role: string) {
+    const parent = { token: this.token(), role: this.role() };
+    if (!parent.token) return;
+    localStorage.setItem(STORAGE_KEYS.viewAsParent, JSON.stringify(parent));
+    localStorage.setItem(STORAGE_KEYS.token, token);
+    localStorage.setItem(STORAGE_KEYS.userRole, role);
+  },
+  /** Back to the parent's own session; false when no view was open. */
+  leaveViewAs(): boolean {
+    const stored = localStorage.getItem(STORAGE_KEYS.viewAsParent);
+    localStorage.removeItem(STORAGE_KEYS.viewAsParent);
+    if (!stored) return false;
+    try {
+      const parent = JSON.parse(stored) as { token: string; role: string | null };
+      localStorage.setItem(STORAGE_KEYS.token, parent.token);
+      localStorage.setItem(STORAGE_KEYS.userRole, parent.role ?? '');
+      return true;
+    } catch {
+      return false;
+    }
   },
 };

@@ -11,6 +11,8 @@ export const member = (over: Partial<HierarchyUser>): HierarchyUser => ({
   bonus_credits: 0,
   paid_credits: 0,
   two_factor: false,
+  last_login_at: null,
+  last_login_ip: null,
   is_active: true,
   status: 'active',
   server_id: 1,

@@ -38,10 +38,11 @@ const SPEC_KEYS: Record<string, string> = {
   'two-factor-manager': 'two_factor_manager',
   'two-factor-reseller': 'two_factor_reseller',
   'two-factor-dealer': 'two_factor_dealer',
+  'view-as-can-act': 'view_as_can_act',
 };
 
 describe('system settings key mapping', () => {
-  it('covers exactly the settings keys, the two trial limits and the two-factor rules', () => {
+  it('covers exactly the settings keys, the two trial limits, the two-factor rules and view-as', () => {
     expect(Object.keys(SETTING_KEYS).sort()).toEqual(Object.keys(SPEC_KEYS).sort());
     expect(Object.values(SPEC_KEYS).sort()).toEqual(Object.keys(SYSTEM_SETTING_DEFAULTS).sort());
   });

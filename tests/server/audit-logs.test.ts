@@ -200,6 +200,11 @@ describeEachDatabase('audit log', (ctx) => {
   });
 
   describe('the viewer', () => {
+    // The walk above ended every other admin session (POST /sessions/end-others): a session of its own.
+    beforeAll(async () => {
+      admin = await freshClient(ctx, 'admin');
+    });
+
     it('is for admin only', async () => {
       for (const username of ['manager', 'reseller', 'dealer']) {
         const client = await ctx.as(username);

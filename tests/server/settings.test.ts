@@ -37,6 +37,7 @@ describe('settings key table (contract)', () => {
       'two-factor-manager',
       'two-factor-reseller',
       'two-factor-dealer',
+      'view-as-can-act',
     ]);
     expect(KEYS.map((k) => def(k).field).sort()).toEqual(Object.keys(SYSTEM_SETTING_DEFAULTS).sort());
     for (const key of KEYS) expect(settingKeyOf(def(key).field)).toBe(key);

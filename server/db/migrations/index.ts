@@ -22,6 +22,7 @@ import * as m0024_two_factor from './0024_two_factor';
 import * as m0025_member_caps from './0025_member_caps';
 import * as m0026_notifications from './0026_notifications';
 import * as m0027_api_tokens from './0027_api_tokens';
+import * as m0028_sessions from './0028_sessions';
 import * as m0029_bulk_jobs from './0029_bulk_jobs';
 
 /** Every migration by its name, the file name; Kysely applies them in name order. */
@@ -48,5 +49,6 @@ export const migrations: Record<string, Migration> = {
   '0025_member_caps': m0025_member_caps,
   '0026_notifications': m0026_notifications,
   '0027_api_tokens': m0027_api_tokens,
+  '0028_sessions': m0028_sessions,
   '0029_bulk_jobs': m0029_bulk_jobs,
 };

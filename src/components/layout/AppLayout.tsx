@@ -1,6 +1,6 @@
 /** The signed-in frame: side menu (a drawer on small screens), header, and the page under its h1. */
 import { Drawer, Layout } from 'antd';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { LAYOUT } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
@@ -22,10 +22,12 @@ interface LayoutProps {
   resources: readonly PanelResource[];
   /** The lists the command palette searches for a role. */
   searchesFor?: (role: string | null) => PaletteSearch[];
+  /** Shown above the header on every screen (the view-as bar). */
+  banner?: ReactNode;
 }
 
 /** `menuFor` gives a role's menu; it and the resources come from the app's declarations. */
-export function AppLayout({ menuFor, resources, searchesFor = () => [] }: LayoutProps) {
+export function AppLayout({ menuFor, resources, searchesFor = () => [], banner }: LayoutProps) {
   const mobile = !useScreens().lg;
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { role, isLoading } = useCurrentUser();
@@ -57,6 +59,7 @@ export function AppLayout({ menuFor, resources, searchesFor = () => [] }: Layout
         </Layout.Sider>
       )}
       <Layout className="app-main">
+        {banner}
         <AppHeader mobile={mobile} onOpenMenu={() => setDrawerOpen(true)} menu={menuFor(role)} searches={searchesFor(role)} />
         {config.maintenance_mode && role === 'admin' && <MaintenanceBar />}
         <Layout.Content className="app-content" style={{ padding: mobile ? 12 : 24 }}>

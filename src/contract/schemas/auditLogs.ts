@@ -19,6 +19,8 @@ export const auditLogSchema = z.object({
   created_at: z.string(),
   /** The API token the user acted with (`cpt_… name`); null for a signed-in session. */
   api_token: z.string().nullable(),
+  /** The parent who acted as `username` through a view-as session. */
+  viewer_username: z.string().nullable().optional(),
 });
 export type AuditLog = z.infer<typeof auditLogSchema>;
 

@@ -49,6 +49,11 @@ export const currentUserEntity = z.object({
   two_factor: z.boolean(),
   /** The user's role requires a second factor and it has none: it must enrol before anything else. */
   two_factor_enrol: z.boolean(),
+  /** Set in a view-as session: the parent viewing, whether it may act, when the view ends. */
+  view_as: z
+    .object({ viewer: z.object({ id: z.number(), username: z.string(), name: z.string() }), can_act: z.boolean(), expires_at: z.string() })
+    .nullable()
+    .optional(),
 });
 
 /** A signed-in session. */

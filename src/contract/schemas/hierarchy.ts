@@ -170,6 +170,9 @@ export const hierarchyUserEntity = z.object({
   is_active: z.boolean(),
   /** Signs in with a second factor (a parent may reset it). */
   two_factor: z.boolean(),
+  /** The last successful sign-in and its address; null: never. */
+  last_login_at: z.string().nullable(),
+  last_login_ip: z.string().nullable(),
   status: z.enum(USER_STATUSES),
   /** The server of the branch: a manager's own, else its manager's. */
   server_id: z.number().nullable(),

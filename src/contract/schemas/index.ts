@@ -22,3 +22,4 @@ export * from './hierarchyTree';
 export * from './notifications';
 export * from './apiTokens';
 export * from './bulkFilter';
+export * from './sessions';

@@ -1,12 +1,14 @@
 /** What the managers, resellers and dealers lists share in their rows: the status switch and the row actions. */
-import { DeleteOutlined, EditOutlined, FileTextOutlined, HistoryOutlined, MinusCircleOutlined, PlusCircleOutlined, SafetyOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, EyeOutlined, FileTextOutlined, HistoryOutlined, MinusCircleOutlined, PlusCircleOutlined, SafetyOutlined } from '@ant-design/icons';
 import { type HttpError, useCustomMutation, useInvalidate } from '@refinedev/core';
 import { Space, Switch, Tag, Tooltip } from 'antd';
 import { useNavigate } from 'react-router';
-import { DIALOGS, HIERARCHY_PANEL, type HierarchyUser, STATEMENT, TWO_FACTOR } from '../../contract';
+import { DIALOGS, HIERARCHY_PANEL, type HierarchyUser, SESSIONS, STATEMENT, TWO_FACTOR, VIEW_AS } from '../../contract';
+import { dateTime } from '../../components/display';
 import { useConfirm, useNotify } from '../../components/feedback';
 import type { DataColumn, RowAction } from '../../components/DataTable';
 import { type CreditEntity, useCreditDialogs } from '../credits';
+import { useStartViewAs } from '../sessions/useViewAs';
 
 /** The Status cell: a switch that asks before activating or deactivating (`onToggle`). */
 export function StatusSwitch({ record, onToggle }: { record: HierarchyUser; onToggle: (record: HierarchyUser) => void }) {
@@ -53,6 +55,14 @@ export const statusColumn = (onToggle: (record: HierarchyUser) => void): DataCol
   ),
 });
 
+/** The member's last successful sign-in and its address, in the row's details. */
+export const lastLoginColumn: DataColumn<HierarchyUser> = {
+  dataIndex: 'last_login_at',
+  title: SESSIONS.lastLogin,
+  priority: 'secondary',
+  render: (at: string | null, record) => (at ? `${dateTime(at)}${record.last_login_ip ? ` (${record.last_login_ip})` : ''}` : SESSIONS.never),
+};
+
 type Actions = Array<RowAction<HierarchyUser>>;
 
 export interface UserRowActionsOptions {
@@ -96,14 +106,15 @@ function useResetTwoFactor(entity: CreditEntity) {
 }
 
 /**
- * Edit, Add Credits (active users only), Recover Credits, Transactions, Reset two-factor (users who
- * have one) and Delete, with the list's own actions in between; `dialogs` are the credit dialogs to
+ * Edit, Add Credits (active users only), Recover Credits, Transactions, View as (active users), Reset
+ * two-factor (users who have one) and Delete, with the list's own actions in between; `dialogs` are the credit dialogs to
  * render once beside the table.
  */
 export function useUserRowActions(entity: CreditEntity, options: UserRowActionsOptions) {
   const navigate = useNavigate();
   const credits = useCreditDialogs(entity);
   const resetTwoFactor = useResetTwoFactor(entity);
+  const startViewAs = useStartViewAs();
   const { onEdit, onDelete, transactionsLabel = 'Transactions', first = [], afterCredits = [], afterTransactions = [] } = options;
   const rowActions = (record: HierarchyUser): Actions => [
     ...first,
@@ -114,6 +125,7 @@ export function useUserRowActions(entity: CreditEntity, options: UserRowActionsO
     { key: 'transactions', label: transactionsLabel, icon: <HistoryOutlined />, onClick: (r) => navigate(`/${entity}/${r.id}/transactions`) },
     { key: 'statement', label: STATEMENT.open, icon: <FileTextOutlined />, onClick: (r) => navigate(`/statements/${r.id}`) },
     ...afterTransactions,
+    { key: 'view-as', label: VIEW_AS.action, icon: <EyeOutlined />, hidden: !record.is_active || record.blocked_by !== null, onClick: startViewAs },
     { key: 'reset-two-factor', label: TWO_FACTOR.reset, icon: <SafetyOutlined />, hidden: !record.two_factor, onClick: resetTwoFactor },
     { key: 'delete', label: 'Delete', icon: <DeleteOutlined />, danger: true, onClick: onDelete },
   ];

@@ -8,7 +8,16 @@ import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, dealerCreat
 import { DataTable, type ListColumn } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { MountWhenOpened, useConfirm } from '../../components/feedback';
-import { type UserLevelConfig, UserFormDialog, statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions, lowCreditsFilter } from '../../features/hierarchy';
+import {
+  type UserLevelConfig,
+  UserFormDialog,
+  lastLoginColumn,
+  lowCreditsFilter,
+  statusColumn,
+  useDeleteUsers,
+  useStatusToggle,
+  useUserRowActions,
+} from '../../features/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
 import { PromoteDialog } from './PromoteDialog';
 import { RecoveryHistoryDialog } from './RecoveryHistoryDialog';
@@ -51,6 +60,7 @@ export function DealersList() {
     { dataIndex: 'credits', title: 'Credits', sortable: true, width: 110, priority: 'key' },
     { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 120 },
     statusColumn(toggle),
+    lastLoginColumn,
     { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
   ];
 

@@ -7,7 +7,7 @@ import { DataTable, type ListColumn } from '../../components/DataTable';
 import { activeOptions, dateTime } from '../../components/display';
 import { useConfirm } from '../../components/feedback';
 import { TOAST_KEY } from '../../providers/notificationProvider';
-import { statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions, lowCreditsFilter } from '../../features/hierarchy';
+import { lastLoginColumn, lowCreditsFilter, statusColumn, useDeleteUsers, useStatusToggle, useUserRowActions } from '../../features/hierarchy';
 
 export function ManagersList() {
   const navigate = useNavigate();
@@ -31,6 +31,7 @@ export function ManagersList() {
     { dataIndex: 'total_children', title: 'Total Resellers', sortable: true, width: 130, responsive: ['lg'] },
     { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 120, responsive: ['lg'] },
     statusColumn(toggle),
+    lastLoginColumn,
     { dataIndex: 'created_at', title: 'Created', sortable: true, render: dateTime, responsive: ['lg'] },
   ];
 

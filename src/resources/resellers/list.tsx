@@ -7,7 +7,16 @@ import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS, 
 import { DataTable, type ListColumn } from '../../components/DataTable';
 import { StatusTag, activeOptions, dateTime } from '../../components/display';
 import { MountWhenOpened, useConfirm, useNotify, useStatusPopup } from '../../components/feedback';
-import { BlockedTag, type UserLevelConfig, UserDetailsDrawer, UserFormDialog, useBulkRunner, useUserRowActions, lowCreditsFilter } from '../../features/hierarchy';
+import {
+  BlockedTag,
+  type UserLevelConfig,
+  UserDetailsDrawer,
+  UserFormDialog,
+  lastLoginColumn,
+  lowCreditsFilter,
+  useBulkRunner,
+  useUserRowActions,
+} from '../../features/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
 
 export const resellerLevel: UserLevelConfig = {
@@ -63,6 +72,7 @@ export function ResellersList() {
     { dataIndex: 'credits', title: 'Credits', sortable: true, width: 85, priority: 'key' },
     { dataIndex: 'total_children', title: 'Total Dealers', sortable: true, width: 85 },
     { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 80 },
+    lastLoginColumn,
     {
       dataIndex: 'status',
       title: 'Status',

@@ -17,6 +17,7 @@ import {
   type SystemSettingField,
   type SystemSettingsValues,
   TWO_FACTOR,
+  VIEW_AS,
   systemSettingBody,
 } from '../../contract';
 import { errorToast, useConfirm, useNotify } from '../../components/feedback';
@@ -50,6 +51,7 @@ const FEATURES: Array<{ field: SettingSwitch; label: string; help: string }> = [
   { field: 'enable_promos', label: 'Enable Promos', help: 'Master switch for every bonus credit.' },
   { field: 'enable_reseller_dealer_promos', label: 'Enable Reseller/Dealer Promos', help: 'Dealer promos apply to credits given to resellers and dealers.' },
   { field: 'global_discounts_enabled', label: 'Enable Global Discounts', help: 'Renewal pricing uses the global discounts (User Promo).' },
+  { field: 'view_as_can_act', label: VIEW_AS.settingLabel, help: VIEW_AS.settingHelp },
 ];
 
 /** Two-factor sign-in required per role (the admin's own can be reset only from the command line). */

@@ -1,0 +1,3 @@
+export * from './SessionsCard';
+export * from './ViewAsBanner';
+export * from './useViewAs';
