@@ -60,8 +60,9 @@ describeEachDatabase('API tokens', (ctx) => {
         .filter((r) => !isPublic(r))
         .map((r) => [label(r), tokenNeedOf(r.method, r.url, r.config)]),
     );
+    const sessionReads = ['GET /api/v1/api-tokens', 'GET /api/v1/sessions', 'GET /api/v1/sign-in-history'];
     for (const [route, need] of Object.entries(needs)) {
-      if (route.startsWith('GET ') && !route.includes('/api-tokens')) expect(need, route).toBe('read');
+      if (route.startsWith('GET ')) expect(need, route).toBe(sessionReads.includes(route) ? 'session' : 'read');
     }
     expect(needs).toMatchObject({
       'POST /api/v1/accounts': 'accounts',
@@ -81,6 +82,9 @@ describeEachDatabase('API tokens', (ctx) => {
       'POST /api/v1/profile/two-factor/disable': 'session',
       'POST /api/v1/dealers/:id/two-factor/reset': 'session',
       'POST /api/v1/logout': 'session',
+      'POST /api/v1/sessions/end-others': 'session',
+      'POST /api/v1/view-as/:id': 'session',
+      'POST /api/v1/accounts/bulk/:id/apply': 'accounts',
       'PUT /api/v1/system-settings/:key': 'session',
     });
   });
