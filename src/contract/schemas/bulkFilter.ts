@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import type { CsvExport } from '../exports';
-import { ACCOUNTS, BULK_FILTER } from '../messages';
+import { BULK_FILTER } from '../bulkFilterMessages';
+import { ACCOUNTS } from '../messages';
 import { integerInput, requiredText } from './common';
 import { BULK_MAX, monthsField } from './accounts';
 import { MAX_RECORD_ID } from '../constants';

@@ -4,7 +4,7 @@
  * (GET and PUT /smtp-settings).
  */
 import { z } from 'zod';
-import { NOTIFICATIONS } from '../messages';
+import { NOTIFICATIONS } from '../notificationMessages';
 import { labelled } from './fieldMeta';
 import { listMetaSchema } from './common';
 

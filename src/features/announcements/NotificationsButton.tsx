@@ -9,7 +9,7 @@ import { useCustom } from '@refinedev/core';
 import { Badge, Button, Drawer, Empty, List, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ANNOUNCEMENT_FORM, BANNER, NOTIFICATIONS, type Ticket, type UserAnnouncement, previewText } from '../../contract';
+import { ANNOUNCEMENT_FORM, BANNER, NOTIFICATIONS_LINK, type Ticket, type UserAnnouncement, previewText } from '../../contract';
 import { dateTime } from '../../components/display';
 import { useCurrentUser } from '../../providers/identity';
 import { useUnreadNotifications } from '../notifications/useNotifications';
@@ -58,7 +58,7 @@ export function NotificationsButton() {
       <Drawer open={open} onClose={() => setOpen(false)} title={ANNOUNCEMENT_FORM.notifications} width={420}>
         <Space direction="vertical" size="large" style={{ width: '100%' }} data-testid="notifications">
           <Link to="/notifications" onClick={() => setOpen(false)} data-testid="notifications-page-link">
-            {NOTIFICATIONS.openPage} ({notificationCount} {NOTIFICATIONS.unread.toLowerCase()})
+            {NOTIFICATIONS_LINK.openPage} ({notificationCount} {NOTIFICATIONS_LINK.unread.toLowerCase()})
           </Link>
           {reader && (
             <div>

@@ -7,7 +7,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { type CrudFilter, useCan, useInvalidate } from '@refinedev/core';
 import { Button } from 'antd';
 import { useState } from 'react';
-import { type Account, ACCOUNTS, ACCOUNT_MOVES, BULK_FILTER, ACCOUNT_SCREEN, DATA_TABLE, RENEWAL, STATUS } from '../../contract';
+import { type Account, ACCOUNTS, ACCOUNT_MOVES, BULK_ACTION_LABELS, ACCOUNT_SCREEN, DATA_TABLE, RENEWAL, STATUS } from '../../contract';
 import { accountColumns, accountListProps, useAccountActions, useAccountServers } from '../../features/accounts';
 import { useBranchFilter } from '../../features/hierarchy';
 import { BulkFilterDialog, BulkMessageDialog, BulkMoveDialog, BulkRenewDialog } from '../../features/accounts/lazyDialogs';
@@ -31,7 +31,7 @@ export function AccountsPage() {
   const [matching, setMatching] = useState<BulkFilterRequest | null>(null);
   const matchingAction = (action: BulkFilterRequest['action']) => ({
     key: action,
-    label: BULK_FILTER.actions[action],
+    label: BULK_ACTION_LABELS[action],
     onClick: (filters: CrudFilter[], total: number) => setMatching({ action, filters, total }),
   });
 
