@@ -1,6 +1,6 @@
 /** How a user row is shown through the API. Password hashes never leave the server. */
 import { type CurrentUser, type SystemSettingsValues, twoFactorRequired } from '../src/contract';
-import type { ViewAs } from './auth/tokens';
+import type { ViewAs } from './http/sessionShape';
 import type { UserRow } from './db/schema';
 
 /** The settings say whether the user's role requires a second factor it does not have yet. */

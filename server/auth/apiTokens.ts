@@ -15,19 +15,8 @@ import { nowIso, parseJson } from '../db/values';
 import { blockedByAncestor } from '../hierarchy/branch';
 import { conflict, notFound } from '../errors';
 import { SYSTEM_SETTINGS_KEY, systemSettingsOf } from '../settings';
+import type { ApiTokenUse } from '../http/sessionShape';
 import { type Session, hashToken, resolveToken } from './tokens';
-
-/** What a request made with an API token knows of it (the guard's ApiTokenUse, server/http/apiTokenGuard.ts). */
-export interface ApiTokenUse {
-  id: number;
-  name: string;
-  prefix: string;
-  scopes: readonly ApiTokenScope[];
-  /** CIDR ranges; empty: any address. */
-  allowedAddresses: readonly string[];
-  lastUsedAt: string | null;
-  lastUsedIp: string | null;
-}
 
 /** The session a token opens: what the guard takes (server/http/guard.ts). */
 export interface ApiTokenSession extends Session {

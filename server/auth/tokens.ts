@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { prepared } from '../db/prepared';
 import type { Database, UserRow } from '../db/schema';
+import type { ViewAs } from '../http/sessionShape';
 import { nowIso } from '../db/values';
 import { blockedByAncestor } from '../hierarchy/branch';
 import { SYSTEM_SETTINGS_KEY, type SystemSettings, systemSettingsOf } from '../settings';
@@ -38,16 +39,6 @@ export async function issueToken(db: Kysely<Database>, userId: number, ttlHours:
     })
     .execute();
   return token;
-}
-
-/** The parent behind a view-as session. */
-export interface ViewAs {
-  id: number;
-  username: string;
-  name: string;
-  /** Opened while the admin let view-as act (the setting is checked again on each change). */
-  canAct: boolean;
-  expiresAt: string;
 }
 
 export interface Session {

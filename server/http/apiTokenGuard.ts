@@ -7,21 +7,10 @@
 import net from 'node:net';
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { API_TOKENS, API_TOKEN_REQUESTS_PER_MINUTE, type ApiTokenScope, type TokenNeed } from '../../src/contract';
+import { API_TOKENS, API_TOKEN_REQUESTS_PER_MINUTE, type TokenNeed } from '../../src/contract';
 import { forbidden, tooManyRequests } from './errors';
 import { hit } from './rateLimit';
-
-/** A request's API token, as the token's session carries it (server/auth/apiTokens.ts). */
-export interface ApiTokenUse {
-  id: number;
-  name: string;
-  prefix: string;
-  scopes: readonly ApiTokenScope[];
-  /** CIDR ranges; empty: any address. */
-  allowedAddresses: readonly string[];
-  lastUsedAt: string | null;
-  lastUsedIp: string | null;
-}
+import type { ApiTokenUse } from './sessionShape';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

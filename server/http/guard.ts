@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { ACCESS, AUTH, type SystemSettingsValues, TWO_FACTOR, VIEW_AS, can, twoFactorRequired } from '../../src/contract';
 import type { Database, UserRow } from '../db/schema';
-import type { ApiTokenUse } from './apiTokenGuard';
+import type { ApiTokenUse, ViewAs } from './sessionShape';
 import { forbidden, unauthenticated, unavailable } from './errors';
 
 declare module 'fastify' {
@@ -57,15 +57,6 @@ export interface GuardSession {
 export interface GuardOptions {
   /** The session a bearer token opens, or null: the app passes in the sign-in module's (server/auth/tokens.ts). */
   resolveSession: (db: Kysely<Database>, token: string) => Promise<GuardSession | null>;
-}
-
-/** The parent behind a view-as session (server/auth/tokens.ts). */
-export interface ViewAs {
-  id: number;
-  username: string;
-  name: string;
-  canAct: boolean;
-  expiresAt: string;
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -137,6 +137,35 @@ export async function ticketReplied(
 }
 
 const BATCH = 500;
+
+const ACCOUNT_TEXT = { account_expiring: NOTIFICATIONS.accountExpiring, account_expired: NOTIFICATIONS.accountExpired };
+
+/** Records one event per account, to its owner, once per expiry date; answers how many were new. */
+async function recordAccountEvents(
+  db: Kysely<Database>,
+  type: keyof typeof ACCOUNT_TEXT,
+  rows: ReadonlyArray<{ id: number; login: string; owner_id: number; expiry_date: string | null }>,
+  now: Date,
+): Promise<number> {
+  let recorded = 0;
+  for (const a of rows) {
+    const id = await recordEvent(
+      db,
+      {
+        type,
+        key: `${type}:${a.id}:${a.expiry_date}`,
+        title: NOTIFICATIONS.types[type],
+        text: ACCOUNT_TEXT[type](a.login, day(a.expiry_date!)),
+        link: `/accounts?open=${a.id}`,
+        facts: { account_id: a.id, login: a.login, expiry_date: a.expiry_date },
+        recipients: [a.owner_id],
+      },
+      now,
+    );
+    if (id) recorded++;
+  }
+  return recorded;
+}
 /** An account that expired longer ago than this is not announced (e.g. when notifications start). */
 export const EXPIRED_LOOKBACK_MS = 3 * 86_400_000;
 
@@ -165,22 +194,7 @@ export async function scanExpiring(db: Kysely<Database>, now: Date): Promise<num
       .orderBy('a.expiry_date')
       .limit(BATCH)
       .execute();
-    for (const a of rows) {
-      const id = await recordEvent(
-        db,
-        {
-          type: 'account_expiring',
-          key: `account_expiring:${a.id}:${a.expiry_date}`,
-          title: NOTIFICATIONS.types.account_expiring,
-          text: NOTIFICATIONS.accountExpiring(a.login, day(a.expiry_date!)),
-          link: `/accounts?open=${a.id}`,
-          facts: { account_id: a.id, login: a.login, expiry_date: a.expiry_date },
-          recipients: [a.owner_id],
-        },
-        now,
-      );
-      if (id) recorded++;
-    }
+    recorded += await recordAccountEvents(db, 'account_expiring', rows, now);
   }
   return recorded;
 }
@@ -205,24 +219,7 @@ export async function scanExpired(db: Kysely<Database>, now: Date): Promise<numb
     .orderBy('a.expiry_date')
     .limit(BATCH)
     .execute();
-  let recorded = 0;
-  for (const a of rows) {
-    const id = await recordEvent(
-      db,
-      {
-        type: 'account_expired',
-        key: `account_expired:${a.id}:${a.expiry_date}`,
-        title: NOTIFICATIONS.types.account_expired,
-        text: NOTIFICATIONS.accountExpired(a.login, day(a.expiry_date!)),
-        link: `/accounts?open=${a.id}`,
-        facts: { account_id: a.id, login: a.login, expiry_date: a.expiry_date },
-        recipients: [a.owner_id],
-      },
-      now,
-    );
-    if (id) recorded++;
-  }
-  return recorded;
+  return recordAccountEvents(db, 'account_expired', rows, now);
 }
 
 /**

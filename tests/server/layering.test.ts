@@ -59,10 +59,10 @@ const ALLOWED: Record<Layer, Layer[]> = {
 
 /**
  * The parts of server/http a domain module may use: query builders with no route in them (list paging,
- * subtree scoping). The guard, the error handler, rate limits, the input checks and the response
+ * subtree scoping), and the shapes of a request's view-as parent and API token. The guard, the error handler, rate limits, the input checks and the response
  * headers are the routes' own.
  */
-const HTTP_FOR_DOMAIN = ['http/list', 'http/scope'];
+const HTTP_FOR_DOMAIN = ['http/list', 'http/scope', 'http/sessionShape'];
 
 function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
