@@ -14,7 +14,7 @@ import { PREFERENCES } from '../preferenceMessages';
 export const CHOOSABLE_COLUMNS = {
   accounts: ['full_name', 'pwd_txt', 'server.name', 'state', 'created_at'],
   managers: ['server.name', 'total_children', 'total_accounts', 'created_at', 'last_login_at'],
-  resellers: ['parent.name', 'password', 'total_children', 'total_accounts', 'created_at', 'last_login_at'],
+  resellers: ['parent.name', 'password', 'total_children', 'total_accounts', 'created_at'],
   dealers: ['reseller.name', 'manager.name', 'total_accounts', 'created_at', 'last_login_at'],
   transactions: ['coverage_start', 'coverage_end', 'remarks', 'balance_before', 'balance_after', 'manager', 'reseller', 'dealer'],
   'audit-logs': ['module', 'target_username', 'description', 'ip_address'],

@@ -3,6 +3,7 @@ import { Descriptions, Drawer } from 'antd';
 import { type HierarchyUser, SESSIONS } from '../../contract';
 import { StatusTag, dateTime } from '../../components/display';
 import { nameWithUsername } from '../../contract';
+import { lastLoginText } from './rowActions';
 
 export function UserDetailsDrawer({ user, onClose, childrenLabel }: { user: HierarchyUser | null; onClose: () => void; childrenLabel?: string }) {
   return (
@@ -24,9 +25,7 @@ export function UserDetailsDrawer({ user, onClose, childrenLabel }: { user: Hier
             <StatusTag status={user.status} />
           </Descriptions.Item>
           <Descriptions.Item label="Phone">{user.phone ?? '—'}</Descriptions.Item>
-          <Descriptions.Item label={SESSIONS.lastLogin}>
-            {user.last_login_at ? `${dateTime(user.last_login_at)}${user.last_login_ip ? ` (${user.last_login_ip})` : ''}` : SESSIONS.never}
-          </Descriptions.Item>
+          <Descriptions.Item label={SESSIONS.lastLogin}>{lastLoginText(user)}</Descriptions.Item>
           <Descriptions.Item label="Created">{dateTime(user.created_at)}</Descriptions.Item>
           <Descriptions.Item label="Updated">{dateTime(user.updated_at)}</Descriptions.Item>
         </Descriptions>

@@ -56,11 +56,15 @@ export const statusColumn = (onToggle: (record: HierarchyUser) => void): DataCol
 });
 
 /** The member's last successful sign-in and its address, in the row's details. */
+/** A member's last sign-in and its address, or Never. */
+export const lastLoginText = (user: Pick<HierarchyUser, 'last_login_at' | 'last_login_ip'>) =>
+  user.last_login_at ? `${dateTime(user.last_login_at)}${user.last_login_ip ? ` (${user.last_login_ip})` : ''}` : SESSIONS.never;
+
 export const lastLoginColumn: DataColumn<HierarchyUser> = {
   dataIndex: 'last_login_at',
   title: SESSIONS.lastLogin,
   priority: 'secondary',
-  render: (at: string | null, record) => (at ? `${dateTime(at)}${record.last_login_ip ? ` (${record.last_login_ip})` : ''}` : SESSIONS.never),
+  render: (_: string | null, record) => lastLoginText(record),
 };
 
 type Actions = Array<RowAction<HierarchyUser>>;

@@ -7,16 +7,7 @@ import { DATA_TABLE, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, RESELLERS, 
 import { DataTable, type ListColumn } from '../../components/DataTable';
 import { StatusTag, activeOptions, dateTime } from '../../components/display';
 import { MountWhenOpened, useConfirm, useNotify, useStatusPopup } from '../../components/feedback';
-import {
-  BlockedTag,
-  type UserLevelConfig,
-  UserDetailsDrawer,
-  UserFormDialog,
-  lastLoginColumn,
-  lowCreditsFilter,
-  useBulkRunner,
-  useUserRowActions,
-} from '../../features/hierarchy';
+import { BlockedTag, type UserLevelConfig, UserDetailsDrawer, UserFormDialog, lowCreditsFilter, useBulkRunner, useUserRowActions } from '../../features/hierarchy';
 import { useCurrentUser } from '../../providers/identity';
 
 export const resellerLevel: UserLevelConfig = {
@@ -72,7 +63,6 @@ export function ResellersList() {
     { dataIndex: 'credits', title: 'Credits', sortable: true, width: 85, priority: 'key' },
     { dataIndex: 'total_children', title: 'Total Dealers', sortable: true, width: 85 },
     { dataIndex: 'total_accounts', title: 'Total Users', sortable: true, width: 80 },
-    lastLoginColumn,
     {
       dataIndex: 'status',
       title: 'Status',
