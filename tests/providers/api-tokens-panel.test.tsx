@@ -4,13 +4,13 @@
  * closed, the list with prefix and last use, and revoke after a confirmation.
  */
 import { fireEvent } from '@testing-library/react';
-import type { AuthProvider } from '@refinedev/core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { API_TOKENS, type ApiToken, type CurrentUser, STORAGE_KEYS } from '../../src/contract';
 import { ProfilePage } from '../../src/pages/Profile';
 import { http } from '../../src/providers/http';
 import { waitFor } from './dom';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
+import { signedInAs } from './fakeAuth';
 import { renderFormPage } from './formPage';
 
 const USER: CurrentUser = {
@@ -28,13 +28,7 @@ const USER: CurrentUser = {
   two_factor_enrol: false,
 };
 
-const signedIn: AuthProvider = {
-  login: async () => ({ success: true }),
-  logout: async () => ({ success: true }),
-  check: async () => ({ authenticated: true }),
-  onError: async () => ({}),
-  getIdentity: async () => USER,
-};
+const signedIn = signedInAs(USER);
 
 const TOKEN = 'cpt_0a1b2c3d4e5f_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ';
 const ENTRY: ApiToken = {
