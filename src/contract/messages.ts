@@ -668,8 +668,6 @@ export const ACCOUNT_SCREEN = {
   autoRenew: 'Auto-renew',
   resetDevice: 'Reset Device',
   resetDeviceConfirm: (login: string) => `Reset the device of ${login}? The box will have to sign in again.`,
-  suspendConfirm: (n: number) => `Suspend ${plural(n, 'account')}?`,
-  activateConfirm: (n: number) => `Activate ${plural(n, 'account')}?`,
   macCheck: 'MAC Check',
   userSearch: 'User Search',
   searchPlaceholder: 'Search login, name or MAC...',

@@ -14,7 +14,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNTS, ACCOUNT_SCREEN, type Account, CREDITS, ENTITY_FORM, GENERAL, HIERARCHY, type Role } from '../../src/contract';
 import { useAccountActions } from '../../src/features/accounts';
 import { AccountFormDialog } from '../../src/features/accounts/AccountFormDialog';
-import { AutoRenewDialog, BulkMessageDialog } from '../../src/features/accounts/dialogs';
+import { AutoRenewDialog } from '../../src/features/accounts/dialogs';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { useCurrentUser } from '../../src/providers/identity';
@@ -332,34 +332,6 @@ describe('Auto-renew dialog', { timeout: 60_000 }, () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(fake.calls('POST', 'accounts/7/auto-renew')[0].body).toEqual({ months: 3, auto_renew_end_date: null });
     expect(toasts().at(-1)).toEqual({ type: 'success', title: ACCOUNTS.autoRenewEnabled });
-  });
-});
-
-describe('Send Message dialog', { timeout: 60_000 }, () => {
-  it('requires a message before sending, shows a refused selection under it, and sends the ids with the text', async () => {
-    let attempt = 0;
-    fake.on('POST', 'accounts/bulk-message', () =>
-      ++attempt === 1 ? invalid({ account_ids: [ACCOUNTS.accountIdsRequired] }) : { status: 200, body: { message: ACCOUNTS.bulkDone(2, 'messaged'), data: { sent: 2 } } },
-    );
-    const onSent = vi.fn();
-    const onClose = vi.fn();
-    const ui = renderAs('dealer', <BulkMessageDialog ids={['3', 4]} onClose={onClose} onSent={onSent} />);
-    await waitFor(() => ui.item('Message'));
-    ui.type('Message', '   ');
-    ui.click('Send');
-    await waitFor(() => expect(ui.errorOf('Message')).toBe(ACCOUNTS.messageRequired));
-    expect(fake.calls('POST', 'accounts/bulk-message')).toHaveLength(0);
-
-    ui.type('Message', ' Maintenance tonight ');
-    ui.click('Send');
-    await waitFor(() => expect(ui.errorOf('Message')).toBe(ACCOUNTS.accountIdsRequired));
-    expect(onSent).not.toHaveBeenCalled();
-
-    ui.click('Send');
-    await waitFor(() => expect(onSent).toHaveBeenCalled());
-    expect(onClose).toHaveBeenCalled();
-    expect(fake.calls('POST', 'accounts/bulk-message')[1].body).toEqual({ account_ids: [3, 4], message: 'Maintenance tonight' });
-    expect(toasts().at(-1)).toEqual({ type: 'success', title: ACCOUNTS.bulkDone(2, 'messaged') });
   });
 });
 

@@ -1,13 +1,15 @@
 /**
- * The bulk-by-filter dialog and the caps editor over a fake HTTP layer: the preview of everything the
- * list's filters match (credits, balance after, refused reasons with sample rows), its application
- * as a job with progress and a report, and the limits a parent sets for a member.
+ * The bulk dialog and the caps editor over a fake HTTP layer: the preview of a selection or of
+ * everything the list's filters match (credits, balance after, refused reasons with sample rows),
+ * its application at once or as a job with progress and a report, the months and message checked
+ * before asking, a preview the accounts moved away from (409) told and previewed again, and the
+ * limits a parent sets for a member.
  */
 import { waitFor } from './dom';
 import { type AuthProvider, type NotificationProvider, Refine } from '@refinedev/core';
 import { fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACCOUNTS, BULK_FILTER, CAPS, type BulkJob, type BulkPreview } from '../../src/contract';
+import { ACCOUNTS, ACCOUNT_SCREEN, BULK_FILTER, CAPS, CREDITS, RENEWAL, STATUS, type BulkJob, type BulkPreview } from '../../src/contract';
 import { BulkFilterDialog } from '../../src/features/accounts/BulkFilterDialog';
 import { CapsEditor } from '../../src/features/hierarchy/CapsEditor';
 import { createDataProvider } from '../../src/providers/dataProvider';
@@ -121,19 +123,147 @@ describe('bulk by filter dialog', () => {
     expect(view.baseElement.querySelector('[data-testid="bulk-job"]')!.textContent).toContain(BULK_FILTER.report);
   });
 
-  it('offers no Apply when the balance is short, and checks the message before asking', async () => {
+  it('offers no Apply when the balance is short, saying what is needed as the renewal dialogs do', async () => {
     fake.on('POST', 'accounts/bulk/preview', { status: 200, body: { data: { ...PREVIEW, mode: 'direct', insufficient: true, balance_after: -5 } } });
     const view = renderWith(<BulkFilterDialog request={{ action: 'renew', account_ids: [1, 2] }} onClose={() => undefined} onDone={() => undefined} />);
     const ok = () => view.baseElement.querySelector<HTMLButtonElement>('[data-testid="bulk-filter-ok"]')!;
     fireEvent.click(ok());
-    await waitFor(() => expect(view.baseElement.textContent).toContain(BULK_FILTER.insufficient(1150, 2000)));
+    await waitFor(() => expect(view.baseElement.querySelector('[data-testid="bulk-insufficient"]')?.textContent).toBe(CREDITS.insufficientCredits(1150, 2000)));
     expect(ok().disabled).toBe(true);
+    expect(fake.calls('POST', 'accounts/bulk/7/apply')).toHaveLength(0);
+  });
+});
 
-    const message = renderWith(<BulkFilterDialog request={{ action: 'message', filters: [] }} onClose={() => undefined} onDone={() => undefined} />);
-    const okOf = message.baseElement.querySelectorAll<HTMLButtonElement>('[data-testid="bulk-filter-ok"]');
-    fireEvent.click(okOf[okOf.length - 1]);
-    await waitFor(() => expect(message.baseElement.textContent).toContain(ACCOUNTS.messageRequired));
-    expect(fake.calls('POST', 'accounts/bulk/preview')).toHaveLength(1);
+/** The dialog on a selection, with its toasts and callbacks. */
+function renderSelection(action: 'renew' | 'suspend' | 'activate' | 'message', ids = [3, 4]) {
+  const onDone = vi.fn();
+  const onClose = vi.fn();
+  const view = renderWith(<BulkFilterDialog request={{ action, account_ids: ids }} onClose={onClose} onDone={onDone} />);
+  const modal = () => view.baseElement.querySelector('.ant-modal')!;
+  const ok = () => view.baseElement.querySelector<HTMLButtonElement>('[data-testid="bulk-filter-ok"]')!;
+  const text = () => modal().textContent ?? '';
+  const toasts = () =>
+    notify.mock.calls.map(([n]) => {
+      const { type: kind, message, description } = n as { type: string; message: string; description?: string };
+      return description ? { type: kind, title: description, body: message } : { type: kind, title: message };
+    });
+  return { view, modal, ok, text, toasts, onDone, onClose };
+}
+
+const direct = (over: Partial<BulkPreview>): BulkPreview => ({ ...PREVIEW, id: 9, mode: 'direct', refused: [], bonus_credits: 0, ...over });
+const doneJob = (over: Partial<BulkJob>): BulkJob => ({ ...job(2, 'done'), id: 9, mode: 'direct', total: 2, ...over });
+
+describe('bulk actions on the selection: always the preview first', { timeout: 30_000 }, () => {
+  it("Bulk Renew: refuses months outside 1 to 50 with the renewal dialogs' message and asks nothing", async () => {
+    const { modal, ok, text, toasts } = renderSelection('renew');
+    expect(modal().querySelector('.ant-modal-title')!.textContent).toBe(ACCOUNT_SCREEN.bulkRenewTitle);
+    expect(text()).toContain(BULK_FILTER.applyToSelected(2));
+    const months = modal().querySelector<HTMLInputElement>('#bulk-months')!;
+    for (const value of ['0', '51', '']) {
+      fireEvent.change(months, { target: { value } });
+      fireEvent.click(ok());
+      await waitFor(() => expect(text()).toContain(`${RENEWAL.invalidMonths.title}: ${RENEWAL.invalidMonths.description}`));
+      expect(toasts().at(-1)).toEqual({ type: 'error', title: RENEWAL.invalidMonths.title, body: RENEWAL.invalidMonths.description });
+    }
+    expect(fake.calls('POST', 'accounts/bulk/preview')).toHaveLength(0);
+  });
+
+  it('Bulk Renew: previews the selected ids for the months, shows credits and balance after, then applies it once', async () => {
+    fake.on('POST', 'accounts/bulk/preview', {
+      status: 200,
+      body: { data: direct({ months: 3, matched: 2, applicable: 2, credits: 6, balance_before: 20, balance_after: 14 }) },
+    });
+    fake.on('POST', 'accounts/bulk/9/apply', { status: 200, body: { message: BULK_FILTER.done(2), data: doneJob({ credits: 6 }) } });
+    const { modal, ok, toasts, onDone } = renderSelection('renew');
+    fireEvent.click([...modal().querySelectorAll('.ant-radio-button-wrapper')].find((b) => b.textContent === '3 months')!);
+    fireEvent.click(ok());
+    await waitFor(() => expect(modal().querySelector('[data-testid="bulk-preview"]')).toBeTruthy());
+    expect(fake.calls('POST', 'accounts/bulk/preview')[0].body).toEqual({ action: 'renew', months: 3, account_ids: [3, 4] });
+    expect(modal().querySelector('[data-testid="bulk-credits"]')!.textContent).toBe('6 credits');
+    expect(modal().querySelector('[data-testid="bulk-balance-before"]')!.textContent).toBe('20 credits');
+    expect(modal().querySelector('[data-testid="bulk-balance-after"]')!.textContent).toBe('14 credits');
+    // Nothing is applied before the preview's own button.
+    expect(fake.calls('POST', 'accounts/bulk/9/apply')).toHaveLength(0);
+    expect(ok().textContent).toBe(BULK_FILTER.apply);
+
+    fireEvent.click(ok());
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(fake.calls('POST', 'accounts/bulk/9/apply')).toHaveLength(1);
+    expect(toasts().at(-1)).toEqual({ type: 'success', title: BULK_FILTER.done(2) });
+  });
+
+  it('a preview the accounts moved away from (409) says so, applies nothing, and previews again', async () => {
+    let previews = 0;
+    fake.on('POST', 'accounts/bulk/preview', () => ({
+      status: 200,
+      body: { data: direct({ id: ++previews === 1 ? 9 : 10, action: 'suspend', matched: 2, applicable: 2, credits: 0 }) },
+    }));
+    fake.on('POST', 'accounts/bulk/9/apply', { status: 409, body: { message: BULK_FILTER.changed } });
+    fake.on('POST', 'accounts/bulk/10/apply', { status: 200, body: { message: BULK_FILTER.done(2), data: doneJob({ action: 'suspend', id: 10 }) } });
+    const { modal, ok, toasts, onDone } = renderSelection('suspend');
+    fireEvent.click(ok());
+    await waitFor(() => expect(modal().querySelector('[data-testid="bulk-preview"]')).toBeTruthy());
+    fireEvent.click(ok());
+    await waitFor(() => expect(modal().querySelector('[data-testid="bulk-refusal"]')?.textContent).toBe(BULK_FILTER.changed));
+    expect(toasts().at(-1)).toEqual({ type: 'error', title: STATUS.updateFailed.title, body: BULK_FILTER.changed });
+    expect(modal().querySelector('[data-testid="bulk-preview"]')).toBeNull();
+    expect(ok().textContent).toBe(BULK_FILTER.previewAgain);
+    expect(onDone).not.toHaveBeenCalled();
+
+    fireEvent.click(ok());
+    await waitFor(() => expect(modal().querySelector('[data-testid="bulk-preview"]')).toBeTruthy());
+    expect(fake.calls('POST', 'accounts/bulk/preview')).toHaveLength(2);
+    fireEvent.click(ok());
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(fake.calls('POST', 'accounts/bulk/10/apply')).toHaveLength(1);
+  });
+
+  it('Activate: the refused accounts with their reason; with none left to change there is no Apply', async () => {
+    fake.on('POST', 'accounts/bulk/preview', {
+      status: 200,
+      body: {
+        data: direct({
+          action: 'activate',
+          matched: 2,
+          applicable: 0,
+          credits: 0,
+          refused: [
+            {
+              reason: BULK_FILTER.alreadyActive,
+              count: 2,
+              sample: [
+                { id: 3, login: 'c3' },
+                { id: 4, login: 'c4' },
+              ],
+            },
+          ],
+        }),
+      },
+    });
+    const { modal, ok } = renderSelection('activate');
+    expect(modal().querySelector('.ant-modal-title')!.textContent).toBe(BULK_FILTER.previewTitle(BULK_FILTER.actions.activate));
+    fireEvent.click(ok());
+    await waitFor(() => expect(modal().querySelector('[data-testid="bulk-refused"]')?.textContent).toBe(`${BULK_FILTER.alreadyActive} (2): c3, c4`));
+    expect(modal().textContent).toContain(BULK_FILTER.refusedTitle(2));
+    expect(ok().disabled).toBe(true);
+  });
+
+  it('Send Message: requires the text before asking, then previews and sends it to the selected ids', async () => {
+    fake.on('POST', 'accounts/bulk/preview', { status: 200, body: { data: direct({ action: 'message', matched: 2, applicable: 2, credits: 0 }) } });
+    fake.on('POST', 'accounts/bulk/9/apply', { status: 200, body: { message: BULK_FILTER.done(2), data: doneJob({ action: 'message' }) } });
+    const { modal, ok, onDone } = renderSelection('message');
+    const box = modal().querySelector<HTMLTextAreaElement>('#bulk-message')!;
+    fireEvent.change(box, { target: { value: '   ' } });
+    fireEvent.click(ok());
+    await waitFor(() => expect(modal().textContent).toContain(ACCOUNTS.messageRequired));
+    expect(fake.calls('POST', 'accounts/bulk/preview')).toHaveLength(0);
+
+    fireEvent.change(modal().querySelector<HTMLTextAreaElement>('#bulk-message')!, { target: { value: ' Maintenance tonight ' } });
+    fireEvent.click(ok());
+    await waitFor(() => expect(modal().querySelector('[data-testid="bulk-preview"]')).toBeTruthy());
+    expect(fake.calls('POST', 'accounts/bulk/preview')[0].body).toEqual({ action: 'message', message: 'Maintenance tonight', account_ids: [3, 4] });
+    fireEvent.click(ok());
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
   });
 });
 

@@ -1,6 +1,6 @@
 /** Counts and names read right: one credit, two credits, a name then its username in brackets. */
 import { describe, expect, it } from 'vitest';
-import { ACCOUNTS, ACCOUNT_SCREEN, HIERARCHY_PANEL, nameWithUsername, plural, pluralWord } from '../../src/contract';
+import { ACCOUNTS, HIERARCHY_PANEL, nameWithUsername, plural, pluralWord } from '../../src/contract';
 
 describe('plural', () => {
   it('is singular for exactly one and plural otherwise', () => {
@@ -15,7 +15,6 @@ describe('plural', () => {
   it('builds the messages that used to say "(s)"', () => {
     expect(ACCOUNTS.bulkDone(1, 'renewed')).toBe('1 account renewed successfully.');
     expect(ACCOUNTS.bulkDone(2, 'renewed')).toBe('2 accounts renewed successfully.');
-    expect(ACCOUNT_SCREEN.suspendConfirm(1)).toBe('Suspend 1 account?');
     expect(HIERARCHY_PANEL.stopImpact({ resellers: 1, dealers: 2, accounts: 1 })).toBe(
       'It and the 1 reseller and 2 dealers below it will not be able to sign in, spend or move credits until activated again. The 1 end-user account of the branch keep their service.',
     );

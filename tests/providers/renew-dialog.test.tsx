@@ -7,8 +7,8 @@ import { waitFor } from './dom';
 import { type NotificationProvider, Refine } from '@refinedev/core';
 import { fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BulkRenewDialog, QuickRenewDialog, type RenewTarget, renewedExpiry } from '../../src/features/accounts/renewals';
-import { ACCOUNTS, RENEWAL } from '../../src/contract';
+import { QuickRenewDialog, type RenewTarget, renewedExpiry } from '../../src/features/accounts/renewals';
+import { RENEWAL } from '../../src/contract';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
 import { type FakeHttp, fakeHttp } from './fakeHttp';
@@ -170,25 +170,20 @@ describe('Quick Renew dialog', { timeout: 30_000 }, () => {
   });
 });
 
-/** The months form of either renewal dialog, with its toasts. */
-function renderForm(dialog: 'quick' | 'bulk', accounts: RenewTarget[] = [ACCOUNT]) {
+/** The Quick Renew months form, with its toasts (bulk renewal is the bulk preview's: bulk-filter-dialog.test.tsx). */
+function renderForm(accounts: RenewTarget[] = [ACCOUNT]) {
   const notify = vi.fn<(params: unknown) => void>();
   const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
   const onClose = vi.fn();
   const onRenewed = vi.fn();
   const view = render(
     <Refine dataProvider={createDataProvider(fake.http)} notificationProvider={notificationProvider} options={{ disableTelemetry: true }}>
-      {dialog === 'quick' ? (
-        <QuickRenewDialog account={accounts[0]} onClose={onClose} onRenewed={onRenewed} />
-      ) : (
-        <BulkRenewDialog accounts={accounts} onClose={onClose} onRenewed={onRenewed} />
-      )}
+      <QuickRenewDialog account={accounts[0]} onClose={onClose} onRenewed={onRenewed} />
     </Refine>,
   );
   const modal = () => view.baseElement.querySelector('.ant-modal')!;
   const type = (value: string) => fireEvent.change(modal().querySelector<HTMLInputElement>('input[role=spinbutton]')!, { target: { value } });
-  const renew = () =>
-    fireEvent.click([...modal().querySelectorAll('button')].find((b) => b.textContent === (dialog === 'quick' ? RENEWAL.quickRenew : RENEWAL.bulkRenew))!);
+  const renew = () => fireEvent.click([...modal().querySelectorAll('button')].find((b) => b.textContent === RENEWAL.quickRenew)!);
   const text = () => modal().textContent ?? '';
   /** The message under the Months field ('' when none). */
   const monthsError = () => {
@@ -209,7 +204,7 @@ const INVALID = `${RENEWAL.invalidMonths.title}: ${RENEWAL.invalidMonths.descrip
 describe('Quick Renew form: the contract rule before sending, the server 422 under the months', { timeout: 30_000 }, () => {
   it('shows the months rule under the field and toasts it on submit, with no request sent', async () => {
     fake.on('POST', 'global-discounts/calculate-credits', pricedByMonths);
-    const { type, renew, text, monthsError, toasts } = renderForm('quick');
+    const { type, renew, text, monthsError, toasts } = renderForm();
     await waitFor(() => expect(text()).toContain('1 credit'));
     for (const value of ['', '0', '2.5', '51']) {
       type(value);
@@ -232,7 +227,7 @@ describe('Quick Renew form: the contract rule before sending, the server 422 und
         ? { status: 422, body: { message: short, errors: { credits: [short] } } }
         : { status: 200, body: { message: 'Account renewed successfully.', data: {} } },
     );
-    const { type, renew, text, monthsError, toasts, onClose, onRenewed } = renderForm('quick');
+    const { type, renew, text, monthsError, toasts, onClose, onRenewed } = renderForm();
     type('2');
     await waitFor(() => expect(text()).toContain('2 credits'));
     renew();
@@ -247,62 +242,5 @@ describe('Quick Renew form: the contract rule before sending, the server 422 und
     expect(second.body).toEqual({ action: 'renew', months: 2 });
     expect(second.headers['Idempotency-Key']).toBe(first.headers['Idempotency-Key']);
     expect(toasts().at(-1)).toEqual({ type: 'success', title: 'Account renewed successfully.' });
-  });
-});
-
-describe('Bulk Renew dialog', { timeout: 30_000 }, () => {
-  const SECOND: RenewTarget = { id: 8, login: 'second', server_id: 2, expiry_date: null };
-
-  it("shows the API's own months message under the field for 0, 51, a fraction or nothing, and toasts it on submit with nothing sent", async () => {
-    fake.on('POST', 'global-discounts/calculate-credits', pricedByMonths);
-    const { type, renew, text, monthsError, toasts } = renderForm('bulk', [ACCOUNT, SECOND]);
-    await waitFor(() => expect(text()).toContain('2 credits'));
-    const priced = fake.calls('POST', 'global-discounts/calculate-credits').length;
-    for (const value of ['0', '51', '2.5', '', '60']) {
-      type(value);
-      await waitFor(() => expect(monthsError()).toBe(INVALID));
-    }
-    renew();
-    await waitFor(() => expect(toasts().at(-1)).toEqual({ type: 'error', title: RENEWAL.invalidMonths.title, body: RENEWAL.invalidMonths.description }));
-    await new Promise((r) => setTimeout(r, 400));
-    expect(fake.calls('POST', 'global-discounts/calculate-credits')).toHaveLength(priced);
-    expect(fake.calls('POST', 'accounts/bulk-renew')).toHaveLength(0);
-    type('3');
-    await waitFor(() => expect(monthsError()).toBe(''));
-  });
-
-  it('prices each server, renews all at once with a key of the opening and months, and says what the API said', async () => {
-    fake.on('POST', 'global-discounts/calculate-credits', pricedByMonths);
-    fake.on('POST', 'accounts/bulk-renew', { status: 200, body: { message: ACCOUNTS.bulkDone(2, 'renewed'), data: {} } });
-    const { type, renew, text, toasts, onClose, onRenewed } = renderForm('bulk', [ACCOUNT, SECOND]);
-    type('2');
-    await waitFor(() => expect(text()).toContain('4 credits'));
-    expect(
-      fake
-        .calls('POST', 'global-discounts/calculate-credits')
-        .slice(-2)
-        .map((c) => c.body),
-    ).toEqual([
-      { months: 2, server_id: 1 },
-      { months: 2, server_id: 2 },
-    ]);
-    renew();
-    await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(onRenewed).toHaveBeenCalled();
-    const [call] = fake.calls('POST', 'accounts/bulk-renew');
-    expect(call.body).toEqual({ account_ids: [7, 8], months: 2 });
-    expect(call.headers['Idempotency-Key']).toMatch(/.{8,}:2$/);
-    expect(toasts().at(-1)).toEqual({ type: 'success', title: ACCOUNTS.bulkDone(2, 'renewed') });
-  });
-
-  it("puts the server's refusal of an account under the months", async () => {
-    fake.on('POST', 'global-discounts/calculate-credits', pricedByMonths);
-    const gone = 'One or more accounts cannot be renewed.';
-    fake.on('POST', 'accounts/bulk-renew', { status: 422, body: { message: gone, errors: { account_ids: [gone] } } });
-    const { renew, text, monthsError, onClose } = renderForm('bulk', [ACCOUNT, SECOND]);
-    await waitFor(() => expect(text()).toContain('2 credits'));
-    renew();
-    await waitFor(() => expect(monthsError()).toBe(gone));
-    expect(onClose).not.toHaveBeenCalled();
   });
 });

@@ -1,16 +1,19 @@
 /**
  * Bulk renew, suspend, activate or message on a selection or on everything the list's filters
- * match (POST /accounts/bulk/preview, then /accounts/bulk/{id}/apply). The preview comes first: how
- * many accounts, the credits with discounts, the balance after, which are left out and why. Applying
- * it is one operation up to the bulk limit, or a job above it, whose progress shows here with its
- * report to download.
+ * match (POST /accounts/bulk/preview, then /accounts/bulk/{id}/apply): the accounts list's only way
+ * to act on many accounts. The preview comes first: how many accounts, the credits with discounts,
+ * the balance after, which are left out and why. Applying it is one operation up to the bulk limit,
+ * or a job above it, whose progress shows here with its report to download. A preview the accounts
+ * moved away from (409) is refused whole: the dialog says so and offers to preview again.
  */
 import { type CrudFilter, type HttpError, useCustom, useCustomMutation } from '@refinedev/core';
-import { Alert, Descriptions, Input, InputNumber, Modal, Progress, Space, Typography } from 'antd';
+import { Alert, Descriptions, Input, Modal, Progress, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { ACCOUNT_SCREEN, BULK_FILTER, type BulkFilterAction, type BulkJob, type BulkPreview, RENEW_MONTHS, bulkFilterBody, plural } from '../../contract';
+import { ACCOUNT_SCREEN, BULK_FILTER, type BulkFilterAction, type BulkJob, type BulkPreview, CREDITS, RENEWAL, STATUS, bulkFilterBody, plural } from '../../contract';
 import { CsvDownload } from '../../components/export/CsvDownload';
-import { useNotify } from '../../components/feedback';
+import { errorText, useNotify } from '../../components/feedback';
+import { MonthsInput } from '../../components/form';
+import { useAfterRenewal } from './renewals/shared';
 
 export interface BulkFilterRequest {
   action: BulkFilterAction;
@@ -33,12 +36,26 @@ export function filterObject(filters: CrudFilter[]): Record<string, string> {
 
 const POLL_MS = 1000;
 
+/** 'Invalid months: ...', as the renewal dialogs say it. */
+const INVALID_MONTHS = `${RENEWAL.invalidMonths.title}: ${RENEWAL.invalidMonths.description}`;
+
+/** The title of a failed preview or application, as each action's own screens name it. */
+const FAILED: Record<BulkFilterAction, string> = {
+  renew: RENEWAL.failed,
+  suspend: STATUS.updateFailed.title,
+  activate: STATUS.updateFailed.title,
+  message: ACCOUNT_SCREEN.actionFailed,
+};
+
 export function BulkFilterDialog({ request, onClose, onDone }: { request: BulkFilterRequest | null; onClose: () => void; onDone: () => void }) {
   const notify = useNotify();
+  const refresh = useAfterRenewal();
   const [months, setMonths] = useState<number | null>(1);
   const [message, setMessage] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [preview, setPreview] = useState<BulkPreview | null>(null);
+  /** Why the last application was refused (the set changed, the balance moved): shown until the next preview. */
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [job, setJob] = useState<BulkJob | null>(null);
   const { mutateAsync, mutation } = useCustomMutation<{ data: BulkJob | BulkPreview; message?: string }>();
   const action = request?.action ?? 'renew';
@@ -51,10 +68,13 @@ export function BulkFilterDialog({ request, onClose, onDone }: { request: BulkFi
   });
   const live = progress.result?.data?.data;
   const shown = live && live.id === job?.id ? live : job;
-  // A finished job stops the polling.
+  // A finished job stops the polling; the balance and the list show what it did.
   useEffect(() => {
-    if (live && live.id === job?.id && live.status !== 'running') setJob(live);
-  }, [live, job?.id]);
+    if (live && live.id === job?.id && live.status !== 'running') {
+      setJob(live);
+      void refresh();
+    }
+  }, [live, job?.id, refresh]);
 
   const body = () => ({
     action,
@@ -66,15 +86,21 @@ export function BulkFilterDialog({ request, onClose, onDone }: { request: BulkFi
   const askPreview = async () => {
     const checked = bulkFilterBody.safeParse(body());
     if (!checked.success) {
-      setErrors(Object.fromEntries(checked.error.issues.map((i) => [String(i.path[0] ?? 'action'), i.message])));
+      const found = Object.fromEntries(checked.error.issues.map((i) => [String(i.path[0] ?? 'action'), i.message]));
+      if (found.months) {
+        found.months = INVALID_MONTHS;
+        notify.error(RENEWAL.invalidMonths.title, RENEWAL.invalidMonths.description);
+      }
+      setErrors(found);
       return;
     }
     setErrors({});
     try {
       const answer = await mutateAsync({ url: 'accounts/bulk/preview', method: 'post', values: checked.data, successNotification: false, errorNotification: false });
+      setRefusal(null);
       setPreview(answer.data.data as BulkPreview);
     } catch (error) {
-      notify.httpError(error, BULK_FILTER.previewFailed);
+      notify.httpError(error, BULK_FILTER.previewFailed, FAILED[action]);
     }
   };
 
@@ -85,16 +111,19 @@ export function BulkFilterDialog({ request, onClose, onDone }: { request: BulkFi
       const started = answer.data.data as BulkJob;
       setJob(started);
       if (started.status === 'done') notify.success(answer.data.message ?? BULK_FILTER.done(started.succeeded));
+      await refresh();
       onDone();
     } catch (error) {
-      notify.httpError(error, BULK_FILTER.applyFailed);
+      // Nothing was applied: back to the form, with the reason, to preview again.
+      notify.httpError(error, BULK_FILTER.applyFailed, FAILED[action]);
+      setRefusal(errorText(error, BULK_FILTER.applyFailed));
       setPreview(null);
     }
   };
 
-  const title = BULK_FILTER.previewTitle(BULK_FILTER.actions[action]);
+  const title = action === 'renew' ? ACCOUNT_SCREEN.bulkRenewTitle : BULK_FILTER.previewTitle(BULK_FILTER.actions[action]);
   const onOk = job ? onClose : preview ? apply : askPreview;
-  const okText = job ? 'Close' : preview ? BULK_FILTER.apply : 'Preview';
+  const okText = job ? 'Close' : preview ? BULK_FILTER.apply : refusal ? BULK_FILTER.previewAgain : BULK_FILTER.preview;
 
   return (
     <Modal
@@ -110,27 +139,22 @@ export function BulkFilterDialog({ request, onClose, onDone }: { request: BulkFi
       <Typography.Paragraph>
         {request?.account_ids ? BULK_FILTER.applyToSelected(request.account_ids.length) : BULK_FILTER.applyToAll(preview?.matched ?? request?.total ?? 0)}
       </Typography.Paragraph>
-      {!preview && action === 'renew' && (
+      {refusal && !preview && !job && <Alert style={{ marginBottom: 12 }} type="warning" showIcon message={refusal} data-testid="bulk-refusal" />}
+      {!preview && !job && action === 'renew' && (
         <Space direction="vertical" style={{ width: '100%' }}>
           <label htmlFor="bulk-months">Months</label>
-          <InputNumber
-            id="bulk-months"
-            min={RENEW_MONTHS.min}
-            max={RENEW_MONTHS.max}
-            value={months}
-            onChange={(v) => setMonths(v)}
-            status={errors.months ? 'error' : undefined}
-          />
+          <MonthsInput id="bulk-months" value={months} onChange={setMonths} aria-invalid={Boolean(errors.months)} />
           {errors.months && <Typography.Text type="danger">{errors.months}</Typography.Text>}
         </Space>
       )}
-      {!preview && action === 'message' && (
+      {!preview && !job && action === 'message' && (
         <Space direction="vertical" style={{ width: '100%' }}>
-          <label htmlFor="bulk-message">{ACCOUNT_SCREEN.sendMessage}</label>
+          <label htmlFor="bulk-message">{BULK_FILTER.messageLabel}</label>
           <Input.TextArea
             id="bulk-message"
-            rows={3}
+            rows={4}
             maxLength={1000}
+            showCount
             value={message}
             onChange={(e) => setMessage(e.target.value)}
             status={errors.message ? 'error' : undefined}
@@ -152,7 +176,9 @@ export function BulkFilterDialog({ request, onClose, onDone }: { request: BulkFi
             )}
             {preview.action === 'renew' && preview.balance_before !== null && (
               <>
-                <Descriptions.Item label={BULK_FILTER.balanceBefore}>{plural(preview.balance_before, 'credit')}</Descriptions.Item>
+                <Descriptions.Item label={BULK_FILTER.balanceBefore}>
+                  <span data-testid="bulk-balance-before">{plural(preview.balance_before, 'credit')}</span>
+                </Descriptions.Item>
                 <Descriptions.Item label={BULK_FILTER.balanceAfter}>
                   <span data-testid="bulk-balance-after">{plural(preview.balance_after ?? 0, 'credit')}</span>
                 </Descriptions.Item>
@@ -160,7 +186,13 @@ export function BulkFilterDialog({ request, onClose, onDone }: { request: BulkFi
             )}
           </Descriptions>
           {preview.insufficient && (
-            <Alert style={{ marginTop: 12 }} type="error" showIcon message={BULK_FILTER.insufficient(preview.credits, preview.balance_before ?? 0)} />
+            <Alert
+              style={{ marginTop: 12 }}
+              type="error"
+              showIcon
+              message={CREDITS.insufficientCredits(preview.credits, preview.balance_before ?? 0)}
+              data-testid="bulk-insufficient"
+            />
           )}
           {preview.mode === 'job' && <Alert style={{ marginTop: 12 }} type="info" showIcon message={BULK_FILTER.asJob(preview.limit)} />}
           {preview.refused.length > 0 && (

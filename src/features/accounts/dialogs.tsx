@@ -1,13 +1,13 @@
-/** The accounts screen's smaller dialogs: STB info, transactions, auto-renew and the bulk message. */
+/** The accounts screen's smaller dialogs: STB info, transactions and auto-renew. */
 import { useCustom } from '@refinedev/core';
-import { Alert, Button, DatePicker, Descriptions, Drawer, Input, InputNumber, Modal, Space, Spin, Typography } from 'antd';
+import { Alert, Button, DatePicker, Descriptions, Drawer, InputNumber, Modal, Space, Spin, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect } from 'react';
 import { z } from 'zod';
-import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, MONTHS_MESSAGE, type StbInfo, autoRenewBody, bulkMessageBody, formatMac, plural } from '../../contract';
+import { type Account, ACCOUNTS, ACCOUNT_SCREEN, GENERAL, MONTHS_MESSAGE, type StbInfo, autoRenewBody, formatMac } from '../../contract';
 import { StatusTag, dateTime } from '../../components/display';
 import { errorNotification } from '../../components/feedback';
-import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
+import { FormField, SchemaForm, useSchemaForm } from '../../components/form';
 import { titledMonths, useAfterRenewal } from './renewals/shared';
 import { TransactionsTable } from '../transactions';
 import { requiredField } from '../../components/form/requiredField';
@@ -147,60 +147,6 @@ export function AutoRenewDialog({ account, onClose }: { account: Account | null;
           <DatePicker style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} />
         </FormField>
         <button type="submit" hidden aria-hidden tabIndex={-1} />
-      </SchemaForm>
-    </Modal>
-  );
-}
-
-/** The Send Message form: the message of POST /accounts/bulk-message by the contract's rule (the ids come from the selection). */
-export const bulkMessageForm = bulkMessageBody.pick({ message: true });
-type BulkMessageValues = z.input<typeof bulkMessageForm>;
-
-/** Send Message: a text shown on the selected accounts' devices (POST /accounts/bulk-message). */
-export function BulkMessageDialog({ ids, onClose, onSent }: { ids: Array<string | number> | null; onClose: () => void; onSent: () => void }) {
-  const form = useSchemaForm(bulkMessageForm, {
-    refineCoreProps: {
-      resource: 'accounts',
-      action: 'create',
-      meta: { path: 'accounts/bulk-message' },
-      redirect: false,
-      successNotification: () => ({ type: 'success', message: ACCOUNTS.bulkDone(ids?.length ?? 0, 'messaged') }),
-      errorNotification: errorNotification(ACCOUNT_SCREEN.actionFailed),
-      // A refused selection is told under the message, the only field.
-      onMutationError: (error) => setServerErrors(form.setError, error, ['message'], { account_ids: 'message' }),
-    },
-  });
-  const { control, handleSubmit, reset, refineCore } = form;
-  const { mutation } = refineCore;
-
-  useEffect(() => {
-    if (!ids) return;
-    mutation.reset();
-    reset({ message: '' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ids]);
-
-  const submit = async ({ message }: { message: string }) => {
-    if (!ids) return;
-    await refineCore.onFinish({ account_ids: ids.map(Number), message } as never);
-    onSent();
-    onClose();
-  };
-
-  return (
-    <Modal
-      open={Boolean(ids)}
-      title={ACCOUNT_SCREEN.sendMessage}
-      okText="Send"
-      onOk={() => handleSubmit(submit as never)().catch(() => undefined)}
-      onCancel={onClose}
-      confirmLoading={mutation.isPending}
-    >
-      <Typography.Paragraph>{plural(ids?.length ?? 0, 'account')} selected.</Typography.Paragraph>
-      <SchemaForm<BulkMessageValues> name="bulk-message" handleSubmit={handleSubmit} onSubmit={submit}>
-        <FormField<BulkMessageValues> control={control} name="message" label="Message" required>
-          <Input.TextArea rows={4} maxLength={1000} showCount />
-        </FormField>
       </SchemaForm>
     </Modal>
   );

@@ -7,24 +7,12 @@ import { lazyComponent } from '../../components/lazyComponent';
 
 export const AccountFormDialog = lazyComponent(() => import('./AccountFormDialog'), 'AccountFormDialog');
 export const AutoRenewDialog = lazyComponent(() => import('./dialogs'), 'AutoRenewDialog');
-export const BulkMessageDialog = lazyComponent(() => import('./dialogs'), 'BulkMessageDialog');
 export const BulkMoveDialog = lazyComponent(() => import('./BulkMoveDialog'), 'BulkMoveDialog');
 export const BulkFilterDialog = lazyComponent(() => import('./BulkFilterDialog'), 'BulkFilterDialog');
 export const StbInfoDrawer = lazyComponent(() => import('./dialogs'), 'StbInfoDrawer');
 export const TransactionsDrawer = lazyComponent(() => import('./dialogs'), 'TransactionsDrawer');
 export const QuickRenewDialog = lazyComponent(() => import('./renewals/QuickRenewDialog'), 'QuickRenewDialog');
-export const BulkRenewDialog = lazyComponent(() => import('./renewals/BulkRenewDialog'), 'BulkRenewDialog');
 
-const all = [
-  AccountFormDialog,
-  AutoRenewDialog,
-  BulkMessageDialog,
-  BulkMoveDialog,
-  BulkFilterDialog,
-  StbInfoDrawer,
-  TransactionsDrawer,
-  QuickRenewDialog,
-  BulkRenewDialog,
-];
+const all = [AccountFormDialog, AutoRenewDialog, BulkMoveDialog, BulkFilterDialog, StbInfoDrawer, TransactionsDrawer, QuickRenewDialog];
 
 export const preloadAccountDialogs = () => Promise.all(all.map((dialog) => dialog.preload())).then(() => undefined);

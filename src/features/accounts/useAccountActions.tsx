@@ -160,5 +160,5 @@ export function useAccountActions() {
     </>
   );
 
-  return { rowActions, dialogs, preloadDialogs: preloadAccountDialogs, openCreate: () => setEditing('create'), call, post, can };
+  return { rowActions, dialogs, preloadDialogs: preloadAccountDialogs, openCreate: () => setEditing('create'), can };
 }

@@ -1,4 +1,3 @@
 export * from './QuickRenewDialog';
-export * from './BulkRenewDialog';
 export { type RenewTarget, renewedExpiry } from './shared';
 export { useRenewalQuote, validMonths } from './useRenewalQuote';

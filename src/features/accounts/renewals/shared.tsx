@@ -40,7 +40,7 @@ export function useAfterRenewal() {
   }, [refreshIdentity, invalidate]);
 }
 
-export function PriceSummary({ price, count = 1 }: { price: RenewalPrice; count?: number }) {
+export function PriceSummary({ price }: { price: RenewalPrice }) {
   const discounts = price.quotes.filter((q) => q.discount_id !== null);
   const admin = price.balance === null && price.quotes.length > 0 && price.quotes.every((q) => q.payable_credits === 0);
   return (
@@ -51,7 +51,6 @@ export function PriceSummary({ price, count = 1 }: { price: RenewalPrice; count?
             <Typography.Text strong data-testid="renewal-total">
               {price.quotes.length ? plural(price.total, 'credit') : '—'}
             </Typography.Text>
-            {count > 1 && <Typography.Text type="secondary">for {count} accounts</Typography.Text>}
             {price.regular > price.total && !admin && (
               <Typography.Text delete type="secondary">
                 {price.regular}
@@ -124,8 +123,6 @@ export interface RenewalDialogProps {
   errorAliases: Record<string, 'months'>;
   /** Above the form (the accounts and their expiry). */
   header: (months: unknown) => ReactNode;
-  /** Accounts renewed at once, for the price summary. */
-  count?: number;
   onClose: () => void;
   onRenewed?: () => void;
 }
@@ -135,7 +132,7 @@ export interface RenewalDialogProps {
  * with the server's message under the months. The renewal goes through useCustomMutation, whose
  * headers are set per call: the Idempotency-Key names the opening and the months sent.
  */
-export function RenewalDialog({ opening, servers, name, title, okText, schema, call, errorAliases, header, count, onClose, onRenewed }: RenewalDialogProps) {
+export function RenewalDialog({ opening, servers, name, title, okText, schema, call, errorAliases, header, onClose, onRenewed }: RenewalDialogProps) {
   const notify = useNotify();
   const afterRenewal = useAfterRenewal();
   const nonce = useIdempotencyKey(opening);
@@ -213,7 +210,7 @@ export function RenewalDialog({ opening, servers, name, title, okText, schema, c
           <MonthsInput />
         </FormField>
       </SchemaForm>
-      <PriceSummary price={price} count={count} />
+      <PriceSummary price={price} />
     </Modal>
   );
 }
