@@ -10,7 +10,7 @@ import { type AuthProvider, type NotificationProvider, Refine } from '@refinedev
 import { fireEvent, render } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNTS, ACCOUNT_SCREEN, BULK_FILTER, CAPS, CREDITS, RENEWAL, STATUS, type BulkJob, type BulkPreview } from '../../src/contract';
-import { BulkFilterDialog } from '../../src/features/accounts/BulkFilterDialog';
+import { BulkFilterDialog, type BulkFilterRequest } from '../../src/features/accounts/BulkFilterDialog';
 import { CapsEditor } from '../../src/features/hierarchy/CapsEditor';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { http } from '../../src/providers/http';
@@ -31,14 +31,15 @@ const authProvider: AuthProvider = {
   getIdentity: async () => ({ id: 4, name: 'Dan Dealer', username: 'dealer', role: 'dealer', credits: 2000, bonus_credits: 0 }),
 };
 
-function renderWith(children: React.ReactNode) {
+function tree(children: React.ReactNode) {
   const notificationProvider: NotificationProvider = { open: notify, close: () => undefined };
-  return render(
+  return (
     <Refine dataProvider={createDataProvider(fake.http)} authProvider={authProvider} notificationProvider={notificationProvider} options={{ disableTelemetry: true }}>
       {children}
-    </Refine>,
+    </Refine>
   );
 }
+const renderWith = (children: React.ReactNode) => render(tree(children));
 
 const PREVIEW: BulkPreview = {
   id: 7,
@@ -147,7 +148,9 @@ function renderSelection(action: 'renew' | 'suspend' | 'activate' | 'message', i
       const { type: kind, message, description } = n as { type: string; message: string; description?: string };
       return description ? { type: kind, title: description, body: message } : { type: kind, title: message };
     });
-  return { view, modal, ok, text, toasts, onDone, onClose };
+  /** The page opens the same (still mounted) dialog for another request. */
+  const reopen = (next: BulkFilterRequest) => view.rerender(tree(<BulkFilterDialog request={next} onClose={onClose} onDone={onDone} />));
+  return { view, modal, ok, text, toasts, onDone, onClose, reopen };
 }
 
 const direct = (over: Partial<BulkPreview>): BulkPreview => ({ ...PREVIEW, id: 9, mode: 'direct', refused: [], bonus_credits: 0, ...over });
@@ -174,7 +177,7 @@ describe('bulk actions on the selection: always the preview first', { timeout: 3
       body: { data: direct({ months: 3, matched: 2, applicable: 2, credits: 6, balance_before: 20, balance_after: 14 }) },
     });
     fake.on('POST', 'accounts/bulk/9/apply', { status: 200, body: { message: BULK_FILTER.done(2), data: doneJob({ credits: 6 }) } });
-    const { modal, ok, toasts, onDone } = renderSelection('renew');
+    const { modal, ok, toasts, onDone, reopen } = renderSelection('renew');
     fireEvent.click([...modal().querySelectorAll('.ant-radio-button-wrapper')].find((b) => b.textContent === '3 months')!);
     fireEvent.click(ok());
     await waitFor(() => expect(modal().querySelector('[data-testid="bulk-preview"]')).toBeTruthy());
@@ -190,6 +193,13 @@ describe('bulk actions on the selection: always the preview first', { timeout: 3
     await waitFor(() => expect(onDone).toHaveBeenCalled());
     expect(fake.calls('POST', 'accounts/bulk/9/apply')).toHaveLength(1);
     expect(toasts().at(-1)).toEqual({ type: 'success', title: BULK_FILTER.done(2) });
+
+    // Opened again for another selection: its own form, not the last preview or result.
+    reopen({ action: 'renew', account_ids: [5] });
+    await waitFor(() => expect(modal().textContent).toContain(BULK_FILTER.applyToSelected(1)));
+    expect(modal().querySelector('[data-testid="bulk-preview"]')).toBeNull();
+    expect(modal().querySelector('[data-testid="bulk-job"]')).toBeNull();
+    expect(ok().textContent).toBe(BULK_FILTER.preview);
   });
 
   it('a preview the accounts moved away from (409) says so, applies nothing, and previews again', async () => {

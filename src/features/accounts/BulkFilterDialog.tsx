@@ -66,6 +66,16 @@ export function BulkFilterDialog({ request, onClose, onDone }: { request: BulkFi
     errorNotification: false,
     queryOptions: { enabled: running, refetchInterval: running ? POLL_MS : false, retry: false },
   });
+  // The dialog stays mounted between openings: each request starts from its form.
+  useEffect(() => {
+    if (!request) return;
+    setMonths(1);
+    setMessage('');
+    setErrors({});
+    setPreview(null);
+    setRefusal(null);
+    setJob(null);
+  }, [request]);
   const live = progress.result?.data?.data;
   const shown = live && live.id === job?.id ? live : job;
   // A finished job stops the polling; the balance and the list show what it did.
