@@ -116,19 +116,21 @@ export function BulkFilterDialog({ request, onClose, onDone }: { request: BulkFi
 
   const apply = async () => {
     if (!preview) return;
+    let answer;
     try {
-      const answer = await mutateAsync({ url: `accounts/bulk/${preview.id}/apply`, method: 'post', values: {}, successNotification: false, errorNotification: false });
-      const started = answer.data.data as BulkJob;
-      setJob(started);
-      if (started.status === 'done') notify.success(answer.data.message ?? BULK_FILTER.done(started.succeeded));
-      await refresh();
-      onDone();
+      answer = await mutateAsync({ url: `accounts/bulk/${preview.id}/apply`, method: 'post', values: {}, successNotification: false, errorNotification: false });
     } catch (error) {
       // Nothing was applied: back to the form, with the reason, to preview again.
       notify.httpError(error, BULK_FILTER.applyFailed, FAILED[action]);
       setRefusal(errorText(error, BULK_FILTER.applyFailed));
       setPreview(null);
+      return;
     }
+    const started = answer.data.data as BulkJob;
+    setJob(started);
+    if (started.status === 'done') notify.success(answer.data.message ?? BULK_FILTER.done(started.succeeded));
+    onDone();
+    void refresh();
   };
 
   const title = action === 'renew' ? ACCOUNT_SCREEN.bulkRenewTitle : BULK_FILTER.previewTitle(BULK_FILTER.actions[action]);
