@@ -6,8 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { ACCOUNT_SCREEN, BULK_ACTION_LABELS, CREDITS, DATA_TABLE, GENERAL, RENEWAL, plural } from '../../src/contract';
-import { BULK_FILTER } from '../../src/contract/bulkFilterMessages';
+import { ACCOUNT_SCREEN, BULK_ACTION_LABELS, BULK_FILTER, CREDITS, DATA_TABLE, GENERAL, RENEWAL, plural } from '../../src/contract';
 import { describeBrowser } from './harness';
 
 type ApiAccount = { id: number; login: string; status: string; expiry_date: string | null };

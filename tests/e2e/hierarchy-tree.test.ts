@@ -4,7 +4,7 @@
  * showing the dealer) and comes Back to the same member and window.
  */
 import { expect, it } from 'vitest';
-import { ACCOUNT_MOVES, EXPIRY_WARNING_DAYS, RENEWAL, nameWithUsername } from '../../src/contract';
+import { ACCOUNT_MOVES, ACCOUNT_SCREEN, BULK_FILTER, EXPIRY_WARNING_DAYS, RENEWAL, nameWithUsername } from '../../src/contract';
 import { HIERARCHY_TREE, type HierarchyTree } from '../../src/contract';
 import { describeBrowser } from './harness';
 
@@ -67,7 +67,11 @@ describeBrowser('hierarchy tree', (ctx) => {
     const rows = page.locator('.app-content').getByRole('checkbox', { name: /^Select (?!all)/ });
     for (const row of await rows.all()) await row.check();
     await page.getByRole('button', { name: RENEWAL.bulkRenew }).click();
-    await page.locator('.ant-modal:visible').waitFor();
+    // The preview first: the selection counted, the credits it would cost.
+    const dialog = page.locator('.ant-modal-wrap:visible .ant-modal', { hasText: ACCOUNT_SCREEN.bulkRenewTitle });
+    await dialog.getByTestId('bulk-filter-ok').click();
+    await dialog.getByTestId('bulk-preview').getByText(BULK_FILTER.matched(figure)).waitFor();
+    expect(await dialog.getByTestId('bulk-credits').innerText()).toMatch(/^\d+ credits?$/);
   });
 
   it('a reseller takes an account back from its dealer: the preview first, then the move', async () => {
