@@ -112,19 +112,14 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
     return path;
   };
 
+  /** The SMTP settings of this file's server, without a password (absent keeps the stored one). */
+  const smtpBody = () => ({ host: '127.0.0.1', port: smtp.port, secure: false, user: null, from: 'panel@example.test', digest_hour: 7 });
+
   beforeAll(async () => {
     smtp = await startSmtp();
     receiver = await startReceiver();
     const admin = await ctx.as('admin');
-    const res = await admin.put('/smtp-settings', {
-      host: '127.0.0.1',
-      port: smtp.port,
-      secure: false,
-      user: null,
-      password: 'smtp-password-1',
-      from: 'panel@example.test',
-      digest_hour: 7,
-    });
+    const res = await admin.put('/smtp-settings', { ...smtpBody(), password: 'smtp-password-1' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
   afterAll(async () => {
@@ -490,5 +485,66 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
       await app2.close();
       await db2.close();
     }
+  });
+  it("links the digest to the panel's public address in its text and HTML; a bad address is 422 and stored nowhere; without one no links", async () => {
+    const admin = await ctx.as('admin');
+    const panelUrl = async () => (await admin.get('/smtp-settings')).body.data.panel_url;
+    expect(await panelUrl()).toBeNull();
+    for (const bad of ['javascript:alert(1)', 'ftp://x', 'http://x/?a=b', 'http://x/#top', 'https://user:pw@x/', '/relative', 'http://exa mple.test', 'panel.example.test']) {
+      const res = await admin.put('/smtp-settings', { ...smtpBody(), panel_url: bad, digest_hour: 9 });
+      expect(res.status, bad).toBe(422);
+      expect(res.body.errors, bad).toEqual({ panel_url: [NOTIFICATIONS.panelUrlInvalid] });
+    }
+    const unchanged = (await admin.get('/smtp-settings')).body.data;
+    expect(unchanged).toMatchObject({ panel_url: null, digest_hour: 7 });
+    expect((await ctx.db.kysely.selectFrom('settings').select('value').where('key', '=', 'smtp').executeTakeFirstOrThrow()).value).not.toContain('panel_url":"');
+
+    const saved = await admin.put('/smtp-settings', { ...smtpBody(), panel_url: 'https://panel.example.test/' });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.data.panel_url).toBe('https://panel.example.test/');
+    // A change that does not name it keeps it.
+    expect((await admin.put('/smtp-settings', smtpBody())).body.data.panel_url).toBe('https://panel.example.test/');
+
+    const reseller2 = await ctx.as('reseller2');
+    expect((await reseller2.put('/profile/notifications', { email: 'reseller2@example.test' })).status).toBe(200);
+    const reseller2Id = await userId(ctx, 'reseller2');
+    const mailsTo = () => smtp.mails.filter((m) => m.to === 'reseller2@example.test');
+    /** The text and HTML parts of a mail, in the order nodemailer writes them. */
+    const parts = (body: string) => {
+      const at = body.indexOf('Content-Type: text/html');
+      expect(at).toBeGreaterThan(0);
+      return { text: body.slice(0, at), html: body.slice(at) };
+    };
+
+    const linked = new Date(Date.UTC(2036, 0, 10, 9));
+    await recordEvent(
+      ctx.db.kysely,
+      { type: 'account_expiring', key: `digest-link:${ctx.kind}`, title: 'Expiring', text: 'Account linked-one expires soon.', link: '/accounts?open=7&from=digest', recipients: [reseller2Id] },
+      linked,
+    );
+    await deliverPending(ctx.db.kysely, keyConfig(), { now: new Date(Date.UTC(2036, 0, 11, 7)) });
+    const withLinks = mailsTo().filter((m) => m.body.includes('linked-one'));
+    expect(withLinks).toHaveLength(1);
+    const first = parts(withLinks[0].body);
+    expect(first.text).toContain('Account linked-one expires soon. https://panel.example.test/accounts?open=7&from=digest');
+    expect(first.text).toContain(`${NOTIFICATIONS.openPage}: https://panel.example.test/notifications`);
+    expect(first.html).toContain(`<a href="https://panel.example.test/accounts?open=7&amp;from=digest">${NOTIFICATIONS.digestOpen}</a>`);
+    expect(first.html).toContain(`<a href="https://panel.example.test/notifications">${NOTIFICATIONS.openPage}</a>`);
+
+    // Cleared: the next digest still goes out, without links.
+    const cleared = await admin.put('/smtp-settings', { ...smtpBody(), panel_url: '' });
+    expect(cleared.body.data.panel_url).toBeNull();
+    await recordEvent(
+      ctx.db.kysely,
+      { type: 'account_expiring', key: `digest-nolink:${ctx.kind}`, title: 'Expiring', text: 'Account unlinked-one expires soon.', link: '/accounts?open=8', recipients: [reseller2Id] },
+      new Date(Date.UTC(2037, 0, 10, 9)),
+    );
+    await deliverPending(ctx.db.kysely, keyConfig(), { now: new Date(Date.UTC(2037, 0, 11, 7)) });
+    const plain = mailsTo().filter((m) => m.body.includes('unlinked-one'));
+    expect(plain).toHaveLength(1);
+    const second = parts(plain[0].body);
+    expect(second.text).toContain('Account unlinked-one expires soon.');
+    expect(plain[0].body).not.toContain('panel.example.test');
+    expect(second.html).not.toContain('<a ');
   });
 });
