@@ -328,6 +328,65 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
     expect(await told('manager')).toHaveLength(0);
   });
 
+  it("tells an announcement's audience as soon as it goes live, once: the scan afterwards adds no duplicate", async () => {
+    const db = ctx.db.kysely;
+    const admin = await ctx.as('admin');
+    const told = async (username: string, title: string) =>
+      (await (await ctx.as(username)).get('/notifications?per_page=100')).body.data.filter((x: any) => x.type === 'announcement' && x.title === title);
+    const events = async (id: number) => (await db.selectFrom('notification_events').select('id').where('dedupe_key', '=', `announcement:${id}`).execute()).length;
+    const publish = async (title: string, extra: Record<string, unknown> = {}) => {
+      const res = await admin.post('/announcements', { title, content: `<p>${title}</p>`, target_roles: ['reseller'], is_active: true, ...extra });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data.id as number;
+    };
+
+    const now = `For resellers now ${ctx.kind}`;
+    const id = await publish(now);
+    // No scan has run: the create itself told them.
+    expect(await told('reseller', now)).toHaveLength(1);
+    expect(await told('reseller2', now)).toHaveLength(1);
+    expect((await told('reseller', now))[0]).toMatchObject({ read_at: null, link: `/user-announcements?open=${id}`, text: now });
+    expect(await told('dealer', now)).toHaveLength(0);
+    expect(await told('manager', now)).toHaveLength(0);
+    expect(await scanAnnouncements(db, new Date())).toBe(0);
+    expect(await events(id)).toBe(1);
+    expect(await told('reseller', now)).toHaveLength(1);
+    // Editing it or switching it off and on again does not tell it again.
+    expect((await admin.put(`/announcements/${id}`, { title: now, content: '<p>Changed</p>', target_roles: ['reseller'], is_active: true })).status).toBe(200);
+    expect((await admin.patch(`/announcements/${id}/toggle-status`)).status).toBe(200);
+    expect((await admin.patch(`/announcements/${id}/toggle-status`)).status).toBe(200);
+    expect(await events(id)).toBe(1);
+    expect(await told('reseller', now)).toHaveLength(1);
+
+    // Switched off when published: told when switched on.
+    const off = `Switched on later ${ctx.kind}`;
+    const offId = await publish(off, { is_active: false });
+    expect(await told('reseller', off)).toHaveLength(0);
+    expect((await admin.patch(`/announcements/${offId}/toggle-status`)).status).toBe(200);
+    expect(await told('reseller', off)).toHaveLength(1);
+
+    // Scheduled: not told before its start; an edit that makes it live now tells it.
+    const later = `Scheduled ${ctx.kind}`;
+    const tomorrow = new Date(Date.now() + DAY).toISOString();
+    const laterId = await publish(later, { starts_at: tomorrow });
+    expect(await told('reseller', later)).toHaveLength(0);
+    expect(await events(laterId)).toBe(0);
+    expect((await admin.put(`/announcements/${laterId}`, { title: later, content: `<p>${later}</p>`, target_roles: ['reseller'], is_active: true, starts_at: null })).status).toBe(200);
+    expect(await told('reseller', later)).toHaveLength(1);
+    expect(await told('dealer', later)).toHaveLength(0);
+
+    // The scan remains the catch-up for one that reaches its start on its own.
+    const scheduled = `Starts on its own ${ctx.kind}`;
+    const scheduledId = await publish(scheduled, { starts_at: tomorrow });
+    expect(await told('reseller', scheduled)).toHaveLength(0);
+    await scanAnnouncements(db, new Date(Date.now() + 2 * DAY));
+    expect(await told('reseller', scheduled)).toHaveLength(1);
+    await scanAnnouncements(db, new Date(Date.now() + 2 * DAY));
+    expect(await events(scheduledId)).toBe(1);
+    expect(await told('reseller', scheduled)).toHaveLength(1);
+    await admin.delete(`/announcements/${scheduledId}`);
+  });
+
   it('mails one daily digest per user grouping its events, at the digest hour, and never again', async () => {
     const manager = await ctx.as('manager');
     await manager.put('/profile/notifications', { email: 'manager@example.test' });
