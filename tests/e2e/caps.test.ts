@@ -18,8 +18,7 @@ describeBrowser('member caps in the browser', (ctx) => {
     return { status: res.status, body: await res.json().catch(() => null) };
   };
   // The demo users (admin, manager, reseller, dealer) take any password; the others have the seed's.
-  const tokenOf = async (username: string) =>
-    (await api('/login', { method: 'POST', body: JSON.stringify({ username, password: DEMO_PASSWORD }) })).body.token as string;
+  const tokenOf = async (username: string) => (await api('/login', { method: 'POST', body: JSON.stringify({ username, password: DEMO_PASSWORD }) })).body.token as string;
   const noCaps = { max_accounts: null, trials_per_day: null, credits_per_day: null };
 
   it('a reseller caps its dealer in the tree; the dealer sees it on its dashboard and is refused an account beyond it', async () => {

@@ -160,7 +160,11 @@ describeBrowser('notifications and API tokens in the browser', (ctx) => {
     const read = await api('/accounts?per_page=5', {}, secret);
     expect(read.status, JSON.stringify(read.body)).toBe(200);
     expect(read.body.data.length).toBeGreaterThan(0);
-    const write = await api('/accounts', { method: 'POST', body: JSON.stringify({ login: 'token.box', full_name: 'Token Box', password: 'box-pass-1', mac_address: '00:1A:79:00:00:99' }) }, secret);
+    const write = await api(
+      '/accounts',
+      { method: 'POST', body: JSON.stringify({ login: 'token.box', full_name: 'Token Box', password: 'box-pass-1', mac_address: '00:1A:79:00:00:99' }) },
+      secret,
+    );
     expect(write.status, JSON.stringify(write.body)).toBe(403);
     expect(write.body.message).toBe(API_TOKENS.scopeMissing('accounts'));
     expect((await api('/accounts?filter[search]=token.box', {}, secret)).body.data).toEqual([]);

@@ -371,7 +371,9 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
     const laterId = await publish(later, { starts_at: tomorrow });
     expect(await told('reseller', later)).toHaveLength(0);
     expect(await events(laterId)).toBe(0);
-    expect((await admin.put(`/announcements/${laterId}`, { title: later, content: `<p>${later}</p>`, target_roles: ['reseller'], is_active: true, starts_at: null })).status).toBe(200);
+    expect(
+      (await admin.put(`/announcements/${laterId}`, { title: later, content: `<p>${later}</p>`, target_roles: ['reseller'], is_active: true, starts_at: null })).status,
+    ).toBe(200);
     expect(await told('reseller', later)).toHaveLength(1);
     expect(await told('dealer', later)).toHaveLength(0);
 
@@ -549,7 +551,16 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
     const admin = await ctx.as('admin');
     const panelUrl = async () => (await admin.get('/smtp-settings')).body.data.panel_url;
     expect(await panelUrl()).toBeNull();
-    for (const bad of ['javascript:alert(1)', 'ftp://x', 'http://x/?a=b', 'http://x/#top', 'https://user:pw@x/', '/relative', 'http://exa mple.test', 'panel.example.test']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'ftp://x',
+      'http://x/?a=b',
+      'http://x/#top',
+      'https://user:pw@x/',
+      '/relative',
+      'http://exa mple.test',
+      'panel.example.test',
+    ]) {
       const res = await admin.put('/smtp-settings', { ...smtpBody(), panel_url: bad, digest_hour: 9 });
       expect(res.status, bad).toBe(422);
       expect(res.body.errors, bad).toEqual({ panel_url: [NOTIFICATIONS.panelUrlInvalid] });
@@ -578,7 +589,14 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
     const linked = new Date(Date.UTC(2036, 0, 10, 9));
     await recordEvent(
       ctx.db.kysely,
-      { type: 'account_expiring', key: `digest-link:${ctx.kind}`, title: 'Expiring', text: 'Account linked-one expires soon.', link: '/accounts?open=7&from=digest', recipients: [reseller2Id] },
+      {
+        type: 'account_expiring',
+        key: `digest-link:${ctx.kind}`,
+        title: 'Expiring',
+        text: 'Account linked-one expires soon.',
+        link: '/accounts?open=7&from=digest',
+        recipients: [reseller2Id],
+      },
       linked,
     );
     await deliverPending(ctx.db.kysely, keyConfig(), { now: new Date(Date.UTC(2036, 0, 11, 7)) });
@@ -595,7 +613,14 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
     expect(cleared.body.data.panel_url).toBeNull();
     await recordEvent(
       ctx.db.kysely,
-      { type: 'account_expiring', key: `digest-nolink:${ctx.kind}`, title: 'Expiring', text: 'Account unlinked-one expires soon.', link: '/accounts?open=8', recipients: [reseller2Id] },
+      {
+        type: 'account_expiring',
+        key: `digest-nolink:${ctx.kind}`,
+        title: 'Expiring',
+        text: 'Account unlinked-one expires soon.',
+        link: '/accounts?open=8',
+        recipients: [reseller2Id],
+      },
       new Date(Date.UTC(2037, 0, 10, 9)),
     );
     await deliverPending(ctx.db.kysely, keyConfig(), { now: new Date(Date.UTC(2037, 0, 11, 7)) });
