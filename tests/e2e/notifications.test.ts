@@ -99,10 +99,17 @@ describeBrowser('notifications and API tokens in the browser', (ctx) => {
     const box = (name: keyof typeof NOTIFICATIONS.channels, type: keyof typeof NOTIFICATIONS.types) =>
       channel(name).getByRole('checkbox', { name: NOTIFICATIONS.types[type], exact: true });
 
+    // The boxes show the form's values, which a click changes a render later: each click is awaited by its result.
+    const untick = async (name: keyof typeof NOTIFICATIONS.channels, type: keyof typeof NOTIFICATIONS.types) => {
+      await box(name, type).click();
+      await expect.poll(() => box(name, type).isChecked()).toBe(false);
+    };
+
     // All types on every channel by default; e-mail loses low balance, the webhook keeps only credits.
     await expect.poll(() => box('email', 'low_balance').isChecked()).toBe(true);
-    await box('email', 'low_balance').uncheck();
-    for (const type of ['account_expiring', 'account_expired', 'low_balance', 'ticket_reply', 'announcement'] as const) await box('webhook', type).uncheck();
+    await untick('email', 'low_balance');
+    for (const type of ['account_expiring', 'account_expired', 'low_balance', 'ticket_reply', 'announcement'] as const) await untick('webhook', type);
+    expect(await box('webhook', 'credits_received').isChecked()).toBe(true);
     await card.getByRole('button', { name: 'Save' }).click();
     await page.getByText(NOTIFICATIONS.settingsSaved).waitFor();
 
