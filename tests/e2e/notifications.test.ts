@@ -2,7 +2,8 @@
  * Notifications and API tokens in the browser. Credits the admin adds to a reseller reach its
  * Notifications button and page, unread; Mark read and Mark all read change the list and the button's
  * count; the reseller's channels chosen in the profile are kept, and a bad webhook URL is named under
- * its field. An API token created on the profile is shown once, listed by its prefix, reads the API,
+ * its field. The admin sets the panel's public address (the digests' links) with the SMTP server.
+ * An API token created on the profile is shown once, listed by its prefix, reads the API,
  * is refused a change its scope does not cover, and stops working when revoked.
  */
 import type { Page } from 'playwright-core';
@@ -132,6 +133,34 @@ describeBrowser('notifications and API tokens in the browser', (ctx) => {
     await item.getByText(NOTIFICATIONS.webhookUrlInvalid).waitFor();
     expect(await url.getAttribute('aria-invalid')).toBe('true');
     expect((await api('/profile/notifications', {}, await pageToken(page))).body.data.webhook_url).toBeNull();
+    await page.context().close();
+  }, 180_000);
+
+  it("sets the panel's public address with the SMTP server: a bad one is named under its field, a good one is kept", async () => {
+    const page = await ctx.signIn('admin');
+    await page.goto('/settings');
+    const card = page.locator('.ant-card', { has: page.locator('.ant-card-head-title', { hasText: NOTIFICATIONS.smtpTitle }) });
+    await card.locator('form').waitFor();
+    await card.getByText(NOTIFICATIONS.panelUrlHint).waitFor();
+    await card.getByLabel('Host', { exact: true }).fill('127.0.0.1');
+    await card.getByLabel('From address').fill('panel@example.test');
+    const address = card.getByLabel(NOTIFICATIONS.panelUrlLabel);
+    await address.fill('https://panel.example.test/?from=mail');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await card
+      .locator('.ant-form-item', { has: page.getByLabel(NOTIFICATIONS.panelUrlLabel) })
+      .getByText(NOTIFICATIONS.panelUrlInvalid)
+      .waitFor();
+    const token = await pageToken(page);
+    expect((await api('/smtp-settings', {}, token)).body.data).toBeNull();
+
+    await address.fill('https://panel.example.test/panel');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(NOTIFICATIONS.smtpSaved).waitFor();
+    expect((await api('/smtp-settings', {}, token)).body.data).toMatchObject({ host: '127.0.0.1', panel_url: 'https://panel.example.test/panel' });
+    await page.reload();
+    await card.locator('form').waitFor();
+    await expect.poll(() => address.inputValue()).toBe('https://panel.example.test/panel');
     await page.context().close();
   }, 180_000);
 
