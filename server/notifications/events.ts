@@ -7,7 +7,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { NOTIFICATIONS, type NotificationType, REMINDER_DAYS, DEFAULT_LOW_BALANCE_THRESHOLD, DEFAULT_REMINDER_DAYS, previewText } from '../../src/contract';
-import { isFor, liveAnnouncements } from '../announcements/audience';
+import { type AnnouncementRow, isFor, liveAnnouncements } from '../announcements/audience';
 import type { Database } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 
@@ -280,10 +280,37 @@ export async function scanLowBalance(db: Kysely<Database>, now: Date): Promise<n
   return recorded;
 }
 
-/** Announcements that are live: each told once to its audience (audience.ts), when it goes live. */
+const announcementKey = (id: number) => `announcement:${id}`;
+
+/** Tells each live announcement to its audience (audience.ts), once per announcement. */
+async function recordAnnouncements(db: Kysely<Database>, live: AnnouncementRow[], now: Date): Promise<number> {
+  if (live.length === 0) return 0;
+  // Readers of announcements: everyone below admin who may sign in.
+  const readers = await db.selectFrom('users').select(['id', 'role']).where('role', '<>', 'admin').where('status', '=', 'active').execute();
+  const roleOfUser = new Map(readers.map((u) => [u.id, u.role]));
+  let recorded = 0;
+  for (const a of live) {
+    const id = await recordEvent(
+      db,
+      {
+        type: 'announcement',
+        key: announcementKey(a.id),
+        title: a.title,
+        text: previewText(a.content, 200),
+        link: `/user-announcements?open=${a.id}`,
+        facts: { announcement_id: a.id },
+        recipients: readers.filter((r) => isFor(a, r, roleOfUser)).map((r) => r.id),
+      },
+      now,
+    );
+    if (id) recorded++;
+  }
+  return recorded;
+}
+
+/** Live announcements not told yet: the catch-up for those that go live later (a start date). */
 export async function scanAnnouncements(db: Kysely<Database>, now: Date): Promise<number> {
-  const at = now.toISOString();
-  const live = await liveAnnouncements(db, at)
+  const live = await liveAnnouncements(db, now.toISOString())
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
@@ -296,28 +323,16 @@ export async function scanAnnouncements(db: Kysely<Database>, now: Date): Promis
     .orderBy('a.id')
     .limit(20)
     .execute();
-  if (live.length === 0) return 0;
-  // Readers of announcements: everyone below admin who may sign in.
-  const readers = await db.selectFrom('users').select(['id', 'role']).where('role', '<>', 'admin').where('status', '=', 'active').execute();
-  const roleOfUser = new Map(readers.map((u) => [u.id, u.role]));
-  let recorded = 0;
-  for (const a of live) {
-    const id = await recordEvent(
-      db,
-      {
-        type: 'announcement',
-        key: `announcement:${a.id}`,
-        title: a.title,
-        text: previewText(a.content, 200),
-        link: `/user-announcements?open=${a.id}`,
-        facts: { announcement_id: a.id },
-        recipients: readers.filter((r) => isFor(a, r, roleOfUser)).map((r) => r.id),
-      },
-      now,
-    );
-    if (id) recorded++;
-  }
-  return recorded;
+  return recordAnnouncements(db, live, now);
+}
+
+/**
+ * An announcement was published or changed: when it is live now, its audience is told at once (the
+ * same event the scan would record, so it is told once either way). Answers whether it was recorded.
+ */
+export async function announcementPublished(db: Kysely<Database>, announcementId: number, now: Date = new Date()): Promise<boolean> {
+  const live = await liveAnnouncements(db, now.toISOString()).where('a.id', '=', announcementId).execute();
+  return (await recordAnnouncements(db, live, now)) > 0;
 }
 
 /** Every periodic scan, as the notification job runs them. */

@@ -141,7 +141,7 @@ async function deliverEmail(db: Kysely<Database>, config: KeyConfig, now: Date, 
         const e = events.get(r.event_id);
         return e ? [{ type: e.type, title: e.payload.title, text: e.payload.text, link: e.payload.link, created_at: e.created_at }] : [];
       });
-      await sendMail(smtp, to, buildDigest(items, null));
+      await sendMail(smtp, to, buildDigest(items, smtp.panel_url));
       await markSent(db, rows, owner, now);
       report.emails++;
     } catch (error) {

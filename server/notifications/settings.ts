@@ -146,7 +146,7 @@ export async function readSmtpSettings(db: Kysely<Database>): Promise<SmtpSettin
   const stored = await storedSmtp(db);
   if (!stored) return null;
   const { password_enc, ...rest } = stored;
-  return { ...rest, password_set: password_enc !== null };
+  return { ...rest, panel_url: rest.panel_url ?? null, password_set: password_enc !== null };
 }
 
 export async function updateSmtpSettings(db: Kysely<Database>, config: KeyConfig, body: SmtpSettingsBody): Promise<SmtpSettings> {
@@ -164,6 +164,7 @@ export async function updateSmtpSettings(db: Kysely<Database>, config: KeyConfig
     user: body.user ?? null,
     from: body.from,
     digest_hour: body.digest_hour,
+    panel_url: body.panel_url === undefined ? (before?.panel_url ?? null) : body.panel_url,
     password_enc,
   };
   await putSetting(db, SMTP_SETTING, next);
@@ -175,6 +176,8 @@ export async function smtpForSending(db: Kysely<Database>, config: KeyConfig): P
   const stored = await storedSmtp(db);
   if (!stored) return null;
   const { password_enc, ...rest } = stored;
+  // Stored before the panel address existed: no links.
+  rest.panel_url ??= null;
   if (!password_enc) return { ...rest, password: null };
   const key = await secretKey(db, config);
   if (!key) throw new Error(NOTIFICATIONS.noSecretKey);

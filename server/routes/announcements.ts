@@ -3,7 +3,7 @@
  * toggle, delete, target-user picker); managers, resellers and dealers read those aimed at them while
  * live, each with its own read state. Content is sanitised when saved and again when served.
  */
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
@@ -38,6 +38,7 @@ import { bool, flag, nowIso } from '../db/values';
 import { fieldError, notFound, validationError } from '../http/errors';
 import { actorOf } from '../http/guard';
 import { listMeta, listQuerystring, listSpec, paginate, parseListQuery } from '../http/list';
+import { announcementPublished } from '../notifications/events';
 
 type Creator = { creator_id: number | null; creator_name: string | null; creator_username: string | null };
 type Row = AnnouncementRow & Creator;
@@ -155,6 +156,18 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
       const c = r.created_by !== null ? byId.get(r.created_by) : undefined;
       return { ...r, creator_id: c?.id ?? null, creator_name: c?.name ?? null, creator_username: c?.username ?? null };
     });
+  };
+
+  /**
+   * Tells the audience of an announcement that is live now, at once. The announcement is saved
+   * whatever happens here: should this fail, the notification job's scan tells it later.
+   */
+  const notifyIfLive = async (request: FastifyRequest, id: number) => {
+    try {
+      await announcementPublished(db, id);
+    } catch (error) {
+      request.log.error({ err: error, announcement: id }, 'announcement notification deferred to the scan');
+    }
   };
 
   /** Sanitises the content (422 when nothing readable is left) and checks the chosen users. */
@@ -296,6 +309,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
         description: `Created announcement "${values.title}"`,
         newValues: { ...request.body, content: values.content },
       });
+      await notifyIfLive(request, id);
       return reply.code(201).send({ message: ANNOUNCEMENT_FORM.created, data: await detail(await findOne(id)) });
     },
   );
@@ -327,6 +341,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
         oldValues: toApi(before),
         newValues: { ...request.body, content: values.content },
       });
+      await notifyIfLive(request, before.id);
       return { message: ANNOUNCEMENT_FORM.updated, data: await detail(await findOne(before.id)) };
     },
   );
@@ -353,6 +368,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
         oldValues: { is_active: bool(before.is_active) },
         newValues: { is_active: active },
       });
+      if (active) await notifyIfLive(request, before.id);
       return { message: active ? ANNOUNCEMENT_FORM.activated : ANNOUNCEMENT_FORM.deactivated, data: toApi(await findOne(before.id)) };
     },
   );

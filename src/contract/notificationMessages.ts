@@ -54,5 +54,9 @@ export const NOTIFICATIONS = {
   smtpDigestHourInvalid: 'The digest hour must be a whole number from 0 to 23',
   smtpPasswordSet: 'A password is stored; type a new one to replace it.',
   smtpNotConfigured: 'No SMTP server is configured',
+  panelUrlLabel: 'Panel address',
+  panelUrlHint: 'The address users open the panel at (e.g. https://panel.example.com); the digest e-mails link to it. Empty: no links.',
+  panelUrlInvalid: 'The panel address must be an absolute http or https URL without credentials, query or fragment',
+  digestOpen: 'Open',
   webhookStatus: (status: number) => `The webhook answered ${status}`,
 } as const;

@@ -112,19 +112,14 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
     return path;
   };
 
+  /** The SMTP settings of this file's server, without a password (absent keeps the stored one). */
+  const smtpBody = () => ({ host: '127.0.0.1', port: smtp.port, secure: false, user: null, from: 'panel@example.test', digest_hour: 7 });
+
   beforeAll(async () => {
     smtp = await startSmtp();
     receiver = await startReceiver();
     const admin = await ctx.as('admin');
-    const res = await admin.put('/smtp-settings', {
-      host: '127.0.0.1',
-      port: smtp.port,
-      secure: false,
-      user: null,
-      password: 'smtp-password-1',
-      from: 'panel@example.test',
-      digest_hour: 7,
-    });
+    const res = await admin.put('/smtp-settings', { ...smtpBody(), password: 'smtp-password-1' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
   afterAll(async () => {
@@ -333,6 +328,67 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
     expect(await told('manager')).toHaveLength(0);
   });
 
+  it("tells an announcement's audience as soon as it goes live, once: the scan afterwards adds no duplicate", async () => {
+    const db = ctx.db.kysely;
+    const admin = await ctx.as('admin');
+    const told = async (username: string, title: string) =>
+      (await (await ctx.as(username)).get('/notifications?per_page=100')).body.data.filter((x: any) => x.type === 'announcement' && x.title === title);
+    const events = async (id: number) => (await db.selectFrom('notification_events').select('id').where('dedupe_key', '=', `announcement:${id}`).execute()).length;
+    const publish = async (title: string, extra: Record<string, unknown> = {}) => {
+      const res = await admin.post('/announcements', { title, content: `<p>${title}</p>`, target_roles: ['reseller'], is_active: true, ...extra });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data.id as number;
+    };
+
+    const now = `For resellers now ${ctx.kind}`;
+    const id = await publish(now);
+    // No scan has run: the create itself told them.
+    expect(await told('reseller', now)).toHaveLength(1);
+    expect(await told('reseller2', now)).toHaveLength(1);
+    expect((await told('reseller', now))[0]).toMatchObject({ read_at: null, link: `/user-announcements?open=${id}`, text: now });
+    expect(await told('dealer', now)).toHaveLength(0);
+    expect(await told('manager', now)).toHaveLength(0);
+    expect(await scanAnnouncements(db, new Date())).toBe(0);
+    expect(await events(id)).toBe(1);
+    expect(await told('reseller', now)).toHaveLength(1);
+    // Editing it or switching it off and on again does not tell it again.
+    expect((await admin.put(`/announcements/${id}`, { title: now, content: '<p>Changed</p>', target_roles: ['reseller'], is_active: true })).status).toBe(200);
+    expect((await admin.patch(`/announcements/${id}/toggle-status`)).status).toBe(200);
+    expect((await admin.patch(`/announcements/${id}/toggle-status`)).status).toBe(200);
+    expect(await events(id)).toBe(1);
+    expect(await told('reseller', now)).toHaveLength(1);
+
+    // Switched off when published: told when switched on.
+    const off = `Switched on later ${ctx.kind}`;
+    const offId = await publish(off, { is_active: false });
+    expect(await told('reseller', off)).toHaveLength(0);
+    expect((await admin.patch(`/announcements/${offId}/toggle-status`)).status).toBe(200);
+    expect(await told('reseller', off)).toHaveLength(1);
+
+    // Scheduled: not told before its start; an edit that makes it live now tells it.
+    const later = `Scheduled ${ctx.kind}`;
+    const tomorrow = new Date(Date.now() + DAY).toISOString();
+    const laterId = await publish(later, { starts_at: tomorrow });
+    expect(await told('reseller', later)).toHaveLength(0);
+    expect(await events(laterId)).toBe(0);
+    expect(
+      (await admin.put(`/announcements/${laterId}`, { title: later, content: `<p>${later}</p>`, target_roles: ['reseller'], is_active: true, starts_at: null })).status,
+    ).toBe(200);
+    expect(await told('reseller', later)).toHaveLength(1);
+    expect(await told('dealer', later)).toHaveLength(0);
+
+    // The scan remains the catch-up for one that reaches its start on its own.
+    const scheduled = `Starts on its own ${ctx.kind}`;
+    const scheduledId = await publish(scheduled, { starts_at: tomorrow });
+    expect(await told('reseller', scheduled)).toHaveLength(0);
+    await scanAnnouncements(db, new Date(Date.now() + 2 * DAY));
+    expect(await told('reseller', scheduled)).toHaveLength(1);
+    await scanAnnouncements(db, new Date(Date.now() + 2 * DAY));
+    expect(await events(scheduledId)).toBe(1);
+    expect(await told('reseller', scheduled)).toHaveLength(1);
+    await admin.delete(`/announcements/${scheduledId}`);
+  });
+
   it('mails one daily digest per user grouping its events, at the digest hour, and never again', async () => {
     const manager = await ctx.as('manager');
     await manager.put('/profile/notifications', { email: 'manager@example.test' });
@@ -490,5 +546,89 @@ describeEachDatabase('notifications', (ctx: TestContext) => {
       await app2.close();
       await db2.close();
     }
+  });
+  it("links the digest to the panel's public address in its text and HTML; a bad address is 422 and stored nowhere; without one no links", async () => {
+    const admin = await ctx.as('admin');
+    const panelUrl = async () => (await admin.get('/smtp-settings')).body.data.panel_url;
+    expect(await panelUrl()).toBeNull();
+    for (const bad of [
+      'javascript:alert(1)',
+      'ftp://x',
+      'http://x/?a=b',
+      'http://x/#top',
+      'https://user:pw@x/',
+      '/relative',
+      'http://exa mple.test',
+      'panel.example.test',
+    ]) {
+      const res = await admin.put('/smtp-settings', { ...smtpBody(), panel_url: bad, digest_hour: 9 });
+      expect(res.status, bad).toBe(422);
+      expect(res.body.errors, bad).toEqual({ panel_url: [NOTIFICATIONS.panelUrlInvalid] });
+    }
+    const unchanged = (await admin.get('/smtp-settings')).body.data;
+    expect(unchanged).toMatchObject({ panel_url: null, digest_hour: 7 });
+    expect((await ctx.db.kysely.selectFrom('settings').select('value').where('key', '=', 'smtp').executeTakeFirstOrThrow()).value).not.toContain('panel_url":"');
+
+    const saved = await admin.put('/smtp-settings', { ...smtpBody(), panel_url: 'https://panel.example.test/' });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.data.panel_url).toBe('https://panel.example.test/');
+    // A change that does not name it keeps it.
+    expect((await admin.put('/smtp-settings', smtpBody())).body.data.panel_url).toBe('https://panel.example.test/');
+
+    const reseller2 = await ctx.as('reseller2');
+    expect((await reseller2.put('/profile/notifications', { email: 'reseller2@example.test' })).status).toBe(200);
+    const reseller2Id = await userId(ctx, 'reseller2');
+    const mailsTo = () => smtp.mails.filter((m) => m.to === 'reseller2@example.test');
+    /** The text and HTML parts of a mail, in the order nodemailer writes them. */
+    const parts = (body: string) => {
+      const at = body.indexOf('Content-Type: text/html');
+      expect(at).toBeGreaterThan(0);
+      return { text: body.slice(0, at), html: body.slice(at) };
+    };
+
+    const linked = new Date(Date.UTC(2036, 0, 10, 9));
+    await recordEvent(
+      ctx.db.kysely,
+      {
+        type: 'account_expiring',
+        key: `digest-link:${ctx.kind}`,
+        title: 'Expiring',
+        text: 'Account linked-one expires soon.',
+        link: '/accounts?open=7&from=digest',
+        recipients: [reseller2Id],
+      },
+      linked,
+    );
+    await deliverPending(ctx.db.kysely, keyConfig(), { now: new Date(Date.UTC(2036, 0, 11, 7)) });
+    const withLinks = mailsTo().filter((m) => m.body.includes('linked-one'));
+    expect(withLinks).toHaveLength(1);
+    const first = parts(withLinks[0].body);
+    expect(first.text).toContain('Account linked-one expires soon. https://panel.example.test/accounts?open=7&from=digest');
+    expect(first.text).toContain(`${NOTIFICATIONS.openPage}: https://panel.example.test/notifications`);
+    expect(first.html).toContain(`<a href="https://panel.example.test/accounts?open=7&amp;from=digest">${NOTIFICATIONS.digestOpen}</a>`);
+    expect(first.html).toContain(`<a href="https://panel.example.test/notifications">${NOTIFICATIONS.openPage}</a>`);
+
+    // Cleared: the next digest still goes out, without links.
+    const cleared = await admin.put('/smtp-settings', { ...smtpBody(), panel_url: '' });
+    expect(cleared.body.data.panel_url).toBeNull();
+    await recordEvent(
+      ctx.db.kysely,
+      {
+        type: 'account_expiring',
+        key: `digest-nolink:${ctx.kind}`,
+        title: 'Expiring',
+        text: 'Account unlinked-one expires soon.',
+        link: '/accounts?open=8',
+        recipients: [reseller2Id],
+      },
+      new Date(Date.UTC(2037, 0, 10, 9)),
+    );
+    await deliverPending(ctx.db.kysely, keyConfig(), { now: new Date(Date.UTC(2037, 0, 11, 7)) });
+    const plain = mailsTo().filter((m) => m.body.includes('unlinked-one'));
+    expect(plain).toHaveLength(1);
+    const second = parts(plain[0].body);
+    expect(second.text).toContain('Account unlinked-one expires soon.');
+    expect(plain[0].body).not.toContain('panel.example.test');
+    expect(second.html).not.toContain('<a ');
   });
 });

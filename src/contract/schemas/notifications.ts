@@ -130,8 +130,17 @@ export const smtpSettingsEntity = z.object({
   password_set: z.boolean(),
   from: z.string(),
   digest_hour: z.number(),
+  /** Where users open the panel; the digests link to it. */
+  panel_url: z.string().nullable(),
 });
 export type SmtpSettings = z.infer<typeof smtpSettingsEntity>;
+
+/**
+ * The panel's public address: an absolute http(s) URL, maybe with a path, without credentials, query or
+ * fragment (the digests append panel paths to it). Whitespace is refused rather than dropped by the URL
+ * parser.
+ */
+export const isPanelUrl = (text: string): boolean => /^https?:\/\/[^\s?#]+$/i.test(text) && isWebhookUrl(text);
 
 const HOST = /^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$|^\[[0-9A-Fa-f:.]+\]$/;
 
@@ -154,6 +163,16 @@ export const smtpSettingsBody = z.object({
       .max(23, NOTIFICATIONS.smtpDigestHourInvalid)
       .default(7),
     'Digest hour (UTC)',
+  ),
+  /** A string sets it, null or empty clears it, absent keeps it. */
+  panel_url: labelled(
+    z
+      .preprocess(
+        emptyToNull,
+        z.string({ error: NOTIFICATIONS.panelUrlInvalid }).trim().max(2000, NOTIFICATIONS.panelUrlInvalid).refine(isPanelUrl, NOTIFICATIONS.panelUrlInvalid).nullable(),
+      )
+      .optional(),
+    NOTIFICATIONS.panelUrlLabel,
   ),
 });
 export type SmtpSettingsBody = z.infer<typeof smtpSettingsBody>;

@@ -1,6 +1,7 @@
 /**
- * The admin's SMTP server for the notification digests (GET and PUT /smtp-settings). The password is
- * never shown: typing one replaces the stored one, an empty field keeps it.
+ * The admin's SMTP server for the notification digests (GET and PUT /smtp-settings) and the panel's
+ * public address the digests link to. The password is never shown: typing one replaces the stored
+ * one, an empty field keeps it.
  */
 import { type HttpError, useCustom, useCustomMutation } from '@refinedev/core';
 import { Button, Card, Input, InputNumber, Space, Switch } from 'antd';
@@ -9,7 +10,7 @@ import { NOTIFICATIONS, type SmtpSettings, smtpSettingsBody } from '../../contra
 import { useNotify } from '../../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
 
-const FIELDS = ['host', 'port', 'secure', 'user', 'password', 'from', 'digest_hour'];
+const FIELDS = ['host', 'port', 'secure', 'user', 'password', 'from', 'digest_hour', 'panel_url'];
 
 export function SmtpSettingsCard() {
   const notify = useNotify();
@@ -25,6 +26,7 @@ export function SmtpSettingsCard() {
         user: current.user,
         from: current.from,
         digest_hour: current.digest_hour,
+        panel_url: current.panel_url,
         password: undefined,
       });
   }, [current, reset]);
@@ -79,6 +81,9 @@ export function SmtpSettingsCard() {
             <InputNumber min={0} max={23} precision={0} />
           </FormField>
         </Space>
+        <FormField control={control} name="panel_url" label={NOTIFICATIONS.panelUrlLabel} extra={NOTIFICATIONS.panelUrlHint}>
+          <Input inputMode="url" placeholder="https://" autoComplete="url" />
+        </FormField>
         <div>
           <Button type="primary" htmlType="submit" loading={mutation.isPending}>
             Save
