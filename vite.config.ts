@@ -52,26 +52,81 @@ const axiosWithoutFetch = (): Plugin => ({
     source === './fetch.js' && importer && AXIOS_ADAPTERS.test(importer) ? fileURLToPath(new URL('./scripts/bundle/axiosFetch.js', import.meta.url)) : null,
 });
 
-// The contract is declarations only (schemas, constants, messages): a module of it whose exports
-// nothing uses is left out, so the first load carries no zod schemas when no form is on screen.
-const CONTRACT = /[\\/]src[\\/]contract[\\/]/;
+// The contract is declarations only (schemas, constants, messages), and the shared components and
+// features only define components and hooks: a module of them whose exports nothing uses is left
+// out, so that a page importing one thing from a barrel (features/hierarchy) does not load the
+// dialogs and forms beside it, and the first load carries no zod schemas when no form is on screen.
+const CONTRACT = /[\\/]src[\\/](contract|features|components)[\\/].*\.tsx?$/;
 const contractWithoutSideEffects = (): Plugin => ({
   name: 'contract-without-side-effects',
   transform: { filter: { id: CONTRACT }, handler: () => ({ moduleSideEffects: false }) },
 });
 
+// antd's useToken hands useCacheToken a new `cssVar` options object on every call, so that its
+// WeakMap-cached flattening misses and every component instance hashes those options again (a tenth
+// of the first list's render): one object per prefix and key instead.
+const ANTD_USE_TOKEN = /[\\/]antd[\\/]es[\\/]theme[\\/]useToken\.js$/;
+const CSS_VAR_OPTIONS = /cssVar: cssVar && \{\s*prefix: cssVar\.prefix,\s*key: cssVar\.key,\s*unitless,\s*ignore,\s*preserve\s*\}/;
+const antdTokenOptions = (): Plugin => ({
+  name: 'antd-token-options',
+  transform: {
+    filter: { id: ANTD_USE_TOKEN },
+    handler(code) {
+      if (!CSS_VAR_OPTIONS.test(code)) throw new Error('antd/es/theme/useToken.js changed: review antdTokenOptions in vite.config.ts');
+      const memo = `const cssVarOptions = new Map();
+const cssVarOptionsOf = (prefix, key) => {
+  const id = prefix + ' ' + key;
+  let options = cssVarOptions.get(id);
+  if (!options) cssVarOptions.set(id, (options = { prefix, key, unitless, ignore, preserve }));
+  return options;
+};
+`;
+      return { code: code.replace(CSS_VAR_OPTIONS, 'cssVar: cssVar && cssVarOptionsOf(cssVar.prefix, cssVar.key)').replace('export default function useToken()', `${memo}export default function useToken()`), map: null };
+    },
+  },
+});
+
+// The chunks nearly every signed-in page loads (the shared list table and its controls, zod),
+// requested at the lowest priority beside the first load, so that the page opened does not wait on
+// a second round trip for them; they are not part of the first load the budget counts.
+const PREFETCHED_GROUPS = ['lists', 'zod'];
+const prefetchShared = (): Plugin => ({
+  name: 'prefetch-shared-chunks',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler: (_html, { bundle }) =>
+      Object.values(bundle ?? {})
+        .filter((file) => file.type === 'chunk' && PREFETCHED_GROUPS.includes(file.name))
+        .map((file) => ({ tag: 'link', attrs: { rel: 'prefetch', href: `/${file.fileName}`, crossorigin: true }, injectTo: 'head' as const })),
+  },
+});
+
 // The contract's resource registry follows its folder (scripts/registry.mjs): a new entry is in it before the build reads it.
 const registries = (): Plugin => ({ name: 'registries', buildStart: () => void writeRegistries() });
 
-// Vendor code that the entry loads goes into a few chunks by package family, so a release that
-// changes only the panel's code leaves them cached. Vendor code that only lazily loaded pages use is
-// not grouped: Rolldown splits it by the pages that share it, so a page loads what it draws. A group
-// also takes the dependencies of what it captures that no group before it took.
-const INITIAL_VENDORS: Array<[name: string, test: RegExp]> = [
-  ['react', /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/],
-  ['antd', /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+)[\\/]/],
-  ['refine', /node_modules[\\/](@refinedev|@tanstack)[\\/]/],
-  ['vendor', /node_modules[\\/]/],
+// The first load's code goes into a few chunks by package family and the panel's own, so a release
+// that changes only the panel's code leaves the vendors' cached, and the first load is a handful of
+// requests rather than one per shared module. Lazily loaded code is grouped where nearly every page
+// needs the same: zod; the list table with its controls and icons (every list); the form stack
+// (every dialog). The rest Rolldown splits by the pages that share it, so a page loads what it draws.
+// Groups take modules in this order (earlier first), with the dependencies of what they capture
+// that no earlier group took.
+const CHUNK_GROUPS: Array<{ name: string; test: RegExp; initial?: true }> = [
+  { name: 'react', initial: true, test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+  { name: 'antd', initial: true, test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+)[\\/]/ },
+  { name: 'refine', initial: true, test: /node_modules[\\/](@refinedev|@tanstack)[\\/]/ },
+  { name: 'vendor', initial: true, test: /node_modules[\\/]/ },
+  { name: 'app', initial: true, test: /[\\/]src[\\/]/ },
+  { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+  {
+    name: 'lists',
+    test: /[\\/]src[\\/]components[\\/](DataTable[\\/](?!DateRangeFilter)|export[\\/])|node_modules[\\/](@ant-design[\\/]icons(-svg)?|rc-table|rc-select|rc-tree|rc-pagination|rc-virtual-list|rc-checkbox|compute-scroll-into-view|scroll-into-view-if-needed)[\\/]|antd[\\/]es[\\/](table|pagination|select|tree|checkbox|radio|input|descriptions|card|empty|grid)[\\/]/,
+  },
+  {
+    name: 'forms',
+    test: /[\\/]src[\\/]components[\\/]form[\\/]|node_modules[\\/](react-hook-form|@hookform|@refinedev[\\/]react-hook-form|rc-picker|rc-input-number|@rc-component[\\/]mini-decimal|dayjs|rc-switch)[\\/]|antd[\\/]es[\\/](form|date-picker|input-number|switch)[\\/]/,
+  },
 ];
 
 export default defineConfig({
@@ -81,6 +136,8 @@ export default defineConfig({
     leaveOut(),
     axiosWithoutFetch(),
     contractWithoutSideEffects(),
+    antdTokenOptions(),
+    prefetchShared(),
     antdStyles(fileURLToPath(new URL('./src', import.meta.url))),
     react(),
     precompress(),
@@ -98,7 +155,7 @@ export default defineConfig({
           // No group for @ant-design/plots: only the chart components import it, so it stays in their
           // chunks; a group would also take what charts share with other lazily loaded code (Babel's
           // helpers) and make the pages that use that load the charts too.
-          groups: INITIAL_VENDORS.map(([name, test], i) => ({ name, test, tags: ['$initial' as const], priority: INITIAL_VENDORS.length - i })),
+          groups: CHUNK_GROUPS.map(({ name, test, initial }, i) => ({ name, test, priority: CHUNK_GROUPS.length - i, ...(initial ? { tags: ['$initial' as const] } : {}) })),
         },
       },
     },

@@ -1,6 +1,6 @@
-import { type ThemeConfig, theme } from 'antd';
+import { type ThemeConfig, theme, version } from 'antd';
 import type { AliasToken } from 'antd/es/theme/interface';
-import type { ThemeTokens } from './contract';
+import { STORAGE_KEYS, type ThemeTokens } from './contract';
 
 /**
  * How antd keys its component styles in the panel: token values as CSS variables under one fixed
@@ -183,13 +183,33 @@ const derived = new Map<string, ThemeConfig>();
 export function themeConfig(tokens: ThemeTokens | null, dark: boolean = isDarkTheme(tokens)): ThemeConfig {
   const key = JSON.stringify([tokens, dark]);
   let config = derived.get(key);
-  if (!config) derived.set(key, (config = deriveThemeConfig(tokens, dark)));
+  if (!config) derived.set(key, (config = storedThemeConfig(tokens, dark, key) ?? deriveThemeConfig(tokens, dark, key)));
   return config;
 }
 
-function deriveThemeConfig(tokens: ThemeTokens | null, dark: boolean): ThemeConfig {
+type Derived = Pick<ThemeConfig, 'token' | 'components'>;
+
+/**
+ * The last derivation, kept in the browser by theme and antd version: deriving takes a frame or two
+ * of every load's first render, and the theme rarely changes between visits.
+ */
+function storedThemeConfig(tokens: ThemeTokens | null, dark: boolean, key: string): ThemeConfig | undefined {
+  try {
+    const stored = JSON.parse(localStorage.getItem(STORAGE_KEYS.themeConfig) ?? 'null') as { key: string; derived: Derived } | null;
+    if (stored?.key === `${version} ${key}`) return { ...ANTD_STYLE_SHAPE, algorithm: algorithmOf(tokens, dark), ...stored.derived };
+  } catch {
+    // Unreadable (storage off, or an older shape): derived again.
+  }
+  return undefined;
+}
+
+function algorithmOf(tokens: ThemeTokens | null, dark: boolean): ThemeConfig['algorithm'] {
   const compact = tokens?.algorithm === 'compact';
-  const algorithm = dark ? (compact ? [theme.darkAlgorithm, theme.compactAlgorithm] : theme.darkAlgorithm) : compact ? theme.compactAlgorithm : theme.defaultAlgorithm;
+  return dark ? (compact ? [theme.darkAlgorithm, theme.compactAlgorithm] : theme.darkAlgorithm) : compact ? theme.compactAlgorithm : theme.defaultAlgorithm;
+}
+
+function deriveThemeConfig(tokens: ThemeTokens | null, dark: boolean, key: string): ThemeConfig {
+  const algorithm = algorithmOf(tokens, dark);
   // The theme's page colour was chosen for its own scheme: in the other one it would be a light page
   // under dark cards (or the reverse), so the scheme's own stands in.
   const ownScheme = dark === isDarkTheme(tokens);
@@ -202,7 +222,13 @@ function deriveThemeConfig(tokens: ThemeTokens | null, dark: boolean): ThemeConf
     borderRadius: tokens?.borderRadius ?? defaults.borderRadius,
   };
   const contrast = readableTokens(seed, algorithm, dark);
-  return { ...ANTD_STYLE_SHAPE, algorithm, token: { ...seed, ...contrast.token }, components: contrast.components };
+  const derived: Derived = { token: { ...seed, ...contrast.token }, components: contrast.components };
+  try {
+    localStorage.setItem(STORAGE_KEYS.themeConfig, JSON.stringify({ key: `${version} ${key}`, derived }));
+  } catch {
+    // Storage full or off: derived again next time.
+  }
+  return { ...ANTD_STYLE_SHAPE, algorithm, ...derived };
 }
 
 /** Whether the active theme is dark (what users who follow the system see when the admin made it so). */

@@ -135,6 +135,8 @@ export const STORAGE_KEYS = {
   colorScheme: 'colorScheme',
   /** '1' when the active site theme was dark at the last visit (what 'system' shows then). */
   siteDark: 'siteDark',
+  /** The last site theme's derived antd tokens, so a reload renders without deriving them again. */
+  themeConfig: 'themeConfig',
 } as const;
 
 /** A user's colour scheme: the device's setting (the default), or always light or dark. */

@@ -164,8 +164,10 @@ const resourceOf = (route: RouteSpec) => route.access?.[0] ?? route.path;
 
 /** Buttons that open a dialog, a drawer or a menu (header buttons, a card's own actions); others change data or download. */
 const OPENERS = /^(Add|Create|New|Edit|Delete|View|Open|Notifications|Promote|Send|Quick Renew|Bulk Renew|Recovery|Columns)/i;
-/** Menu and bulk actions that act at once, without a dialog. */
-const ACTS_AT_ONCE = /^(Activate|Deactivate|Suspend|Check Connection|Clear selection)$/i;
+/** Row menu actions that act at once, without a dialog. */
+const ACTS_AT_ONCE = /^(Activate|Deactivate|Suspend|Check Connection)$/i;
+/** Bulk actions that act at once (every other opens its preview or confirmation). */
+const BULK_ACTS_AT_ONCE = /^Clear selection$/i;
 
 /** An open dialog, drawer or popover. */
 const DIALOG = '.ant-modal-wrap:visible .ant-modal, .ant-drawer-open .ant-drawer-content, .ant-popover:visible';
@@ -315,7 +317,7 @@ async function auditDialogs(s: Sweep, path: string) {
     await select.check();
     const bulk = page.locator('.app-content .ant-alert button:visible');
     await bulk.first().waitFor();
-    for (const name of (await buttonNames(bulk)).filter((n) => !ACTS_AT_ONCE.test(n))) {
+    for (const name of (await buttonNames(bulk)).filter((n) => !BULK_ACTS_AT_ONCE.test(n))) {
       await auditLayer(s, `${path} [bulk: ${name}]`, () => bulk.filter({ hasText: name }).first().click());
     }
     if (await select.isChecked()) await select.uncheck();

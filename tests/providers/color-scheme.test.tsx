@@ -5,11 +5,12 @@
  */
 import './dom';
 import { act, render } from '@testing-library/react';
-import { theme } from 'antd';
+import { theme, version } from 'antd';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveColorScheme } from '../../src/components/hooks/useColorSchemeSetting';
 import { colorScheme, resolveDark, useDarkScheme } from '../../src/providers/colorScheme';
 import { createHttp } from '../../src/providers/http';
+import { STORAGE_KEYS } from '../../src/contract';
 import { themeConfig } from '../../src/theme';
 import { fakeHttp } from './fakeHttp';
 
@@ -163,5 +164,26 @@ describe('the site theme in the user scheme', () => {
     expect(isDarkPage(compactDark)).toBe(true);
     expect([compactDark.algorithm].flat()).toContain(theme.compactAlgorithm);
     expect(tokens(compactDark).controlHeight).toBe(tokens(themeConfig(compact)).controlHeight);
+  });
+
+  it('a reload takes the derivation kept for the same theme and antd version, and derives again for any other', () => {
+    const ocean = { name: 'Ocean', slug: 'ocean', colorPrimary: '#0958d9', borderRadius: 5, algorithm: 'default' as const };
+    const kept = themeConfig(ocean);
+    const stored = JSON.parse(localStorage.getItem(STORAGE_KEYS.themeConfig)!);
+    expect(stored.key).toBe(`${version} ${JSON.stringify([ocean, false])}`);
+    expect(stored.derived.token).toEqual(kept.token);
+
+    // As a reload finds it: a planted derivation for the next theme is taken as it is.
+    const sea = { ...ocean, slug: 'sea', colorPrimary: '#1d39c4' };
+    const planted = { token: { colorPrimary: '#123456' }, components: {} };
+    localStorage.setItem(STORAGE_KEYS.themeConfig, JSON.stringify({ key: `${version} ${JSON.stringify([sea, false])}`, derived: planted }));
+    expect(themeConfig(sea).token).toEqual(planted.token);
+    expect(isDarkPage(themeConfig(sea))).toBe(false);
+
+    // One kept by another antd version is not.
+    const lake = { ...ocean, slug: 'lake', colorPrimary: '#10239e' };
+    localStorage.setItem(STORAGE_KEYS.themeConfig, JSON.stringify({ key: `0.0.0 ${JSON.stringify([lake, false])}`, derived: planted }));
+    expect(themeConfig(lake).token?.colorPrimary).not.toBe('#123456');
+    expect(tokens(themeConfig(lake)).colorPrimary).toBe(tokens({ token: { colorPrimary: lake.colorPrimary } }).colorPrimary);
   });
 });
