@@ -3,6 +3,8 @@ import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig } from 'vite';
 // With its extension, as Vite's native config loader (a future default) requires.
 import { COLOR_SCHEME_BOOT } from './src/contract/colorSchemeBoot';
+import { THEME_PRESETS } from './src/contract/constants';
+import { builtThemeDerivations } from './src/theme';
 import { antdStyles } from './scripts/antdStyles.js';
 import { precompress } from './scripts/precompress.js';
 import { writeRegistries } from './scripts/registry.mjs';
@@ -81,7 +83,12 @@ const cssVarOptionsOf = (prefix, key) => {
   return options;
 };
 `;
-      return { code: code.replace(CSS_VAR_OPTIONS, 'cssVar: cssVar && cssVarOptionsOf(cssVar.prefix, cssVar.key)').replace('export default function useToken()', `${memo}export default function useToken()`), map: null };
+      return {
+        code: code
+          .replace(CSS_VAR_OPTIONS, 'cssVar: cssVar && cssVarOptionsOf(cssVar.prefix, cssVar.key)')
+          .replace('export default function useToken()', `${memo}export default function useToken()`),
+        map: null,
+      };
     },
   },
 });
@@ -142,6 +149,8 @@ export default defineConfig({
     react(),
     precompress(),
   ],
+  // The default theme's and the shipped presets' antd tokens, derived here rather than in each browser (src/theme.ts).
+  define: { __BUILT_THEME_DERIVATIONS__: JSON.stringify(builtThemeDerivations(THEME_PRESETS.map((preset) => preset.tokens))) },
   resolve: { alias: SUBSTITUTES },
   server: { port: 5173, proxy: { '/api': API_TARGET } },
   build: {
@@ -155,7 +164,12 @@ export default defineConfig({
           // No group for @ant-design/plots: only the chart components import it, so it stays in their
           // chunks; a group would also take what charts share with other lazily loaded code (Babel's
           // helpers) and make the pages that use that load the charts too.
-          groups: CHUNK_GROUPS.map(({ name, test, initial }, i) => ({ name, test, priority: CHUNK_GROUPS.length - i, ...(initial ? { tags: ['$initial' as const] } : {}) })),
+          groups: CHUNK_GROUPS.map(({ name, test, initial }, i) => ({
+            name,
+            test,
+            priority: CHUNK_GROUPS.length - i,
+            ...(initial ? { tags: ['$initial' as const] } : {}),
+          })),
         },
       },
     },

@@ -181,13 +181,42 @@ const derived = new Map<string, ThemeConfig>();
  * be arriving, so the first render then finds it).
  */
 export function themeConfig(tokens: ThemeTokens | null, dark: boolean = isDarkTheme(tokens)): ThemeConfig {
-  const key = JSON.stringify([tokens, dark]);
+  const key = derivationKey(tokens, dark);
   let config = derived.get(key);
-  if (!config) derived.set(key, (config = storedThemeConfig(tokens, dark, key) ?? deriveThemeConfig(tokens, dark, key)));
+  if (!config) {
+    const built = BUILT_DERIVATIONS[key];
+    config = built
+      ? { ...ANTD_STYLE_SHAPE, algorithm: algorithmOf(tokens, dark), ...built }
+      : (storedThemeConfig(tokens, dark, key) ?? deriveThemeConfig(tokens, dark, key));
+    derived.set(key, config);
+  }
   return config;
 }
 
 type Derived = Pick<ThemeConfig, 'token' | 'components'>;
+
+/** What a derivation depends on: the theme's tokens (not its name) and the scheme. */
+export const derivationKey = (tokens: Partial<ThemeTokens> | null, dark: boolean) =>
+  JSON.stringify([tokens?.colorPrimary ?? null, tokens?.colorBgLayout ?? null, tokens?.borderRadius ?? null, tokens?.algorithm ?? null, dark]);
+
+/** The derivations the build made (vite.config.ts), by derivationKey; none outside a build. */
+declare const __BUILT_THEME_DERIVATIONS__: Record<string, Derived> | undefined;
+const BUILT_DERIVATIONS: Record<string, Derived> = typeof __BUILT_THEME_DERIVATIONS__ === 'undefined' ? {} : __BUILT_THEME_DERIVATIONS__;
+
+/**
+ * The derivations of the default theme and of the shipped presets, each in both schemes, as the
+ * build hands them to the panel: it opens in them without deriving.
+ */
+export function builtThemeDerivations(presets: ReadonlyArray<Partial<ThemeTokens>>): Record<string, Derived> {
+  const out: Record<string, Derived> = {};
+  for (const tokens of [null, ...presets]) {
+    for (const dark of [false, true]) {
+      const { token, components } = deriveThemeConfig(tokens as ThemeTokens | null, dark, derivationKey(tokens, dark), false);
+      out[derivationKey(tokens, dark)] = { token, components };
+    }
+  }
+  return out;
+}
 
 /**
  * The last derivation, kept in the browser by theme and antd version: deriving takes a frame or two
@@ -208,7 +237,7 @@ function algorithmOf(tokens: ThemeTokens | null, dark: boolean): ThemeConfig['al
   return dark ? (compact ? [theme.darkAlgorithm, theme.compactAlgorithm] : theme.darkAlgorithm) : compact ? theme.compactAlgorithm : theme.defaultAlgorithm;
 }
 
-function deriveThemeConfig(tokens: ThemeTokens | null, dark: boolean, key: string): ThemeConfig {
+function deriveThemeConfig(tokens: ThemeTokens | null, dark: boolean, key: string, keep = true): ThemeConfig {
   const algorithm = algorithmOf(tokens, dark);
   // The theme's page colour was chosen for its own scheme: in the other one it would be a light page
   // under dark cards (or the reverse), so the scheme's own stands in.
@@ -224,7 +253,7 @@ function deriveThemeConfig(tokens: ThemeTokens | null, dark: boolean, key: strin
   const contrast = readableTokens(seed, algorithm, dark);
   const derived: Derived = { token: { ...seed, ...contrast.token }, components: contrast.components };
   try {
-    localStorage.setItem(STORAGE_KEYS.themeConfig, JSON.stringify({ key: `${version} ${key}`, derived }));
+    if (keep) localStorage.setItem(STORAGE_KEYS.themeConfig, JSON.stringify({ key: `${version} ${key}`, derived }));
   } catch {
     // Storage full or off: derived again next time.
   }

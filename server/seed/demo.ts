@@ -3,6 +3,7 @@
  * servers, accounts, credit moves through the ledger, ticket categories, tickets and announcements.
  */
 import type { Kysely } from 'kysely';
+import { THEME_PRESETS } from '../../src/contract';
 import { hashPassword } from '../auth/passwords';
 import { inTransaction } from '../db/transaction';
 import type { Database, UserRow } from '../db/schema';
@@ -182,22 +183,11 @@ export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
       .execute();
   }
 
-  // Themes: one active for everyone; the others are a click away in the Themes screen.
-  const themes: Array<[string, string, string, boolean, Record<string, unknown>]> = [
-    ['Classic', 'classic', 'Ant Design blue on a light layout', true, { colorPrimary: '#1677ff', colorBgLayout: '#f5f5f5', borderRadius: 6, algorithm: 'default' }],
-    ['Midnight', 'midnight', 'Dark layout with a violet accent', false, { colorPrimary: '#722ed1', borderRadius: 8, algorithm: 'dark' }],
-    [
-      'Compact Green',
-      'compact-green',
-      'Dense tables with a green accent',
-      false,
-      { colorPrimary: '#389e0d', colorBgLayout: '#f6ffed', borderRadius: 4, algorithm: 'compact' },
-    ],
-  ];
-  for (const [name, slug, description, active, tokens] of themes) {
+  // Themes: the first active for everyone; the others are a click away in the Themes screen.
+  for (const [i, { name, slug, description, tokens }] of THEME_PRESETS.entries()) {
     await db
       .insertInto('themes')
-      .values({ name, slug, description, is_active: active ? 1 : 0, tokens: JSON.stringify(tokens), created_at: now, updated_at: now })
+      .values({ name, slug, description, is_active: i === 0 ? 1 : 0, tokens: JSON.stringify(tokens), created_at: now, updated_at: now })
       .execute();
   }
   return true;

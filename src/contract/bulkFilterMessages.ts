@@ -1,11 +1,11 @@
 /** What bulk actions on a filter say (preview, job, report); only the bulk dialog, loaded when opened, shows it. */
-import { plural } from './format';
+import { grouped, plural } from './format';
 import { BULK_ACTION_LABELS } from './messages';
 
 export const BULK_FILTER = {
   actions: BULK_ACTION_LABELS,
   previewTitle: (action: string) => `${action}: preview`,
-  applyToAll: (n: number) => `Apply to all ${n.toLocaleString('en-US')} matching`,
+  applyToAll: (n: number) => `Apply to all ${grouped(n)} matching`,
   applyToSelected: (n: number) => `Apply to ${plural(n, 'selected account')}`,
   matched: (n: number) => `${plural(n, 'account')} match.`,
   applicable: (n: number) => `${plural(n, 'account')} will be changed.`,
@@ -32,7 +32,7 @@ export const BULK_FILTER = {
   insufficient: (needed: number, available: number) => `Not enough credits: ${plural(needed, 'credit')} needed, ${plural(available, 'credit')} available.`,
   done: (n: number) => `${plural(n, 'account')} changed.`,
   started: (n: number) => `A job was started for ${plural(n, 'account')}.`,
-  progress: (processed: number, total: number) => `${processed.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`,
+  progress: (processed: number, total: number) => `${grouped(processed)} of ${grouped(total)}`,
   jobStatus: { previewed: 'Previewed', running: 'Running', done: 'Done', failed: 'Stopped' },
   report: 'Download report',
   reportRefused: 'refused',

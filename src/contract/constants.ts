@@ -153,3 +153,24 @@ export const MAX_RECORD_ID = 2_147_483_647;
 
 /** The panel's screen a user held to two-factor sign-in without one is taken to. */
 export const TWO_FACTOR_ENROL_PATH = '/two-factor/setup';
+
+/**
+ * The themes the product ships (the demo seeds them; the Themes screen offers them to every install).
+ * The build derives their antd tokens ahead (src/theme.ts), so that the panel opens in them without
+ * deriving.
+ */
+export const THEME_PRESETS = [
+  {
+    name: 'Classic',
+    slug: 'classic',
+    description: 'Ant Design blue on a light layout',
+    tokens: { colorPrimary: '#1677ff', colorBgLayout: '#f5f5f5', borderRadius: 6, algorithm: 'default' },
+  },
+  { name: 'Midnight', slug: 'midnight', description: 'Dark layout with a violet accent', tokens: { colorPrimary: '#722ed1', borderRadius: 8, algorithm: 'dark' } },
+  {
+    name: 'Compact Green',
+    slug: 'compact-green',
+    description: 'Dense tables with a green accent',
+    tokens: { colorPrimary: '#389e0d', colorBgLayout: '#f6ffed', borderRadius: 4, algorithm: 'compact' },
+  },
+] as const;

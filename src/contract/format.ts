@@ -12,6 +12,16 @@ export function pluralWord(n: number, singular: string, pluralForm?: string): st
   return pluralForm ?? IRREGULAR[singular] ?? `${singular}s`;
 }
 
+/**
+ * "12,345": a number with its thousands grouped as in en-US. Written out rather than through
+ * toLocaleString, whose first call loads the browser's number formatting (about 10 ms of the first
+ * list's render).
+ */
+export function grouped(n: number): string {
+  const [whole, fraction] = String(Math.abs(n)).split('.');
+  return `${n < 0 ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction ? `.${fraction}` : ''}`;
+}
+
 /** "1 credit", "0 credits", "3 accounts". */
 export function plural(n: number, singular: string, pluralForm?: string): string {
   return `${n} ${pluralWord(n, singular, pluralForm)}`;

@@ -3,7 +3,7 @@
  * texts in its 422 field errors so the panel can show them under the fields unchanged.
  * A toast written as 'Title: description' is a { title, description } pair.
  */
-import { plural, pluralWord } from './format';
+import { grouped, plural, pluralWord } from './format';
 import { EXPIRING_WINDOWS } from './constants';
 
 export interface ToastText {
@@ -166,7 +166,7 @@ export const CREDITS = {
   addFailed: 'Failed to Add Credits',
   recoveryOptionsFailed: 'Failed to load recovery options',
   insufficientCredits: (needed: number, available: number) => `Insufficient credits: You need ${needed} credits but only have ${available}`,
-  balanceCap: (max: number) => `A balance cannot exceed ${max.toLocaleString('en-US')} credits.`,
+  balanceCap: (max: number) => `A balance cannot exceed ${grouped(max)} credits.`,
   /** A typed amount above the most the options allow (below the balance). */
   maximumAmount: (n: number) => `The maximum amount is ${n} credits.`,
   /** A typed amount that is not a multiple of the options' increment step. */
@@ -202,7 +202,7 @@ export const CRUD_PAGE = {
 };
 
 export const DATA_TABLE = {
-  matching: (n: number) => `Apply to all ${n.toLocaleString('en-US')} matching:`,
+  matching: (n: number) => `Apply to all ${grouped(n)} matching:`,
   export: 'Export',
   exportCancel: 'Cancel export',
   /** Bytes and rows received so far. */

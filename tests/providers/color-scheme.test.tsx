@@ -10,8 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveColorScheme } from '../../src/components/hooks/useColorSchemeSetting';
 import { colorScheme, resolveDark, useDarkScheme } from '../../src/providers/colorScheme';
 import { createHttp } from '../../src/providers/http';
-import { STORAGE_KEYS } from '../../src/contract';
-import { themeConfig } from '../../src/theme';
+import { STORAGE_KEYS, THEME_PRESETS } from '../../src/contract';
+import { builtThemeDerivations, derivationKey, themeConfig } from '../../src/theme';
 import { fakeHttp } from './fakeHttp';
 
 /** A device whose light or dark setting the test turns, telling listeners as a browser does. */
@@ -170,20 +170,35 @@ describe('the site theme in the user scheme', () => {
     const ocean = { name: 'Ocean', slug: 'ocean', colorPrimary: '#0958d9', borderRadius: 5, algorithm: 'default' as const };
     const kept = themeConfig(ocean);
     const stored = JSON.parse(localStorage.getItem(STORAGE_KEYS.themeConfig)!);
-    expect(stored.key).toBe(`${version} ${JSON.stringify([ocean, false])}`);
+    expect(stored.key).toBe(`${version} ${derivationKey(ocean, false)}`);
     expect(stored.derived.token).toEqual(kept.token);
 
     // As a reload finds it: a planted derivation for the next theme is taken as it is.
     const sea = { ...ocean, slug: 'sea', colorPrimary: '#1d39c4' };
     const planted = { token: { colorPrimary: '#123456' }, components: {} };
-    localStorage.setItem(STORAGE_KEYS.themeConfig, JSON.stringify({ key: `${version} ${JSON.stringify([sea, false])}`, derived: planted }));
+    localStorage.setItem(STORAGE_KEYS.themeConfig, JSON.stringify({ key: `${version} ${derivationKey(sea, false)}`, derived: planted }));
     expect(themeConfig(sea).token).toEqual(planted.token);
     expect(isDarkPage(themeConfig(sea))).toBe(false);
 
     // One kept by another antd version is not.
     const lake = { ...ocean, slug: 'lake', colorPrimary: '#10239e' };
-    localStorage.setItem(STORAGE_KEYS.themeConfig, JSON.stringify({ key: `0.0.0 ${JSON.stringify([lake, false])}`, derived: planted }));
+    localStorage.setItem(STORAGE_KEYS.themeConfig, JSON.stringify({ key: `0.0.0 ${derivationKey(lake, false)}`, derived: planted }));
     expect(themeConfig(lake).token?.colorPrimary).not.toBe('#123456');
     expect(tokens(themeConfig(lake)).colorPrimary).toBe(tokens({ token: { colorPrimary: lake.colorPrimary } }).colorPrimary);
+  });
+
+  it('the shipped presets and the default theme open in what the build derived, in both schemes, without deriving', () => {
+    const fresh = builtThemeDerivations(THEME_PRESETS.map((p) => p.tokens));
+    expect(Object.keys(fresh)).toHaveLength((THEME_PRESETS.length + 1) * 2);
+    localStorage.removeItem(STORAGE_KEYS.themeConfig);
+    for (const preset of THEME_PRESETS) {
+      for (const dark of [false, true]) {
+        const config = themeConfig({ name: `${preset.name} copy`, slug: `${preset.slug}-copy`, ...preset.tokens }, dark);
+        expect(config.token).toEqual(fresh[derivationKey(preset.tokens, dark)]!.token);
+        expect(isDarkPage(config)).toBe(dark);
+      }
+    }
+    // Taken from the build, not derived (a derivation is kept in the browser).
+    expect(localStorage.getItem(STORAGE_KEYS.themeConfig)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 /** Counts and names read right: one credit, two credits, a name then its username in brackets. */
 import { describe, expect, it } from 'vitest';
-import { ACCOUNTS, HIERARCHY_PANEL, nameWithUsername, plural, pluralWord } from '../../src/contract';
+import { ACCOUNTS, HIERARCHY_PANEL, grouped, nameWithUsername, plural, pluralWord } from '../../src/contract';
 
 describe('plural', () => {
   it('is singular for exactly one and plural otherwise', () => {
@@ -30,5 +30,13 @@ describe('nameWithUsername', () => {
     expect(nameWithUsername('', 'nina.mgr')).toBe('nina.mgr');
     expect(nameWithUsername(null, 'nina.mgr')).toBe('nina.mgr');
     expect(nameWithUsername('nina.mgr', 'nina.mgr')).toBe('nina.mgr');
+  });
+});
+
+describe('grouped', () => {
+  it('writes thousands as en-US does, for whole numbers, fractions and negatives', () => {
+    for (const n of [0, 7, 999, 1000, 12345, 1234567, 1000000, -1234, -999, 1234.5, 0.25, 98765.4321]) {
+      expect(grouped(n), String(n)).toBe(n.toLocaleString('en-US', { maximumFractionDigits: 20 }));
+    }
   });
 });

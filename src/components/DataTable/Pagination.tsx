@@ -1,7 +1,7 @@
 /** First, previous, up to 5 page buttons, next, last, 'Page X of Y', and the page-size choice. */
 import { DoubleLeftOutlined, DoubleRightOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { Button, Select, Space, Typography } from 'antd';
-import { MAX_PAGE_BUTTONS, PAGE_SIZES } from '../../contract';
+import { MAX_PAGE_BUTTONS, PAGE_SIZES, grouped } from '../../contract';
 import type { ListPage } from '../../providers/dataProvider';
 
 /** The window of page numbers around the current page, at most MAX_PAGE_BUTTONS wide. */
@@ -49,7 +49,7 @@ export function Pagination({ current, pageCount, pageSize, total, totalExact = t
           onChange={onPageSizeChange}
           style={{ width: 72 }}
         />
-        <Typography.Text type="secondary">{totalExact ? `${total} total` : `More than ${total.toLocaleString('en-US')}`}</Typography.Text>
+        <Typography.Text type="secondary">{totalExact ? `${total} total` : `More than ${grouped(total)}`}</Typography.Text>
       </Space>
       <Space size={4} wrap>
         <Button size="small" aria-label="First page" icon={<DoubleLeftOutlined />} disabled={current <= 1} onClick={() => onChange(1)} />

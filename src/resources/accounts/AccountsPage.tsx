@@ -8,7 +8,8 @@ import { type CrudFilter, useCan } from '@refinedev/core';
 import { Button } from 'antd';
 import { useState } from 'react';
 import { type Account, ACCOUNT_MOVES, BULK_ACTION_LABELS, ACCOUNT_SCREEN, type BulkFilterAction, DATA_TABLE, RENEWAL, STATUS } from '../../contract';
-import { accountColumns, accountListProps, useAccountActions, useAccountServers } from '../../features/accounts';
+import { accountColumns, accountListProps, useAccountActions } from '../../features/accounts';
+import { useServerOptions } from '../../features/servers';
 import { useBranchFilter } from '../../features/hierarchy';
 import { BulkFilterDialog, BulkMoveDialog } from '../../features/accounts/lazyDialogs';
 import type { BulkFilterRequest } from '../../features/accounts/BulkFilterDialog';
@@ -17,7 +18,7 @@ import { MountWhenOpened } from '../../components/feedback';
 
 export function AccountsPage() {
   const { rowActions, dialogs, preloadDialogs, openCreate, can } = useAccountActions();
-  const { options: servers } = useAccountServers();
+  const { options: servers } = useServerOptions();
   const canCreate = useCan({ resource: 'accounts', action: 'create' }).data?.can === true;
   const canMessage = useCan({ resource: 'accounts', action: 'message' }).data?.can === true;
   const canMove = useCan({ resource: 'accounts', action: 'move' }).data?.can === true;

@@ -2,8 +2,8 @@ import { UserOutlined } from '@ant-design/icons';
 import { type FirstCall, type PanelResource, lazyPage } from '../../components/routing';
 
 const AccountsPage = lazyPage(() => import('./AccountsPage'), 'AccountsPage');
-/** The accounts, and the servers of the Server filter and the caller's branch server (useAccountServers). */
-const firstCalls: FirstCall[] = [{ list: 'accounts' }, { list: 'servers', path: 'servers/public', unpaged: true }, { get: 'user/manager-server' }];
+/** The accounts, and the servers of the Server filter (the branch's own server waits for the account form). */
+const firstCalls: FirstCall[] = [{ list: 'accounts' }, { list: 'servers', path: 'servers/public', unpaged: true }];
 
 /** End-user accounts: /users and /accounts are the same screen. */
 export const accounts: PanelResource = {

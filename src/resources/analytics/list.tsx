@@ -18,6 +18,7 @@ import {
   EXPIRY_WINDOWS,
   type ExpiringReport,
   GENERAL,
+  grouped,
   type RenewalsPoint,
   type TopUser,
 } from '../../contract';
@@ -96,7 +97,7 @@ function CreditsFlow({ range }: { range: Record<string, string> }) {
         columns={[
           { title: 'Month', dataIndex: 'period' },
           { title: 'Role', dataIndex: 'role', render: capitalise },
-          { title: 'Credits', dataIndex: 'credits', align: 'right', render: (v: number) => `${v.toLocaleString('en-US')} credits` },
+          { title: 'Credits', dataIndex: 'credits', align: 'right', render: (v: number) => `${grouped(v)} credits` },
           { title: 'Entries', dataIndex: 'entries', align: 'right' },
         ]}
       />
@@ -157,7 +158,7 @@ function Renewals({ range }: { range: Record<string, string> }) {
         columns={[
           { title: 'Month', dataIndex: 'period' },
           { title: 'Renewals', dataIndex: 'renewals', align: 'right' },
-          { title: 'Credits spent', dataIndex: 'credits', align: 'right', render: (v: number) => `${v.toLocaleString('en-US')} credits` },
+          { title: 'Credits spent', dataIndex: 'credits', align: 'right', render: (v: number) => `${grouped(v)} credits` },
           { title: 'New accounts', dataIndex: 'new_accounts', align: 'right' },
         ]}
       />
@@ -285,7 +286,7 @@ function TopUsers({ role, title, range }: { role: 'reseller' | 'dealer'; title: 
             { title: '#', key: 'rank', width: 50, render: (_: unknown, _r: TopUser, i: number) => i + 1 },
             { title: 'Username', dataIndex: 'username' },
             { title: 'Name', dataIndex: 'name', responsive: ['md'] },
-            { title: 'Credits spent', dataIndex: 'credits_spent', align: 'right', render: (v: number) => `${v.toLocaleString('en-US')} credits` },
+            { title: 'Credits spent', dataIndex: 'credits_spent', align: 'right', render: (v: number) => `${grouped(v)} credits` },
             { title: 'Renewals', dataIndex: 'renewals', align: 'right' },
           ]}
         />
