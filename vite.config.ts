@@ -3,9 +3,8 @@ import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig } from 'vite';
 // With its extension, as Vite's native config loader (a future default) requires.
 import { COLOR_SCHEME_BOOT } from './src/contract/colorSchemeBoot';
-import { THEME_PRESETS } from './src/contract/constants';
-import { builtThemeDerivations } from './src/theme';
 import { antdStyles } from './scripts/antdStyles.js';
+import { builtThemesDefine } from './scripts/builtThemes.js';
 import { precompress } from './scripts/precompress.js';
 import { writeRegistries } from './scripts/registry.mjs';
 
@@ -149,8 +148,8 @@ export default defineConfig({
     react(),
     precompress(),
   ],
-  // The default theme's and the shipped presets' antd tokens, derived here rather than in each browser (src/theme.ts).
-  define: { __BUILT_THEME_DERIVATIONS__: JSON.stringify(builtThemeDerivations(THEME_PRESETS.map((preset) => preset.tokens))) },
+  // The default theme's and the shipped presets' antd tokens, derived here rather than in each browser.
+  define: builtThemesDefine(),
   resolve: { alias: SUBSTITUTES },
   server: { port: 5173, proxy: { '/api': API_TARGET } },
   build: {

@@ -1,9 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { builtThemesDefine } from './scripts/builtThemes.js';
 
 /** Three layers (DESIGN.md): provider unit tests, the API over real HTTP, the browser end to end. */
 export default defineConfig({
   plugins: [react()],
+  // As the build defines it (scripts/builtThemes.ts).
+  define: builtThemesDefine(),
   test: {
     globals: true,
     projects: [

@@ -1,27 +1,31 @@
 /**
- * `npm test`: the browser layer beside the provider and API layers, as two vitest runs at once. The
- * browser files run one after another (each starts the product and Chromium) and wait on them most
- * of the time; run after the other layers, as one vitest run orders them, they would add their whole
- * length to the suite's. Arguments go to both runs (a file filter picks its own layer; the other
- * finds nothing and passes). Fails when either run fails.
+ * `npm test`: three vitest runs at once: the browser layer, the provider and API layers, and the axe
+ * sweep of every route and dialog (tests/e2e/axe.test.ts, about ten minutes). The browser runs start
+ * the product and Chromium and wait on them most of the time; run one after another, as one vitest
+ * run orders them, they would add their whole length to the suite's. Arguments go to every run (a
+ * file filter picks its own layer; the others find nothing and pass); the sweep runs only without
+ * arguments or when one names it. Fails when any run fails.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import readline from 'node:readline';
 
 const args = process.argv.slice(2);
+const AXE_FILE = 'tests/e2e/axe.test.ts';
 const layers = [
   { tag: 'e2e', projects: ['e2e'] },
   { tag: 'api+providers', projects: ['server', 'providers'] },
+  ...(args.length === 0 || args.some((a) => a.includes('axe')) ? [{ tag: 'axe', projects: ['e2e'], files: [AXE_FILE], env: { AXE_SWEEP: '1' } }] : []),
 ];
 
-const run = ({ tag, projects }) =>
+const run = ({ tag, projects, files = [], env = {} }) =>
   new Promise((resolve) => {
-    const child = spawn('npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--passWithNoTests', ...args], {
+    const child = spawn('npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--passWithNoTests', ...files, ...(files.length > 0 ? [] : args)], {
       stdio: ['ignore', 'pipe', 'pipe'],
       // Piped, the runs would not see a terminal: colours as this process's own output allows.
-      env: { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' }) },
+      env: { ...process.env, ...env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' }) },
     });
-    // Each line names its run, so the two interleave readably.
+    // Each line names its run, so the runs interleave readably.
     for (const [stream, out] of [
       [child.stdout, process.stdout],
       [child.stderr, process.stderr],
@@ -30,6 +34,18 @@ const run = ({ tag, projects }) =>
     }
     child.on('close', (code) => resolve({ tag, code: code ?? 1 }));
   });
+
+// The two browser runs start the product, which builds the panel when its build is stale: built once
+// here first, rather than by both at once into the same folder.
+const browser = fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+if (browser && layers.filter((l) => l.projects.includes('e2e')).length > 1) {
+  const built = await new Promise((resolve) =>
+    spawn('npx', ['tsx', '-e', "import('./server/panelBuild.ts').then((m) => m.ensurePanelBuilt(console.log))"], { stdio: 'inherit' }).on('close', (code) =>
+      resolve(code === 0),
+    ),
+  );
+  if (!built) process.exit(1);
+}
 
 const results = await Promise.all(layers.map(run));
 for (const { tag, code } of results) console.log(`${tag}: ${code === 0 ? 'passed' : `failed (exit ${code})`}`);

@@ -6,7 +6,7 @@ import type { PluginOption } from 'vite';
 import { PANEL_DIR } from './app';
 
 const ROOT = path.resolve(PANEL_DIR, '..');
-const SOURCES = ['src', 'index.html', 'vite.config.ts', 'package.json'];
+const SOURCES = ['src', 'index.html', 'vite.config.ts', 'package.json', 'scripts/antdStyles.ts', 'scripts/builtThemes.ts'];
 
 function newestMtime(target: string): number {
   const stat = fs.statSync(target, { throwIfNoEntry: false });

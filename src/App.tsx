@@ -1,7 +1,7 @@
 /** The panel: providers, then routes and menus derived from the resource and page declarations. */
 import { Authenticated, Refine } from '@refinedev/core';
 import routerProvider, { CatchAllNavigate, DocumentTitleHandler } from '@refinedev/react-router';
-import { App as AntdApp, ConfigProvider } from 'antd';
+import { App as AntdApp, ConfigProvider, Typography } from 'antd';
 import { Suspense, useMemo } from 'react';
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { StatusPopupProvider } from './components/feedback';
@@ -11,7 +11,7 @@ import { PageHeadingProvider } from './components/layout/PageHeading';
 import { SignedIn } from './components/layout/SignedIn';
 import { documentTitle, pageTitleFor } from './components/layout/pageTitle';
 import { PageLoading, RouteGuard } from './components/routing';
-import { TOAST_MS, TWO_FACTOR_ENROL_PATH } from './contract';
+import { GENERAL, TOAST_MS, TWO_FACTOR_ENROL_PATH } from './contract';
 import { ViewAsBanner } from './features/sessions/ViewAsBanner';
 import { declarations, menuFor, panelRoutes, paletteSearchesFor, refineResources } from './navigation';
 import { LoginPage, NotFoundPage, TwoFactorEnrolPage, UnauthorizedPage } from './pages';
@@ -25,6 +25,12 @@ import { useNotificationProvider } from './providers/notificationProvider';
 import { createQueryClient } from './providers/queryClient';
 import { isDarkTheme, themeConfig } from './theme';
 
+/**
+ * What an empty table says, where its screen says nothing of its own: antd's default is written in
+ * the disabled text colour, which no theme makes readable.
+ */
+const renderEmpty = (component?: string) => (component === 'Table' ? <Typography.Text type="secondary">{GENERAL.noData}</Typography.Text> : undefined);
+
 /** The site theme (the admin's colours) in the user's light or dark scheme. */
 function Themed({ children }: { children: React.ReactNode }) {
   const { config } = useAppConfig();
@@ -32,7 +38,7 @@ function Themed({ children }: { children: React.ReactNode }) {
   const dark = useDarkScheme(siteDark);
   const antTheme = useMemo(() => themeConfig(config.theme, dark), [config.theme, dark]);
   return (
-    <ConfigProvider theme={antTheme}>
+    <ConfigProvider theme={antTheme} renderEmpty={renderEmpty}>
       <PageColours dark={dark} siteDark={siteDark} />
       {/* One toast at a time (docs/domain.md#toasts), at the bottom: nothing there changes under it (the header's credits do). */}
       <AntdApp notification={{ maxCount: 1, duration: TOAST_MS.default / 1000, placement: 'bottomRight' }} message={{ maxCount: 1 }}>

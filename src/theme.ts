@@ -1,6 +1,7 @@
 import { type ThemeConfig, theme, version } from 'antd';
 import type { AliasToken } from 'antd/es/theme/interface';
-import { STORAGE_KEYS, type ThemeTokens } from './contract';
+import type { ThemeTokens } from './contract';
+import { STORAGE_KEYS } from './contract/constants';
 
 /**
  * How antd keys its component styles in the panel: token values as CSS variables under one fixed

@@ -6,7 +6,7 @@
 import './dom';
 import { act, render } from '@testing-library/react';
 import { theme, version } from 'antd';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveColorScheme } from '../../src/components/hooks/useColorSchemeSetting';
 import { colorScheme, resolveDark, useDarkScheme } from '../../src/providers/colorScheme';
 import { createHttp } from '../../src/providers/http';
@@ -187,18 +187,23 @@ describe('the site theme in the user scheme', () => {
     expect(tokens(themeConfig(lake)).colorPrimary).toBe(tokens({ token: { colorPrimary: lake.colorPrimary } }).colorPrimary);
   });
 
-  it('the shipped presets and the default theme open in what the build derived, in both schemes, without deriving', () => {
+  it('the shipped presets and the default theme open in what the build derived, in both schemes, without deriving', async () => {
     const fresh = builtThemeDerivations(THEME_PRESETS.map((p) => p.tokens));
     expect(Object.keys(fresh)).toHaveLength((THEME_PRESETS.length + 1) * 2);
+    // A module of its own: nothing derived or kept yet.
+    vi.resetModules();
+    const loaded = await import('../../src/theme');
     localStorage.removeItem(STORAGE_KEYS.themeConfig);
-    for (const preset of THEME_PRESETS) {
+    for (const tokens of [null, ...THEME_PRESETS.map((p) => ({ name: `${p.name} copy`, slug: `${p.slug}-copy`, ...p.tokens }))]) {
       for (const dark of [false, true]) {
-        const config = themeConfig({ name: `${preset.name} copy`, slug: `${preset.slug}-copy`, ...preset.tokens }, dark);
-        expect(config.token).toEqual(fresh[derivationKey(preset.tokens, dark)]!.token);
+        const config = loaded.themeConfig(tokens, dark);
+        expect(config.token).toEqual(fresh[derivationKey(tokens, dark)]!.token);
         expect(isDarkPage(config)).toBe(dark);
       }
     }
-    // Taken from the build, not derived (a derivation is kept in the browser).
+    // Taken from the build: a derivation would have been kept in the browser, as another theme's is.
     expect(localStorage.getItem(STORAGE_KEYS.themeConfig)).toBeNull();
+    loaded.themeConfig({ name: 'Own', slug: 'own', colorPrimary: '#531dab', borderRadius: 3, algorithm: 'default' }, false);
+    expect(localStorage.getItem(STORAGE_KEYS.themeConfig)).not.toBeNull();
   });
 });

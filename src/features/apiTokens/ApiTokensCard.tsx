@@ -17,6 +17,7 @@ import {
   addressLines,
   apiTokenForm,
 } from '../../contract';
+import { Scrollable } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { useConfirm, useNotify } from '../../components/feedback';
 import { FormField, SchemaForm, setServerErrors, useSchemaForm } from '../../components/form';
@@ -154,53 +155,55 @@ export function ApiTokensCard() {
       }
     >
       <Typography.Paragraph type="secondary">{API_TOKENS.intro}</Typography.Paragraph>
-      <Table<ApiToken>
-        rowKey="id"
-        size="small"
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        dataSource={tokens}
-        locale={{ emptyText: API_TOKENS.empty }}
-        columns={[
-          { key: 'prefix', title: API_TOKENS.columns.prefix, dataIndex: 'prefix', render: (prefix: string) => <Typography.Text code>{prefix}</Typography.Text> },
-          { key: 'name', title: API_TOKENS.columns.name, dataIndex: 'name' },
-          {
-            key: 'scopes',
-            title: API_TOKENS.columns.scopes,
-            dataIndex: 'scopes',
-            render: (scopes: ApiToken['scopes']) => scopes.map((scope) => <Tag key={scope}>{API_TOKENS.scopeLabels[scope]}</Tag>),
-          },
-          {
-            key: 'addresses',
-            title: API_TOKENS.addressesLabel,
-            dataIndex: 'allowed_addresses',
-            render: (ranges: string[]) => (ranges.length > 0 ? ranges.join(', ') : API_TOKENS.columns.anyAddress),
-          },
-          { key: 'created', title: API_TOKENS.columns.created, dataIndex: 'created_at', render: dateTime },
-          {
-            key: 'expires',
-            title: API_TOKENS.columns.expires,
-            dataIndex: 'expires_at',
-            render: (value: string) => (Date.parse(value) <= now ? <Tag color="red">{API_TOKENS.expired}</Tag> : dateTime(value)),
-          },
-          {
-            key: 'last-used',
-            title: API_TOKENS.columns.lastUsed,
-            dataIndex: 'last_used_at',
-            render: (value: string | null) => (value ? dateTime(value) : API_TOKENS.never),
-          },
-          { key: 'from', title: API_TOKENS.columns.lastAddress, dataIndex: 'last_used_ip', render: (value: string | null) => value ?? '—' },
-          {
-            key: 'actions',
-            title: API_TOKENS.columns.actions,
-            render: (_: unknown, token: ApiToken) => (
-              <Button danger size="small" onClick={() => revoke(token)} aria-label={`${API_TOKENS.revoke} ${token.name}`}>
-                {API_TOKENS.revoke}
-              </Button>
-            ),
-          },
-        ]}
-      />
+      <Scrollable label={API_TOKENS.title}>
+        <Table<ApiToken>
+          rowKey="id"
+          size="small"
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          dataSource={tokens}
+          locale={{ emptyText: <Typography.Text type="secondary">{API_TOKENS.empty}</Typography.Text> }}
+          columns={[
+            { key: 'prefix', title: API_TOKENS.columns.prefix, dataIndex: 'prefix', render: (prefix: string) => <Typography.Text code>{prefix}</Typography.Text> },
+            { key: 'name', title: API_TOKENS.columns.name, dataIndex: 'name' },
+            {
+              key: 'scopes',
+              title: API_TOKENS.columns.scopes,
+              dataIndex: 'scopes',
+              render: (scopes: ApiToken['scopes']) => scopes.map((scope) => <Tag key={scope}>{API_TOKENS.scopeLabels[scope]}</Tag>),
+            },
+            {
+              key: 'addresses',
+              title: API_TOKENS.addressesLabel,
+              dataIndex: 'allowed_addresses',
+              render: (ranges: string[]) => (ranges.length > 0 ? ranges.join(', ') : API_TOKENS.columns.anyAddress),
+            },
+            { key: 'created', title: API_TOKENS.columns.created, dataIndex: 'created_at', render: dateTime },
+            {
+              key: 'expires',
+              title: API_TOKENS.columns.expires,
+              dataIndex: 'expires_at',
+              render: (value: string) => (Date.parse(value) <= now ? <Tag color="red">{API_TOKENS.expired}</Tag> : dateTime(value)),
+            },
+            {
+              key: 'last-used',
+              title: API_TOKENS.columns.lastUsed,
+              dataIndex: 'last_used_at',
+              render: (value: string | null) => (value ? dateTime(value) : API_TOKENS.never),
+            },
+            { key: 'from', title: API_TOKENS.columns.lastAddress, dataIndex: 'last_used_ip', render: (value: string | null) => value ?? '—' },
+            {
+              key: 'actions',
+              title: API_TOKENS.columns.actions,
+              render: (_: unknown, token: ApiToken) => (
+                <Button danger size="small" onClick={() => revoke(token)} aria-label={`${API_TOKENS.revoke} ${token.name}`}>
+                  {API_TOKENS.revoke}
+                </Button>
+              ),
+            },
+          ]}
+        />
+      </Scrollable>
       <CreateTokenDialog
         open={creating}
         onClose={() => setCreating(false)}

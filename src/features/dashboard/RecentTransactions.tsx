@@ -1,7 +1,7 @@
 /** The dashboard's recent transactions: number and user, type, amount with its unit, and date each in a column of its own. */
 import { Card, Table, Tag, Typography } from 'antd';
 import { useRef } from 'react';
-import { DASHBOARD_LABELS, DASHBOARD_PANEL, GENERAL, plural } from '../../contract';
+import { DASHBOARD_LABELS, DASHBOARD_PANEL, plural } from '../../contract';
 import { useKeyboardScrollable } from '../../components/DataTable/scrollRegion';
 import { dateTime } from '../../components/display';
 
@@ -27,7 +27,6 @@ export function RecentTransactions({ rows, loading }: { rows?: RecentTransaction
           dataSource={rows ?? []}
           pagination={false}
           scroll={{ x: 'max-content' }}
-          locale={{ emptyText: GENERAL.noData }}
           data-testid="recent-transactions"
           columns={[
             {

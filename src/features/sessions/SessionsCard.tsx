@@ -6,6 +6,7 @@ import { type HttpError, useCustom, useCustomMutation } from '@refinedev/core';
 import { Button, Card, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { SESSIONS, SIGN_IN_REASONS, type SessionRow, type SignInEvent, type SignInHistory } from '../../contract';
+import { Scrollable } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { useConfirm, useNotify } from '../../components/feedback';
 
@@ -59,38 +60,40 @@ export function SessionsCard({ onEndedCurrent }: { onEndedCurrent: () => void })
       }
     >
       <div data-testid="sessions-table">
-        <Table<SessionRow>
-          rowKey="id"
-          size="small"
-          loading={query.isLoading}
-          dataSource={rows}
-          pagination={false}
-          scroll={{ x: 'max-content' }}
-          columns={[
-            {
-              title: SESSIONS.columns.browser,
-              key: 'browser',
-              render: (_, row) => (
-                <Space>
-                  {row.browser || SESSIONS.unknownBrowser}
-                  {row.current && <Tag color="green">{SESSIONS.current}</Tag>}
-                </Space>
-              ),
-            },
-            { title: SESSIONS.columns.address, dataIndex: 'ip_address', render: (v: string | null) => v ?? '—' },
-            { title: SESSIONS.columns.created, dataIndex: 'created_at', render: dateTime },
-            { title: SESSIONS.columns.lastUsed, dataIndex: 'last_used_at', render: dateTime },
-            {
-              title: '',
-              key: 'actions',
-              render: (_, row) => (
-                <Button size="small" danger onClick={() => endOne(row)} aria-label={`${SESSIONS.end} ${row.browser || SESSIONS.unknownBrowser}`}>
-                  {SESSIONS.end}
-                </Button>
-              ),
-            },
-          ]}
-        />
+        <Scrollable label={SESSIONS.activeCard}>
+          <Table<SessionRow>
+            rowKey="id"
+            size="small"
+            loading={query.isLoading}
+            dataSource={rows}
+            pagination={false}
+            scroll={{ x: 'max-content' }}
+            columns={[
+              {
+                title: SESSIONS.columns.browser,
+                key: 'browser',
+                render: (_, row) => (
+                  <Space>
+                    {row.browser || SESSIONS.unknownBrowser}
+                    {row.current && <Tag color="green">{SESSIONS.current}</Tag>}
+                  </Space>
+                ),
+              },
+              { title: SESSIONS.columns.address, dataIndex: 'ip_address', render: (v: string | null) => v ?? '—' },
+              { title: SESSIONS.columns.created, dataIndex: 'created_at', render: dateTime },
+              { title: SESSIONS.columns.lastUsed, dataIndex: 'last_used_at', render: dateTime },
+              {
+                title: '',
+                key: 'actions',
+                render: (_, row) => (
+                  <Button size="small" danger onClick={() => endOne(row)} aria-label={`${SESSIONS.end} ${row.browser || SESSIONS.unknownBrowser}`}>
+                    {SESSIONS.end}
+                  </Button>
+                ),
+              },
+            ]}
+          />
+        </Scrollable>
       </div>
     </Card>
   );
@@ -110,29 +113,31 @@ export function SignInHistoryCard() {
   return (
     <Card title={SESSIONS.historyCard}>
       <div data-testid="sign-in-history">
-        <Table<SignInEvent>
-          rowKey="id"
-          size="small"
-          loading={query.isLoading}
-          dataSource={rows}
-          scroll={{ x: 'max-content' }}
-          pagination={{ current: page, pageSize: PAGE_SIZE, total: result.data?.meta?.total ?? 0, onChange: setPage, showSizeChanger: false }}
-          columns={[
-            { title: SESSIONS.columns.time, dataIndex: 'created_at', render: dateTime },
-            {
-              title: SESSIONS.columns.outcome,
-              dataIndex: 'outcome',
-              render: (v: SignInEvent['outcome']) => <Tag color={v === 'success' ? 'green' : 'red'}>{v === 'success' ? SESSIONS.success : SESSIONS.failure}</Tag>,
-            },
-            {
-              title: SESSIONS.columns.detail,
-              dataIndex: 'reason',
-              render: (v: string | null) => (v && v in SIGN_IN_REASONS ? SIGN_IN_REASONS[v as keyof typeof SIGN_IN_REASONS] : (v ?? '—')),
-            },
-            { title: SESSIONS.columns.address, dataIndex: 'ip_address', render: (v: string | null) => v ?? '—' },
-            { title: SESSIONS.columns.browser, dataIndex: 'browser', render: (v: string) => v || SESSIONS.unknownBrowser },
-          ]}
-        />
+        <Scrollable label={SESSIONS.historyCard}>
+          <Table<SignInEvent>
+            rowKey="id"
+            size="small"
+            loading={query.isLoading}
+            dataSource={rows}
+            scroll={{ x: 'max-content' }}
+            pagination={{ current: page, pageSize: PAGE_SIZE, total: result.data?.meta?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+            columns={[
+              { title: SESSIONS.columns.time, dataIndex: 'created_at', render: dateTime },
+              {
+                title: SESSIONS.columns.outcome,
+                dataIndex: 'outcome',
+                render: (v: SignInEvent['outcome']) => <Tag color={v === 'success' ? 'green' : 'red'}>{v === 'success' ? SESSIONS.success : SESSIONS.failure}</Tag>,
+              },
+              {
+                title: SESSIONS.columns.detail,
+                dataIndex: 'reason',
+                render: (v: string | null) => (v && v in SIGN_IN_REASONS ? SIGN_IN_REASONS[v as keyof typeof SIGN_IN_REASONS] : (v ?? '—')),
+              },
+              { title: SESSIONS.columns.address, dataIndex: 'ip_address', render: (v: string | null) => v ?? '—' },
+              { title: SESSIONS.columns.browser, dataIndex: 'browser', render: (v: string) => v || SESSIONS.unknownBrowser },
+            ]}
+          />
+        </Scrollable>
       </div>
     </Card>
   );

@@ -1,15 +1,18 @@
 /** The bar every screen shows while a parent views the panel as another user: both names and End. */
 import { EyeOutlined } from '@ant-design/icons';
 import { Alert, Button, Space, Tag } from 'antd';
-import { VIEW_AS } from '../../contract';
+import { type CurrentUser, VIEW_AS } from '../../contract';
 import { useCurrentUser } from '../../providers/identity';
 import { useEndViewAs } from './useViewAs';
 
 export function ViewAsBanner() {
   const { user } = useCurrentUser();
+  // The bar and its End button (a mutation hook) mount only while viewing: every screen renders this.
+  return user?.view_as ? <ViewingBar username={user.username} viewAs={user.view_as} /> : null;
+}
+
+function ViewingBar({ username, viewAs: { viewer, can_act } }: { username: string; viewAs: NonNullable<CurrentUser['view_as']> }) {
   const end = useEndViewAs();
-  if (!user?.view_as) return null;
-  const { viewer, can_act } = user.view_as;
   return (
     <Alert
       banner
@@ -18,7 +21,7 @@ export function ViewAsBanner() {
       data-testid="view-as-banner"
       message={
         <Space wrap>
-          <span>{VIEW_AS.banner(user.username, viewer.username)}</span>
+          <span>{VIEW_AS.banner(username, viewer.username)}</span>
           {!can_act && <Tag>{VIEW_AS.readOnlyTag}</Tag>}
         </Space>
       }

@@ -17,7 +17,6 @@ import {
   DATE_FORMAT,
   EXPIRY_WINDOWS,
   type ExpiringReport,
-  GENERAL,
   grouped,
   type RenewalsPoint,
   type TopUser,
@@ -93,7 +92,6 @@ function CreditsFlow({ range }: { range: Record<string, string> }) {
         rowKey={(r) => `${r.period}-${r.role}`}
         dataSource={rows}
         pagination={{ pageSize: 12, hideOnSinglePage: true }}
-        locale={{ emptyText: GENERAL.noData }}
         columns={[
           { title: 'Month', dataIndex: 'period' },
           { title: 'Role', dataIndex: 'role', render: capitalise },
@@ -154,7 +152,6 @@ function Renewals({ range }: { range: Record<string, string> }) {
         rowKey="period"
         dataSource={rows}
         pagination={{ pageSize: 12, hideOnSinglePage: true }}
-        locale={{ emptyText: GENERAL.noData }}
         columns={[
           { title: 'Month', dataIndex: 'period' },
           { title: 'Renewals', dataIndex: 'renewals', align: 'right' },
@@ -220,7 +217,6 @@ function Expiring() {
           loading={loading}
           dataSource={rows}
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
-          locale={{ emptyText: GENERAL.noData }}
           scroll={{ x: 'max-content' }}
           columns={[
             { title: 'Login', dataIndex: 'login' },
@@ -281,7 +277,6 @@ function TopUsers({ role, title, range }: { role: 'reseller' | 'dealer'; title: 
           rowKey="id"
           dataSource={rows}
           pagination={false}
-          locale={{ emptyText: GENERAL.noData }}
           columns={[
             { title: '#', key: 'rank', width: 50, render: (_: unknown, _r: TopUser, i: number) => i + 1 },
             { title: 'Username', dataIndex: 'username' },

@@ -1,6 +1,7 @@
 /** The values before and after a change, side by side; changed fields are marked. */
 import { Col, Row, Table, Tag, Typography } from 'antd';
 import { AUDIT } from '../../contract';
+import { Scrollable } from '../../components/DataTable';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -20,19 +21,21 @@ export function ValuesSideBySide({ before, after }: { before: unknown; after: un
       return { key, old, now, changed: before !== null && after !== null && JSON.stringify(old) !== JSON.stringify(now) };
     });
     return (
-      <Table
-        size="small"
-        pagination={false}
-        rowKey="key"
-        dataSource={rows}
-        data-testid="audit-values"
-        scroll={{ x: 'max-content' }}
-        columns={[
-          { title: 'Field', dataIndex: 'key', width: 160, render: (k: string, r) => (r.changed ? <Tag color="gold">{k}</Tag> : k) },
-          { title: AUDIT.oldValues, dataIndex: 'old', render: show },
-          { title: AUDIT.newValues, dataIndex: 'now', render: show },
-        ]}
-      />
+      <Scrollable label={AUDIT.details}>
+        <Table
+          size="small"
+          pagination={false}
+          rowKey="key"
+          dataSource={rows}
+          data-testid="audit-values"
+          scroll={{ x: 'max-content' }}
+          columns={[
+            { title: 'Field', dataIndex: 'key', width: 160, render: (k: string, r) => (r.changed ? <Tag color="gold">{k}</Tag> : k) },
+            { title: AUDIT.oldValues, dataIndex: 'old', render: show },
+            { title: AUDIT.newValues, dataIndex: 'now', render: show },
+          ]}
+        />
+      </Scrollable>
     );
   }
   const block = (title: string, value: unknown) => (

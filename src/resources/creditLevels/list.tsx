@@ -11,7 +11,6 @@ import {
   CREDIT_LEVELS,
   CREDIT_LEVELS_PREVIEW_MAX,
   type CreditLevelsConfig,
-  GENERAL,
   creditLevels,
   creditLevelsConfigSchema,
   defaultCreditLevels,
@@ -31,7 +30,6 @@ function LevelsPreview({ control }: { control: Control<any> }) {
       <List
         size="small"
         dataSource={levels}
-        locale={{ emptyText: GENERAL.noData }}
         renderItem={(level) => (
           <List.Item data-testid="credit-level">
             <Typography.Text strong>{plural(level.value, 'credit')}</Typography.Text>

@@ -5,8 +5,9 @@
 import { useCustom, useCustomMutation } from '@refinedev/core';
 import { Alert, Button, Modal, Popconfirm, Table, Tag } from 'antd';
 import { useState } from 'react';
-import { GENERAL, HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, type RecoveryHistoryItem, plural } from '../../contract';
+import { HIERARCHY, HIERARCHY_PANEL, type HierarchyUser, type RecoveryHistoryItem, plural } from '../../contract';
 import { creditErrorToast, firstFieldMessage, useAfterCreditMove } from '../../features/credits';
+import { Scrollable } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { useNotify } from '../../components/feedback';
 import { useIdempotencyKey, withIdempotencyKey } from '../../providers/idempotency';
@@ -60,37 +61,42 @@ export function RecoveryHistoryDialog({ dealer, onClose }: { dealer: HierarchyUs
       width={820}
     >
       {failed && <Alert type="error" showIcon style={{ marginBottom: 12 }} message={HIERARCHY_PANEL.recoveryHistoryFailed} />}
-      <Table<RecoveryHistoryItem>
-        rowKey="id"
-        size="small"
-        loading={query.isFetching}
-        dataSource={rows}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: GENERAL.noData }}
-        columns={[
-          { dataIndex: 'transaction_number', title: 'Transaction #' },
-          { dataIndex: 'credits', title: 'Credits' },
-          { dataIndex: 'from', title: 'From', render: (f: RecoveryHistoryItem['from']) => f?.name ?? '—' },
-          { dataIndex: 'date', title: 'Date', render: dateTime },
-          {
-            key: 'state',
-            title: 'Status',
-            render: (_: unknown, r) => (r.recovered ? <Tag>Recovered {dateTime(r.recovered_at)}</Tag> : <Tag color="green">Recoverable: {r.recoverable_credits}</Tag>),
-          },
-          {
-            key: 'action',
-            title: 'Action',
-            render: (_: unknown, r) => (
-              <Popconfirm title={`Recover ${plural(r.recoverable_credits, 'credit')}?`} onConfirm={() => recover(r)} disabled={r.recovered || r.recoverable_credits <= 0}>
-                <Button size="small" danger disabled={r.recovered || r.recoverable_credits <= 0} loading={working === r.id}>
-                  Recover
-                </Button>
-              </Popconfirm>
-            ),
-          },
-        ]}
-      />
+      <Scrollable label={HIERARCHY_PANEL.recoveryHistory}>
+        <Table<RecoveryHistoryItem>
+          rowKey="id"
+          size="small"
+          loading={query.isFetching}
+          dataSource={rows}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          columns={[
+            { dataIndex: 'transaction_number', title: 'Transaction #' },
+            { dataIndex: 'credits', title: 'Credits' },
+            { dataIndex: 'from', title: 'From', render: (f: RecoveryHistoryItem['from']) => f?.name ?? '—' },
+            { dataIndex: 'date', title: 'Date', render: dateTime },
+            {
+              key: 'state',
+              title: 'Status',
+              render: (_: unknown, r) => (r.recovered ? <Tag>Recovered {dateTime(r.recovered_at)}</Tag> : <Tag color="green">Recoverable: {r.recoverable_credits}</Tag>),
+            },
+            {
+              key: 'action',
+              title: 'Action',
+              render: (_: unknown, r) => (
+                <Popconfirm
+                  title={`Recover ${plural(r.recoverable_credits, 'credit')}?`}
+                  onConfirm={() => recover(r)}
+                  disabled={r.recovered || r.recoverable_credits <= 0}
+                >
+                  <Button size="small" danger disabled={r.recovered || r.recoverable_credits <= 0} loading={working === r.id}>
+                    Recover
+                  </Button>
+                </Popconfirm>
+              ),
+            },
+          ]}
+        />
+      </Scrollable>
     </Modal>
   );
 }

@@ -7,6 +7,7 @@ import { Badge, Button, Card, List, Pagination, Space, Switch, Table, Tag, Typog
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { NOTIFICATIONS, type AppNotification, type Delivery } from '../../contract';
+import { Scrollable } from '../../components/DataTable';
 import { dateTime } from '../../components/display';
 import { useNotify } from '../../components/feedback';
 import { useDeliveryLog, useMarkRead, useNotificationList } from '../../features/notifications';
@@ -33,7 +34,7 @@ function Item({ n, onRead }: { n: AppNotification; onRead: (id: number) => void 
       <List.Item.Meta
         title={
           <Space wrap size={6}>
-            {unread && <Badge status="processing" aria-label={NOTIFICATIONS.unread} />}
+            {unread && <Badge status="processing" title={NOTIFICATIONS.unread} role="img" aria-label={NOTIFICATIONS.unread} />}
             {n.link ? (
               <Link to={n.link} onClick={() => unread && onRead(n.id)}>
                 <Typography.Text strong={unread}>{n.title}</Typography.Text>
@@ -61,23 +62,25 @@ function DeliveryLog() {
   const log = useDeliveryLog();
   const rows = log.result?.data?.data ?? [];
   return (
-    <Table<Delivery>
-      rowKey="id"
-      size="small"
-      data-testid="delivery-log"
-      loading={log.query.isLoading}
-      dataSource={rows}
-      scroll={{ x: true }}
-      pagination={{ pageSize: PAGE_SIZE, hideOnSinglePage: true }}
-      columns={[
-        { key: 'event', title: NOTIFICATIONS.title, render: (_, d) => `${NOTIFICATIONS.types[d.event.type]}: ${d.event.title}` },
-        { key: 'channel', title: 'Channel', render: (_, d) => NOTIFICATIONS.channels[d.channel] },
-        { key: 'status', title: 'Status', render: (_, d) => <Tag color={STATUS_COLOR[d.status]}>{NOTIFICATIONS.deliveryStatus[d.status]}</Tag> },
-        { key: 'attempts', title: NOTIFICATIONS.attempts, dataIndex: 'attempts' },
-        { key: 'last_error', title: NOTIFICATIONS.lastError, render: (_, d) => d.last_error ?? '' },
-        { key: 'when', title: 'Date', render: (_, d) => dateTime(d.sent_at ?? d.created_at) },
-      ]}
-    />
+    <Scrollable label={NOTIFICATIONS.deliveries}>
+      <Table<Delivery>
+        rowKey="id"
+        size="small"
+        data-testid="delivery-log"
+        loading={log.query.isLoading}
+        dataSource={rows}
+        scroll={{ x: true }}
+        pagination={{ pageSize: PAGE_SIZE, hideOnSinglePage: true }}
+        columns={[
+          { key: 'event', title: NOTIFICATIONS.title, render: (_, d) => `${NOTIFICATIONS.types[d.event.type]}: ${d.event.title}` },
+          { key: 'channel', title: 'Channel', render: (_, d) => NOTIFICATIONS.channels[d.channel] },
+          { key: 'status', title: 'Status', render: (_, d) => <Tag color={STATUS_COLOR[d.status]}>{NOTIFICATIONS.deliveryStatus[d.status]}</Tag> },
+          { key: 'attempts', title: NOTIFICATIONS.attempts, dataIndex: 'attempts' },
+          { key: 'last_error', title: NOTIFICATIONS.lastError, render: (_, d) => d.last_error ?? '' },
+          { key: 'when', title: 'Date', render: (_, d) => dateTime(d.sent_at ?? d.created_at) },
+        ]}
+      />
+    </Scrollable>
   );
 }
 
@@ -131,7 +134,7 @@ export function NotificationsPage() {
         <List
           loading={list.query.isLoading}
           dataSource={body?.data ?? []}
-          locale={{ emptyText: NOTIFICATIONS.empty }}
+          locale={{ emptyText: <Typography.Text type="secondary">{NOTIFICATIONS.empty}</Typography.Text> }}
           renderItem={(n) => <Item n={n} onRead={(id) => run(() => markRead(id), true)} />}
         />
         {(body?.meta?.total ?? 0) > PAGE_SIZE && (
