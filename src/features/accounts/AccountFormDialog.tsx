@@ -44,7 +44,7 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
   const afterSave = useAfterRenewal();
   const { role } = useCurrentUser();
   const admin = role === 'admin';
-  const { options, branchServer } = useAccountServers();
+  const { options, branchServer, loading: serversLoading } = useAccountServers();
   const trials = useTrialSettings();
   const nonce = useIdempotencyKey(target);
   const editing = target !== null && target !== 'create' ? target : null;
@@ -89,7 +89,8 @@ export function AccountFormDialog({ target, onClose }: AccountFormDialogProps) {
 
   // A non-admin's accounts live on its branch's server: offer only that one when it is known.
   const serverOptions = !admin && branchServer ? options.filter((o) => o.value === branchServer.id) : options;
-  const defaultServer = branchServer?.id ?? options[0]?.value ?? null;
+  // Chosen once both the servers and the branch's own have answered (they load as the dialog opens).
+  const defaultServer = serversLoading ? null : (branchServer?.id ?? options[0]?.value ?? null);
 
   useEffect(() => {
     if (!target) return;
