@@ -92,22 +92,6 @@ const cssVarOptionsOf = (prefix, key) => {
   },
 });
 
-// The chunks nearly every signed-in page loads (the shared list table and its controls, zod),
-// requested at the lowest priority beside the first load, so that the page opened does not wait on
-// a second round trip for them; they are not part of the first load the budget counts.
-const PREFETCHED_GROUPS = ['lists', 'zod'];
-const prefetchShared = (): Plugin => ({
-  name: 'prefetch-shared-chunks',
-  apply: 'build',
-  transformIndexHtml: {
-    order: 'post',
-    handler: (_html, { bundle }) =>
-      Object.values(bundle ?? {})
-        .filter((file) => file.type === 'chunk' && PREFETCHED_GROUPS.includes(file.name))
-        .map((file) => ({ tag: 'link', attrs: { rel: 'prefetch', href: `/${file.fileName}`, crossorigin: true }, injectTo: 'head' as const })),
-  },
-});
-
 // The contract's resource registry follows its folder (scripts/registry.mjs): a new entry is in it before the build reads it.
 const registries = (): Plugin => ({ name: 'registries', buildStart: () => void writeRegistries() });
 
@@ -143,7 +127,6 @@ export default defineConfig({
     axiosWithoutFetch(),
     contractWithoutSideEffects(),
     antdTokenOptions(),
-    prefetchShared(),
     antdStyles(fileURLToPath(new URL('./src', import.meta.url))),
     react(),
     precompress(),

@@ -59,10 +59,6 @@ export function preloadPage(pathname: string, signedIn: boolean, search = ''): P
         dataProvider.prefetchList({ resource: call.list, pagination: { currentPage: 1, pageSize: DEFAULT_PAGE_SIZE, mode: 'server' }, filters: [], sorters: [] });
     }
   }
-  // index.html prefetched the chunks every list shares (vite.config.ts); Vite's module preloading
-  // takes a link to a chunk's address as its own and would leave them to be found one import after
-  // another: without the links, they are preloaded beside the page's module, from the cache.
-  for (const link of document.querySelectorAll('link[rel="prefetch"]')) link.remove();
   // The module after the calls: its chunks are many requests, and would otherwise take the few
   // connections the browser opens to the server ahead of them.
   return route.page.preload().catch(() => undefined);
