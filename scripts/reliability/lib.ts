@@ -11,6 +11,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { API_NODE_FLAGS } from '../apiProcess.mjs';
 
 export type Kind = 'sqlite' | 'postgres';
 
@@ -81,7 +82,7 @@ export interface ServerProcess {
 export async function startServer(url: string, env: Record<string, string> = {}, timeoutMs = 90_000): Promise<ServerProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const child = spawn(process.execPath, [...API_NODE_FLAGS, 'scripts/start.mjs'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type ExpressionBuilder, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import {
   CSV_BOM,
   CSV_MEDIA_TYPE,
@@ -454,24 +454,22 @@ export function wantsCsv(accept: string | undefined): boolean {
 }
 
 /**
- * The rows after (key, id) in the list's order. A null key sorts first on SQLite in ascending order
- * and last on PostgreSQL (and the other way descending), as the list's ORDER BY puts it there.
+ * Where a keyset read is within its list's order: the rows with a sort key, or those without one
+ * (SQLite sorts them first ascending and last descending, PostgreSQL the other way round). Each
+ * part is read on its own, so that a part's condition is a plain range of the sort's index.
  */
-function after(
-  eb: ExpressionBuilder<any, any>,
-  key: string,
-  id: string,
-  last: { key: unknown; id: unknown },
-  direction: 'asc' | 'desc',
-  nullsFirst: boolean,
-): Expression<SqlBool> {
+type KeysetPart = 'keyed' | 'unkeyed';
+
+/**
+ * The rows of a part after the last row read there. A row value, `(key, id) > (last key, last id)`,
+ * is one range of an index on (key, id) on both databases; the same test written with OR was read
+ * by SQLite as two ranges merged and sorted, every row after the cursor for every batch (60 ms a
+ * batch, late in a million rows, where the range reads it in under one).
+ */
+function after(eb: ExpressionBuilder<any, any>, key: string, id: string, part: KeysetPart, last: { key: unknown; id: unknown } | null, direction: 'asc' | 'desc') {
   const cmp = direction === 'asc' ? '>' : '<';
-  if (last.key === null || last.key === undefined) {
-    const sameNull = eb.and([eb(key, 'is', null), eb(id, cmp, last.id)]);
-    return nullsFirst ? eb.or([sameNull, eb(key, 'is not', null)]) : sameNull;
-  }
-  const later = [eb(key, cmp, last.key), eb.and([eb(key, '=', last.key), eb(id, cmp, last.id)])];
-  return eb.or(nullsFirst ? later : [...later, eb(key, 'is', null)]);
+  if (part === 'unkeyed') return last === null ? eb(key, 'is', null) : eb.and([eb(key, 'is', null), eb(id, cmp, last.id)]);
+  return last === null ? eb(key, 'is not', null) : eb(eb.refTuple(key, id), cmp, eb.tuple(last.key, last.id));
 }
 
 /**
@@ -486,42 +484,49 @@ export async function* listBatches<Row, Out>(db: Kysely<any>, run: ListRun<Row, 
   const nullsFirst = !isPostgres(db) === (direction === 'asc');
   const onMain = (column: string) => column.startsWith(`${spec.mainAlias}.`);
   const leanFits = run.lean && spec.mainAlias && (!params.search || (spec.search ?? []).every(onMain));
-  let last: { key: unknown; id: unknown } | null = null;
-  const ordered = (q: AnyQuery, k: string, id: string) =>
-    (last === null ? q : q.where((eb) => after(eb, k, id, last!, direction, nullsFirst))).orderBy(k, direction).orderBy(id, direction).limit(batch);
-  for (;;) {
-    let rows: Row[];
-    let keys: Array<{ __k: unknown; __id: unknown }>;
-    if (leanFits) {
-      // The ids and keys from the main table's index, then only those rows joined for display.
-      const filtered = applyFilters(run.lean!, params, spec)
-        .clearSelect()
-        .select([sql.ref(key).as('__k'), sql.ref(spec.idColumn).as('__id')]);
-      keys = (await ordered(filtered, key, spec.idColumn).execute()) as typeof keys;
-      if (keys.length === 0) return;
-      const ids = keys.map((k) => Number(k.__id));
-      const found = (await run.select(run.base).where(spec.idColumn, 'in', ids).execute()) as Array<Row & { id: number }>;
-      const byId = new Map(found.map((row) => [Number(row.id), row]));
-      rows = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
-    } else if (key.includes('.')) {
-      const selected = run.select(applyFilters(run.base, params, spec)).select([sql.ref(key).as('__k'), sql.ref(spec.idColumn).as('__id')]);
-      rows = (await ordered(selected, key, spec.idColumn).execute()) as Row[];
-      keys = rows as unknown as typeof keys;
-    } else {
-      // A key computed in the select list (a count) is compared through a subquery, where it is a column.
-      const inner = run.select(applyFilters(run.base, params, spec)).select(sql.ref(spec.idColumn).as('__id'));
-      const outer = db
-        .selectFrom(inner.as('__rows'))
-        .selectAll('__rows')
-        .select(sql.ref(`__rows.${key}`).as('__k'));
-      rows = (await ordered(outer, `__rows.${key}`, '__rows.__id').execute()) as Row[];
-      keys = rows as unknown as typeof keys;
+  const parts: KeysetPart[] = nullsFirst ? ['unkeyed', 'keyed'] : ['keyed', 'unkeyed'];
+  for (const part of parts) {
+    let last: { key: unknown; id: unknown } | null = null;
+    const ordered = (q: AnyQuery, k: string, id: string) =>
+      q
+        .where((eb) => after(eb, k, id, part, last, direction))
+        .orderBy(k, direction)
+        .orderBy(id, direction)
+        .limit(batch);
+    for (;;) {
+      let rows: Row[];
+      let keys: Array<{ __k: unknown; __id: unknown }>;
+      if (leanFits) {
+        // The ids and keys from the main table's index, then only those rows joined for display.
+        const filtered = applyFilters(run.lean!, params, spec)
+          .clearSelect()
+          .select([sql.ref(key).as('__k'), sql.ref(spec.idColumn).as('__id')]);
+        keys = (await ordered(filtered, key, spec.idColumn).execute()) as typeof keys;
+        if (keys.length === 0) break;
+        const ids = keys.map((k) => Number(k.__id));
+        const found = (await run.select(run.base).where(spec.idColumn, 'in', ids).execute()) as Array<Row & { id: number }>;
+        const byId = new Map(found.map((row) => [Number(row.id), row]));
+        rows = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
+      } else if (key.includes('.')) {
+        const selected = run.select(applyFilters(run.base, params, spec)).select([sql.ref(key).as('__k'), sql.ref(spec.idColumn).as('__id')]);
+        rows = (await ordered(selected, key, spec.idColumn).execute()) as Row[];
+        keys = rows as unknown as typeof keys;
+      } else {
+        // A key computed in the select list (a count) is compared through a subquery, where it is a column.
+        const inner = run.select(applyFilters(run.base, params, spec)).select(sql.ref(spec.idColumn).as('__id'));
+        const outer = db
+          .selectFrom(inner.as('__rows'))
+          .selectAll('__rows')
+          .select(sql.ref(`__rows.${key}`).as('__k'));
+        rows = (await ordered(outer, `__rows.${key}`, '__rows.__id').execute()) as Row[];
+        keys = rows as unknown as typeof keys;
+      }
+      if (keys.length === 0) break;
+      const end = keys[keys.length - 1];
+      last = { key: end.__k, id: end.__id };
+      if (rows.length > 0) yield await run.present(rows);
+      if (keys.length < batch) break;
     }
-    if (rows.length === 0) return;
-    const end = keys[keys.length - 1];
-    last = { key: end.__k, id: end.__id };
-    yield await run.present(rows);
-    if (keys.length < batch) return;
   }
 }
 

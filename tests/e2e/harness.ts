@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { API_NODE_FLAGS } from '../../scripts/apiProcess.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const browserAvailable = fs.existsSync(CHROMIUM);
@@ -43,7 +44,7 @@ export interface Product {
 export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'panel-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+  const child: ChildProcess = spawn(process.execPath, [...API_NODE_FLAGS, path.join(ROOT, 'scripts/start.mjs')], {
     cwd: ROOT,
     env: {
       ...process.env,
