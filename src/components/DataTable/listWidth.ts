@@ -3,7 +3,7 @@
  *
  * Which columns fit decides the cells, so a list's rows wait for its width. Measured in a layout
  * effect, that costs a style and layout pass of the whole page before the rows are rendered, and the
- * page renders a second time with them (about 60 ms of a /users load). A page list shown again at the
+ * page renders a second time with them (30-40 ms of a /users reload). A page list shown again at the
  * same window width (a reload, Back, another visit, a new tab) is the same width: it renders its rows
  * in its first commit at the remembered width, and the resize observer, which reads the layout the
  * browser has just made, corrects it before the paint if anything else changed it (the menu folded).
