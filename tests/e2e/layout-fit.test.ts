@@ -70,7 +70,14 @@ function watchFirstRows() {
     observer.disconnect();
   }).observe(document, { childList: true, subtree: true });
 }
-const firstRows = (page: Page) => page.waitForFunction(() => (window as unknown as { firstRows: { waited: boolean; firstHeaders: string[] | null } }).firstRows.firstHeaders && (window as unknown as { firstRows: unknown }).firstRows).then((h) => h.jsonValue() as Promise<{ waited: boolean; firstHeaders: string[] }>);
+const firstRows = (page: Page) =>
+  page
+    .waitForFunction(
+      () =>
+        (window as unknown as { firstRows: { waited: boolean; firstHeaders: string[] | null } }).firstRows.firstHeaders &&
+        (window as unknown as { firstRows: unknown }).firstRows,
+    )
+    .then((h) => h.jsonValue() as Promise<{ waited: boolean; firstHeaders: string[] }>);
 const headers = (page: Page) => page.evaluate(() => [...document.querySelectorAll('.ant-table-thead th')].map((th) => th.textContent?.trim() ?? ''));
 
 describeBrowser('lists and headers fit a phone and a laptop', (ctx) => {
@@ -95,10 +102,10 @@ describeBrowser('lists and headers fit a phone and a laptop', (ctx) => {
 
     // A width remembered wrong (the menu folded since, or written by hand) is corrected before the
     // frame that first shows the rows: they are never seen under the narrow width's columns.
-    await page.evaluate(
-      ({ key, window }) => localStorage.setItem(key, JSON.stringify({ accounts: { window, width: 400 } })),
-      { key: STORAGE_KEYS.listWidths, window: WIDE_LAPTOP.width },
-    );
+    await page.evaluate(({ key, window }) => localStorage.setItem(key, JSON.stringify({ accounts: { window, width: 400 } })), {
+      key: STORAGE_KEYS.listWidths,
+      window: WIDE_LAPTOP.width,
+    });
     await page.reload();
     const corrected = await firstRows(page);
     expect(corrected.waited).toBe(false);
@@ -106,7 +113,11 @@ describeBrowser('lists and headers fit a phone and a laptop', (ctx) => {
     expect(await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}').accounts.width, STORAGE_KEYS.listWidths)).toBe(stored.accounts.width);
 
     // Not a width, or another window width's: measured as on a first visit.
-    for (const junk of ['not json', JSON.stringify({ accounts: { window: WIDE_LAPTOP.width, width: -5 } }), JSON.stringify({ accounts: { window: 1000, width: stored.accounts.width } })]) {
+    for (const junk of [
+      'not json',
+      JSON.stringify({ accounts: { window: WIDE_LAPTOP.width, width: -5 } }),
+      JSON.stringify({ accounts: { window: 1000, width: stored.accounts.width } }),
+    ]) {
       await page.evaluate(({ key, junk }) => localStorage.setItem(key, junk), { key: STORAGE_KEYS.listWidths, junk });
       await page.reload();
       const measured = await firstRows(page);
@@ -116,7 +127,6 @@ describeBrowser('lists and headers fit a phone and a laptop', (ctx) => {
     }
     await page.context().close();
   }, 120_000);
-
 
   it('on a phone: audit logs are cards without sideways scrolling, and no card title is cut beside its buttons', async () => {
     const page = await ctx.signIn('admin', undefined, { viewport: PHONE });
