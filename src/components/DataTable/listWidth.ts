@@ -6,10 +6,9 @@
  * page renders a second time with them (30-40 ms of a /users reload). A page list shown again at the
  * same window width (a reload, Back, another visit, a new tab) is the same width: it renders its rows
  * in its first commit at the remembered width, and the resize observer, which reads the layout the
- * browser has just made, corrects it before the paint if anything else changed it (the menu folded).
+ * browser has just made, corrects it if anything else changed it (the menu folded).
  */
 import { useLayoutEffect, useRef, useState } from 'react';
-import { flushSync } from 'react-dom';
 import { STORAGE_KEYS } from '../../contract';
 
 type Remembered = Record<string, { window: number; width: number }>;
@@ -62,11 +61,8 @@ export function useListWidth<E extends HTMLElement>(list: string | null) {
       setWidth(read());
       setMeasured(true);
     }
-    // Called after the browser's layout, so reading it costs nothing; committed before the paint.
-    const observer = new ResizeObserver(() => {
-      const next = read();
-      flushSync(() => setWidth(next));
-    });
+    // Called after the browser's layout, so reading it costs nothing.
+    const observer = new ResizeObserver(() => setWidth(read()));
     observer.observe(element);
     return () => observer.disconnect();
     // eslint-disable-next-line react-hooks/exhaustive-deps
