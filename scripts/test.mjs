@@ -4,7 +4,8 @@
  * the product and Chromium and wait on them most of the time; run one after another, as one vitest
  * run orders them, they would add their whole length to the suite's. Arguments go to every run (a
  * file filter picks its own layer; the others find nothing and pass); the sweep runs only without
- * arguments or when one names it. Fails when any run fails.
+ * arguments or when one names it. Fails when any run fails, and then prints each failed run's
+ * failures again at the very end, where a log cut to its tail still shows them.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,8 +19,18 @@ const layers = [
   ...(args.length === 0 || args.some((a) => a.includes('axe')) ? [{ tag: 'axe', projects: ['e2e'], files: [AXE_FILE], env: { AXE_SWEEP: '1' } }] : []),
 ];
 
+const SUMMARY_LINES = 250;
+
+/** The failure report vitest prints at the end of a run, or the run's last lines when it printed none. */
+const failureReport = (lines) => {
+  const start = lines.findIndex((l) => /Failed (Tests|Suites) \d+/.test(l));
+  const report = start < 0 ? lines.slice(-40) : lines.slice(start);
+  return report.length > SUMMARY_LINES ? [...report.slice(0, SUMMARY_LINES), `... ${report.length - SUMMARY_LINES} more lines above`] : report;
+};
+
 const run = ({ tag, projects, files = [], env = {} }) =>
   new Promise((resolve) => {
+    const lines = [];
     const child = spawn('npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--passWithNoTests', ...files, ...(files.length > 0 ? [] : args)], {
       stdio: ['ignore', 'pipe', 'pipe'],
       // Piped, the runs would not see a terminal: colours as this process's own output allows.
@@ -30,9 +41,12 @@ const run = ({ tag, projects, files = [], env = {} }) =>
       [child.stdout, process.stdout],
       [child.stderr, process.stderr],
     ]) {
-      readline.createInterface({ input: stream }).on('line', (line) => out.write(`[${tag}] ${line}\n`));
+      readline.createInterface({ input: stream }).on('line', (line) => {
+        out.write(`[${tag}] ${line}\n`);
+        lines.push(line);
+      });
     }
-    child.on('close', (code) => resolve({ tag, code: code ?? 1 }));
+    child.on('close', (code) => resolve({ tag, code: code ?? 1, lines }));
   });
 
 // The two browser runs start the product, which builds the panel when its build is stale: built once
@@ -48,5 +62,9 @@ if (browser && layers.filter((l) => l.projects.includes('e2e')).length > 1) {
 }
 
 const results = await Promise.all(layers.map(run));
+for (const { tag, code, lines } of results.filter((r) => r.code !== 0)) {
+  console.log(`\n==> ${tag}: what failed`);
+  for (const line of failureReport(lines)) console.log(`[${tag}] ${line}`);
+}
 for (const { tag, code } of results) console.log(`${tag}: ${code === 0 ? 'passed' : `failed (exit ${code})`}`);
 process.exit(results.some((r) => r.code !== 0) ? 1 : 0);
