@@ -38,6 +38,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 240_000,
+          // As long as Playwright waits for an element: a busy machine draws a list in seconds, not one.
+          expect: { poll: { timeout: 30_000, interval: 100 } },
           fileParallelism: false,
           // The axe sweep's roles run side by side; two at a time leave the cores to the other layer's run.
           maxConcurrency: 2,

@@ -62,7 +62,7 @@ if (browser && layers.filter((l) => l.projects.includes('e2e')).length > 1) {
 }
 
 const results = await Promise.all(layers.map(run));
-for (const { tag, code, lines } of results.filter((r) => r.code !== 0)) {
+for (const { tag, lines } of results.filter((r) => r.code !== 0)) {
   console.log(`\n==> ${tag}: what failed`);
   for (const line of failureReport(lines)) console.log(`[${tag}] ${line}`);
 }

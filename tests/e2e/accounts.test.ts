@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { ACCOUNTS, ACCOUNT_SCREEN, type Account, RENEWAL } from '../../src/contract';
-import { describeBrowser } from './harness';
+import { describeBrowser, waitForToast } from './harness';
 
 const LOGIN = 'e2e.viewer';
 const MAC_DASHED = 'a4-b1-c2-0d-9e-7f';
@@ -68,7 +68,7 @@ describeBrowser('end-user accounts in the browser', (ctx) => {
     await create.getByLabel('STB MAC address').fill(MAC_DASHED);
     await create.getByTestId('renewal-total').filter({ hasText: '1 credit' }).waitFor();
     await create.getByRole('button', { name: 'Create' }).click();
-    await page.getByText(ACCOUNTS.created).waitFor();
+    await waitForToast(page, ACCOUNTS.created);
     await create.waitFor({ state: 'hidden' });
     // Opened again, its button is named by its text alone: the last save's busy icon is gone.
     await page.getByRole('button', { name: ACCOUNT_SCREEN.add }).click();
@@ -100,7 +100,7 @@ describeBrowser('end-user accounts in the browser', (ctx) => {
     const before = await headerCredits(page);
     const preview = await renew.getByTestId('renewal-new-expiry').innerText();
     await renew.getByRole('button', { name: RENEWAL.quickRenew }).click();
-    await page.getByText(ACCOUNTS.renewed).waitFor();
+    await waitForToast(page, ACCOUNTS.renewed);
     await renew.waitFor({ state: 'hidden' });
 
     // The header's balance dropped by the price, and the expiry moved 3 months on.

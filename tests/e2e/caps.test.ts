@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest';
 import { ACCOUNT_SCREEN, CAPS, HIERARCHY_TREE, type HierarchyTree, nameWithUsername } from '../../src/contract';
 import { DEMO_PASSWORD } from '../../server/seed/demo';
-import { describeBrowser } from './harness';
+import { describeBrowser, waitForToast } from './harness';
 
 describeBrowser('member caps in the browser', (ctx) => {
   const api = async (path: string, init: RequestInit = {}, token?: string) => {
@@ -39,7 +39,7 @@ describeBrowser('member caps in the browser', (ctx) => {
     await editor.getByText(`${live} (${CAPS.noLimit})`).first().waitFor();
     await editor.getByLabel(CAPS.maxAccounts).fill(String(live));
     await editor.getByRole('button', { name: 'Save' }).click();
-    await page.getByText(CAPS.saved(dealer.username)).waitFor();
+    await waitForToast(page, CAPS.saved(dealer.username));
     await editor.getByText(CAPS.usage(live, live), { exact: true }).waitFor();
     expect((await api(`/hierarchy/caps/${dealer.id}`, {}, resellerToken)).body.data.caps).toEqual({ ...noCaps, max_accounts: live });
     await page.context().close();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { DIALOGS, HIERARCHY } from '../../src/contract';
-import { describeBrowser } from './harness';
+import { describeBrowser, waitForToast } from './harness';
 
 async function headerCredits(page: Page): Promise<number> {
   const text = await page.getByTestId('header-credits').innerText();
@@ -41,7 +41,7 @@ async function addCredits(page: Page, path: string, username: string, amount: nu
 
   // A double click sends at most one move (one Idempotency-Key per opening, a busy guard).
   await dialog.getByRole('button', { name: DIALOGS.addCredits }).dblclick();
-  await page.getByText(HIERARCHY.creditsAdded).waitFor();
+  await waitForToast(page, HIERARCHY.creditsAdded);
   await dialog.waitFor({ state: 'hidden' });
   return bonus;
 }
@@ -164,7 +164,7 @@ describeBrowser('credits down the hierarchy in the browser', (ctx) => {
       .first()
       .click();
     await dialog.getByRole('button', { name: DIALOGS.recoverCredits }).click();
-    await reseller.getByText(HIERARCHY.creditsRecovered).waitFor();
+    await waitForToast(reseller, HIERARCHY.creditsRecovered);
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(() => headerCredits(reseller)).toBe(before + 10);
     expect(await newestTransaction(reseller, 'Credits recovered from dealer')).toContain('+10');

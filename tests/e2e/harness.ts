@@ -113,6 +113,36 @@ export interface E2EContext {
   newPage(options?: PageOptions): Promise<Page>;
 }
 
+/**
+ * Keeps the text of every toast the page shows in `window.shownToasts`, as each appears. A toast lasts
+ * seconds; on a machine busy with the other test layers, a test can look only after it has gone.
+ */
+function recordToasts() {
+  const shown: string[] = [];
+  const read = new WeakMap<Element, string>();
+  (window as unknown as { shownToasts: string[] }).shownToasts = shown;
+  new MutationObserver(() => {
+    for (const toast of document.querySelectorAll('.ant-notification-notice, .ant-message-notice')) {
+      const text = toast.textContent ?? '';
+      if (text && read.get(toast) !== text) {
+        read.set(toast, text);
+        shown.push(text);
+      }
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+}
+
+/** Waits until the page has shown a toast containing `text` (since its document loaded), on screen still or not. */
+export async function waitForToast(page: Page, text: string, timeout = 30_000) {
+  const shownToasts = () => (window as unknown as { shownToasts?: string[] }).shownToasts ?? [];
+  try {
+    await page.waitForFunction((t) => ((window as unknown as { shownToasts?: string[] }).shownToasts ?? []).some((s) => s.includes(t)), text, { timeout, polling: 100 });
+  } catch {
+    const shown = await page.evaluate(shownToasts).catch(() => ['(the page could not be read)']);
+    throw new Error(`No toast with "${text}" within ${timeout} ms; the page showed: ${JSON.stringify(shown)}`);
+  }
+}
+
 /** A suite with one running product and one browser; skipped when Chromium is missing. */
 export function describeBrowser(name: string, suite: (ctx: E2EContext) => void, env: Record<string, string> = {}) {
   (browserAvailable ? describe : describe.skip)(name, () => {
@@ -122,6 +152,7 @@ export function describeBrowser(name: string, suite: (ctx: E2EContext) => void, 
       ctx.browser = await launchBrowser();
       ctx.newPage = async ({ viewport = LAPTOP }: PageOptions = {}) => {
         const context = await ctx.browser.newContext({ viewport, baseURL: ctx.product.baseUrl });
+        await context.addInitScript(recordToasts);
         return context.newPage();
       };
       ctx.signIn = async (username, password = 'demo-password', options = {}) => {

@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import { ACCOUNT_MOVES, ACCOUNT_SCREEN, BULK_FILTER, EXPIRY_WARNING_DAYS, RENEWAL, nameWithUsername } from '../../src/contract';
 import { HIERARCHY_TREE, type HierarchyTree } from '../../src/contract';
-import { describeBrowser } from './harness';
+import { describeBrowser, waitForToast } from './harness';
 
 describeBrowser('hierarchy tree', (ctx) => {
   it('a reseller chooses a dealer, opens its accounts and its expiring ones, and Back returns to it', async () => {
@@ -98,7 +98,7 @@ describeBrowser('hierarchy tree', (ctx) => {
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: `(${dealer2.username})` }).click();
     await dialog.getByText(ACCOUNT_MOVES.preview(1, nameWithUsername(dealer2.name, dealer2.username))).waitFor();
     await move.click();
-    await page.getByText(ACCOUNT_MOVES.done(1, nameWithUsername(dealer2.name, dealer2.username))).waitFor();
+    await waitForToast(page, ACCOUNT_MOVES.done(1, nameWithUsername(dealer2.name, dealer2.username)));
     await expect.poll(async () => (await get(`accounts/${account.id}`)).data.owner.id).toBe(dealer2.id);
   });
 

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { AUTH, CREDITS, ENTITY_FORM, HIERARCHY, HIERARCHY_PANEL, RESELLERS } from '../../src/contract';
 import { DEMO_PASSWORD } from '../../server/seed/demo';
-import { describeBrowser } from './harness';
+import { describeBrowser, waitForToast } from './harness';
 
 async function headerCredits(page: Page): Promise<number> {
   await page.getByTestId('header-credits').waitFor();
@@ -42,7 +42,7 @@ describeBrowser('hierarchy forms in the browser', (ctx) => {
 
     await dialog.getByLabel('Username', { exact: true }).fill(`rhea${Date.now() % 100000}`);
     await dialog.getByRole('button', { name: 'Create Reseller' }).dblclick();
-    await page.getByText(RESELLERS.created).waitFor();
+    await waitForToast(page, RESELLERS.created);
     await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('cell', { name: 'Rhea Reseller', exact: true }).waitFor();
     await expect.poll(() => headerCredits(page)).toBe(before - 10);
@@ -63,7 +63,7 @@ describeBrowser('hierarchy forms in the browser', (ctx) => {
     await page.getByLabel('Initial credits', { exact: true }).fill('50');
     await page.getByRole('button', { name: 'Create Manager' }).click();
     await page.waitForURL('**/managers');
-    await page.getByText(HIERARCHY.created('Manager')).waitFor();
+    await waitForToast(page, HIERARCHY.created('Manager'));
     await page.getByRole('cell', { name: 'Milo Manager', exact: true }).waitFor();
     await page.context().close();
   }, 120_000);
@@ -87,7 +87,7 @@ describeBrowser('hierarchy forms in the browser', (ctx) => {
     const dialog = page.locator('.ant-modal-confirm');
     await dialog.getByText(HIERARCHY_PANEL.stopImpact({ resellers: manager2.total_children, dealers, accounts: manager2.total_accounts })).waitFor();
     await dialog.getByRole('button', { name: 'Deactivate' }).click();
-    await page.getByText(HIERARCHY.statusUpdated).waitFor();
+    await waitForToast(page, HIERARCHY.statusUpdated);
 
     await page.goto('/dealers');
     const row = page.getByRole('row', { name: /Dora Dealer/ });
@@ -110,7 +110,7 @@ describeBrowser('hierarchy forms in the browser', (ctx) => {
     await page.goto('/managers');
     await page.getByLabel('Status of manager2').click();
     await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Activate' }).click();
-    await page.getByText(HIERARCHY.statusUpdated).waitFor();
+    await waitForToast(page, HIERARCHY.statusUpdated);
     await page.context().close();
     const again = await ctx.signIn('dealer2', DEMO_PASSWORD);
     await again.context().close();

@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { ANNOUNCEMENT_FORM, API_TOKENS, NOTIFICATIONS, NOTIFICATIONS_LINK, type HierarchyTree } from '../../src/contract';
-import { describeBrowser } from './harness';
+import { describeBrowser, waitForToast } from './harness';
 
 describeBrowser('notifications and API tokens in the browser', (ctx) => {
   const api = async (path: string, init: RequestInit = {}, token?: string) => {
@@ -77,7 +77,7 @@ describeBrowser('notifications and API tokens in the browser', (ctx) => {
     await page.goForward();
     await page.waitForURL(/\/notifications$/);
     await page.getByRole('button', { name: NOTIFICATIONS.markAllRead }).click();
-    await page.getByText(NOTIFICATIONS.allMarkedRead).waitFor();
+    await waitForToast(page, NOTIFICATIONS.allMarkedRead);
     await expect.poll(() => unreadItems.count()).toBe(0);
     expect(await five.getAttribute('data-unread')).toBe('false');
     expect(await page.getByRole('button', { name: NOTIFICATIONS.markAllRead }).isDisabled()).toBe(true);
@@ -112,7 +112,7 @@ describeBrowser('notifications and API tokens in the browser', (ctx) => {
     for (const type of ['account_expiring', 'account_expired', 'low_balance', 'ticket_reply', 'announcement'] as const) await untick('webhook', type);
     expect(await box('webhook', 'credits_received').isChecked()).toBe(true);
     await card.getByRole('button', { name: 'Save' }).click();
-    await page.getByText(NOTIFICATIONS.settingsSaved).waitFor();
+    await waitForToast(page, NOTIFICATIONS.settingsSaved);
 
     await page.reload();
     await card.locator('form').waitFor();
@@ -156,7 +156,7 @@ describeBrowser('notifications and API tokens in the browser', (ctx) => {
 
     await address.fill('https://panel.example.test/panel');
     await card.getByRole('button', { name: 'Save' }).click();
-    await page.getByText(NOTIFICATIONS.smtpSaved).waitFor();
+    await waitForToast(page, NOTIFICATIONS.smtpSaved);
     expect((await api('/smtp-settings', {}, token)).body.data).toMatchObject({ host: '127.0.0.1', panel_url: 'https://panel.example.test/panel' });
     await page.reload();
     await card.locator('form').waitFor();
@@ -207,7 +207,7 @@ describeBrowser('notifications and API tokens in the browser', (ctx) => {
 
     await row.getByRole('button', { name: `${API_TOKENS.revoke} Reporting script` }).click();
     await page.getByRole('dialog').getByRole('button', { name: API_TOKENS.revoke }).click();
-    await page.getByText(API_TOKENS.revoked).waitFor();
+    await waitForToast(page, API_TOKENS.revoked);
     await card.getByText(API_TOKENS.empty).waitFor();
     expect((await api('/accounts?per_page=5', {}, secret)).status).toBe(401);
     await page.context().close();

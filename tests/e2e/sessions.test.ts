@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { DATA_TABLE, SESSIONS, VIEW_AS } from '../../src/contract';
-import { describeBrowser } from './harness';
+import { describeBrowser, waitForToast } from './harness';
 
 describeBrowser('sessions and view-as in the browser', (ctx) => {
   const api = async (path: string, init: RequestInit = {}, token?: string) => {
@@ -43,7 +43,7 @@ describeBrowser('sessions and view-as in the browser', (ctx) => {
 
     await page.getByRole('button', { name: SESSIONS.endOthers }).click();
     await page.getByRole('dialog').getByRole('button', { name: SESSIONS.endOthers }).click();
-    await page.getByText(SESSIONS.endedOthers(1)).waitFor();
+    await waitForToast(page, SESSIONS.endedOthers(1));
     await expect.poll(() => sessions.locator('tbody tr.ant-table-row').count()).toBe(1);
     expect((await api('/user', {}, other.body.token)).status).toBe(401);
     await page.context().close();
