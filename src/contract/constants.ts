@@ -137,6 +137,8 @@ export const STORAGE_KEYS = {
   siteDark: 'siteDark',
   /** The last site theme's derived antd tokens, so a reload renders without deriving them again. */
   themeConfig: 'themeConfig',
+  /** Each page list's last measured width, with the window width it was measured at. */
+  listWidths: 'listWidths',
 } as const;
 
 /** A user's colour scheme: the device's setting (the default), or always light or dark. */

@@ -7,6 +7,7 @@ export * from './bulkFilterMessages';
 export * from './apiTokens';
 export * from './sessions';
 export * from './preferenceMessages';
+export * from './columnChoices';
 export * from './constants';
 export * from './mac';
 export * from './entities';

@@ -2,7 +2,9 @@
  * Lists and card headers that fit: audit logs as cards on a phone and with every column at 1440x900,
  * the resellers' counts and creation date in the table at 1440, card titles never cut beside their
  * buttons on a phone, and the Columns chooser: a hidden column stays hidden after a reload and in
- * another browser the same user signs in to, for that user only.
+ * another browser the same user signs in to, for that user only. A page list shown again at the same
+ * window width renders its rows at once at its remembered width, and a remembered width that no
+ * longer holds (or is not a width) is corrected.
  */
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
@@ -45,7 +47,87 @@ const columnState = (page: Page, title: string) =>
     return cut.length > 0 ? `cut: ${cut.map((e) => e.textContent).join(', ')}` : 'whole';
   }, title);
 
+/**
+ * Records, from the page's first script on, whether the table was first drawn without rows (waiting
+ * for its width) before its first row, and the header titles the first row was drawn under, as the
+ * frame that drew it was painted.
+ */
+function watchFirstRows() {
+  const seen = { waited: false, firstHeaders: null as string[] | null };
+  (window as unknown as { firstRows: typeof seen }).firstRows = seen;
+  new MutationObserver((records, observer) => {
+    // The empty table's placeholder row, taken out as the rows come: from the records, as it may
+    // come and go within one task, before this observer is told.
+    const placeholder = (node: Node) => node instanceof Element && node.matches('.ant-table-placeholder');
+    if (records.some((r) => [...r.removedNodes].some(placeholder))) seen.waited = true;
+    if (!document.querySelector('.ant-table-tbody tr.ant-table-row')) return;
+    // Read after that frame's paint: a task queued from its animation frame runs after it.
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => (seen.firstHeaders = [...document.querySelectorAll('.ant-table-thead th')].map((th) => th.textContent?.trim() ?? ''));
+      channel.port2.postMessage(null);
+    });
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+}
+const firstRows = (page: Page) =>
+  page
+    .waitForFunction(
+      () =>
+        (window as unknown as { firstRows: { waited: boolean; firstHeaders: string[] | null } }).firstRows.firstHeaders &&
+        (window as unknown as { firstRows: unknown }).firstRows,
+    )
+    .then((h) => h.jsonValue() as Promise<{ waited: boolean; firstHeaders: string[] }>);
+const headers = (page: Page) => page.evaluate(() => [...document.querySelectorAll('.ant-table-thead th')].map((th) => th.textContent?.trim() ?? ''));
+
 describeBrowser('lists and headers fit a phone and a laptop', (ctx) => {
+  it("renders a page list's rows at once at the width it had at this window width, and corrects a width that no longer holds", async () => {
+    const page = await ctx.signIn('admin', undefined, { viewport: WIDE_LAPTOP });
+    await page.addInitScript(watchFirstRows);
+    await page.evaluate((key) => localStorage.removeItem(key), STORAGE_KEYS.listWidths);
+    // First visit at this width: the table is measured before its rows are rendered.
+    await page.goto('/users');
+    const first = await firstRows(page);
+    expect(first.waited).toBe(true);
+    await settled(page);
+    const fitted = await headers(page);
+    const stored = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}'), STORAGE_KEYS.listWidths);
+    expect(stored.accounts).toEqual({ window: WIDE_LAPTOP.width, width: expect.any(Number) });
+
+    // Again: the rows come in the first commit, under the same columns.
+    await page.reload();
+    const again = await firstRows(page);
+    expect(again.waited).toBe(false);
+    expect(again.firstHeaders).toEqual(fitted);
+
+    // A width remembered wrong (the menu folded since, or written by hand) is corrected: the rows
+    // settle under the columns that fit, and the true width is remembered.
+    await page.evaluate(({ key, window }) => localStorage.setItem(key, JSON.stringify({ accounts: { window, width: 400 } })), {
+      key: STORAGE_KEYS.listWidths,
+      window: WIDE_LAPTOP.width,
+    });
+    await page.reload();
+    expect((await firstRows(page)).waited).toBe(false);
+    await settled(page);
+    await expect.poll(() => headers(page)).toEqual(fitted);
+    expect(await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}').accounts.width, STORAGE_KEYS.listWidths)).toBe(stored.accounts.width);
+
+    // Not a width, or another window width's: measured as on a first visit.
+    for (const junk of [
+      'not json',
+      JSON.stringify({ accounts: { window: WIDE_LAPTOP.width, width: -5 } }),
+      JSON.stringify({ accounts: { window: 1000, width: stored.accounts.width } }),
+    ]) {
+      await page.evaluate(({ key, junk }) => localStorage.setItem(key, junk), { key: STORAGE_KEYS.listWidths, junk });
+      await page.reload();
+      const measured = await firstRows(page);
+      expect(measured.waited, junk).toBe(true);
+      await settled(page);
+      expect(await headers(page), junk).toEqual(fitted);
+    }
+    await page.context().close();
+  }, 120_000);
+
   it('on a phone: audit logs are cards without sideways scrolling, and no card title is cut beside its buttons', async () => {
     const page = await ctx.signIn('admin', undefined, { viewport: PHONE });
     await page.goto('/audit-logs');

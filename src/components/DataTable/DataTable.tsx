@@ -14,7 +14,7 @@ import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { type BaseRecord, type CrudFilter, type CrudSort, type HttpError, useTable } from '@refinedev/core';
 import { Alert, Button, Card, Input, Select, Skeleton, Space, Spin, Table, type TableProps, Typography } from 'antd';
 import type { ColumnType, SortOrder } from 'antd/es/table/interface';
-import { type ReactNode, Suspense, lazy, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
 import {
   CHOOSABLE_COLUMNS,
   DATA_TABLE,
@@ -37,6 +37,7 @@ import { ListEmpty } from './ListEmpty';
 import { Pagination, pagingOf } from './Pagination';
 import { RowActionsMenu, RowDetails, rowName } from './cells';
 import { useKeyboardScrollable } from './scrollRegion';
+import { useListWidth } from './listWidth';
 import { useColumnChoice } from './columnChoice';
 import { ColumnChooser } from './ColumnChooser';
 import { ACTIONS_WIDTH, type ColumnPriority, EXPAND_WIDTH, NUMBER_WIDTH, SELECTION_WIDTH, columnWidth, fitColumns, hideableColumns, keyColumns } from './fit';
@@ -180,27 +181,6 @@ export interface DataTableProps<T extends BaseRecord, R extends string> {
   columnChooser?: boolean;
 }
 
-/**
- * Width of the element, followed as it changes (null until measured, and where nothing lays out), and
- * whether it has been measured: the first render comes before the element exists.
- */
-function useWidth<E extends HTMLElement>() {
-  const ref = useRef<E>(null);
-  const [width, setWidth] = useState<number | null>(null);
-  const [measured, setMeasured] = useState(false);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const measure = () => setWidth(element.clientWidth > 0 ? element.clientWidth : null);
-    measure();
-    setMeasured(true);
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width, measured] as const;
-}
-
 /** The rows of a table not yet measured (see `table` in DataTable). */
 const NOT_YET: never[] = [];
 const LOADING = <div className="data-table-loading" style={{ minHeight: 96 }} />;
@@ -268,7 +248,7 @@ export function DataTable<T extends BaseRecord, R extends string>({
 }: DataTableProps<T, R>) {
   const screens = useScreens();
   const phone = screens.xs === true;
-  const [bodyRef, bodyWidth, measured] = useWidth<HTMLDivElement>();
+  const [bodyRef, bodyWidth, measured] = useListWidth<HTMLDivElement>(title !== undefined ? resource : null);
   const isPageTitle = usePageHeading(Boolean(title));
   // The columns the user has hidden: never a key column, which names the row or gives its state.
   const [hiddenColumns, setHiddenColumns] = useColumnChoice(columnChooser ? resource : '');

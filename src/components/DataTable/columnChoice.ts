@@ -70,7 +70,11 @@ export const columnChoice = {
       ({ data }) => {
         const stored = data?.data?.hiddenColumns ?? {};
         for (const [list, { key, asked }] of Object.entries(keys)) {
-          if ((versions.get(key) ?? 0) === asked) apply(key, [...(stored[list as ChoosableList] ?? NONE)]);
+          const hidden = stored[list as ChoosableList] ?? NONE;
+          // The same choice as shown keeps its array: each list showing it would otherwise render again.
+          const shown = cache.get(key);
+          if (shown && shown.length === hidden.length && shown.every((name, i) => name === hidden[i])) continue;
+          if ((versions.get(key) ?? 0) === asked) apply(key, [...hidden]);
         }
       },
       () => undefined,
