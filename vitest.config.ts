@@ -16,6 +16,8 @@ export default defineConfig({
           name: 'providers',
           include: ['tests/providers/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // Rendered in jsdom beside the other layers, a dialog's whole flow takes seconds.
+          testTimeout: 30_000,
           // Refine's router bindings then use the tests' react-router (one router context, as in the bundle).
           server: { deps: { inline: ['@refinedev/react-router'] } },
         },
@@ -40,6 +42,10 @@ export default defineConfig({
           hookTimeout: 240_000,
           // As long as Playwright waits for an element: a busy machine draws a list in seconds, not one.
           expect: { poll: { timeout: 30_000, interval: 100 } },
+          // Once more after a failure, on a fresh page: on two cores beside the other layers a step can
+          // stall past its timeout. A test that passes only on its retry is named in the report.
+          retry: 1,
+          setupFiles: ['tests/e2e/retried.ts'],
           fileParallelism: false,
           // The axe sweep's roles run side by side; two at a time leave the cores to the other layer's run.
           maxConcurrency: 2,

@@ -4,12 +4,13 @@
  * the product and Chromium and wait on them most of the time; run one after another, as one vitest
  * run orders them, they would add their whole length to the suite's. Arguments go to every run (a
  * file filter picks its own layer; the others find nothing and pass); the sweep runs only without
- * arguments or when one names it. Fails when any run fails, and then prints each failed run's
- * failures again at the very end, where a log cut to its tail still shows them.
+ * arguments or when one names it. Fails when any run fails. Ends with what scripts/testReport.mjs
+ * picks out: the tests that passed only on a retry, and each failed run's failures.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import readline from 'node:readline';
+import { failureReport, retriedTests } from './testReport.mjs';
 
 const args = process.argv.slice(2);
 const AXE_FILE = 'tests/e2e/axe.test.ts';
@@ -18,15 +19,6 @@ const layers = [
   { tag: 'api+providers', projects: ['server', 'providers'] },
   ...(args.length === 0 || args.some((a) => a.includes('axe')) ? [{ tag: 'axe', projects: ['e2e'], files: [AXE_FILE], env: { AXE_SWEEP: '1' } }] : []),
 ];
-
-const SUMMARY_LINES = 250;
-
-/** The failure report vitest prints at the end of a run, or the run's last lines when it printed none. */
-const failureReport = (lines) => {
-  const start = lines.findIndex((l) => /Failed (Tests|Suites) \d+/.test(l));
-  const report = start < 0 ? lines.slice(-40) : lines.slice(start);
-  return report.length > SUMMARY_LINES ? [...report.slice(0, SUMMARY_LINES), `... ${report.length - SUMMARY_LINES} more lines above`] : report;
-};
 
 const run = ({ tag, projects, files = [], env = {} }) =>
   new Promise((resolve) => {
@@ -62,6 +54,10 @@ if (browser && layers.filter((l) => l.projects.includes('e2e')).length > 1) {
 }
 
 const results = await Promise.all(layers.map(run));
+for (const { tag, lines } of results) {
+  const retried = retriedTests(lines);
+  if (retried.length > 0) console.log(`\n==> ${tag}: ${retried.length} passed only on a retry\n${retried.map((l) => `[${tag}] ${l.trim()}`).join('\n')}`);
+}
 for (const { tag, lines } of results.filter((r) => r.code !== 0)) {
   console.log(`\n==> ${tag}: what failed`);
   for (const line of failureReport(lines)) console.log(`[${tag}] ${line}`);

@@ -217,10 +217,12 @@ const OPEN_LAYER = `${DIALOG}, ${MENU}`;
 const TOAST = '.ant-message-notice, .ant-notification-notice';
 
 /**
- * The visible layer (`kind`) the last action opened, if one opens within `wait` ms; an action that
- * navigated instead opens none, and one that only raised a toast opens none within a short grace.
+ * The visible layer (`kind`) the last action opened, if one opens within `wait` ms (a dialog that loads
+ * its code first takes seconds on a busy machine, and one taken for none would cover the next button);
+ * an action that navigated instead opens none, and one that only raised a toast opens none within a
+ * short grace.
  */
-async function openedLayer(page: Page, kind: string, from: { url: string; toasts: number }, wait = 1500): Promise<Locator | null> {
+async function openedLayer(page: Page, kind: string, from: { url: string; toasts: number }, wait = 6000): Promise<Locator | null> {
   const layer = page.locator(kind).last();
   const shown = (timeout: number) =>
     layer.waitFor({ state: 'visible', timeout }).then(

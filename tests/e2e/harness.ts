@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import { type Browser, type Page, type Request, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { API_NODE_FLAGS } from '../../scripts/apiProcess.mjs';
 
@@ -132,6 +132,37 @@ function recordToasts() {
   }).observe(document, { subtree: true, childList: true, characterData: true });
 }
 
+/** Each page's API calls: method, path, when sent, and the status and time once answered. */
+const apiLogs = new WeakMap<Page, Array<{ call: string; sent: number; status?: number; ms?: number }>>();
+
+function withApiLog(page: Page): Page {
+  const log: Array<{ call: string; sent: number; status?: number; ms?: number }> = [];
+  apiLogs.set(page, log);
+  const entries = new Map<unknown, (typeof log)[number]>();
+  page.on('request', (r) => {
+    if (!r.url().includes('/api/')) return;
+    const entry = { call: `${r.method()} ${new URL(r.url()).pathname}`, sent: Date.now() };
+    entries.set(r, entry);
+    log.push(entry);
+  });
+  const answered = (r: Request, status: number) => {
+    const entry = entries.get(r);
+    if (entry) Object.assign(entry, { status, ms: Date.now() - entry.sent });
+  };
+  page.on('requestfinished', async (r) => answered(r, (await r.response().catch(() => null))?.status() ?? 0));
+  page.on('requestfailed', (r) => answered(r, -1));
+  return page;
+}
+
+/** The page's last API calls, for a failure's message: 'METHOD path status in ms', or 'pending for ms'. */
+function lastApiCalls(page: Page, count = 8): string {
+  const now = Date.now();
+  return (apiLogs.get(page) ?? [])
+    .slice(-count)
+    .map((e) => `${e.call} ${e.status === undefined ? `pending for ${now - e.sent} ms` : `${e.status} in ${e.ms} ms`}`)
+    .join('; ');
+}
+
 /** Waits until the page has shown a toast containing `text` (since its document loaded), on screen still or not. */
 export async function waitForToast(page: Page, text: string, timeout = 30_000) {
   const shownToasts = () => (window as unknown as { shownToasts?: string[] }).shownToasts ?? [];
@@ -139,7 +170,13 @@ export async function waitForToast(page: Page, text: string, timeout = 30_000) {
     await page.waitForFunction((t) => ((window as unknown as { shownToasts?: string[] }).shownToasts ?? []).some((s) => s.includes(t)), text, { timeout, polling: 100 });
   } catch {
     const shown = await page.evaluate(shownToasts).catch(() => ['(the page could not be read)']);
-    throw new Error(`No toast with "${text}" within ${timeout} ms; the page showed: ${JSON.stringify(shown)}`);
+    const dialogs = await page
+      .locator('.ant-modal-wrap:visible .ant-modal')
+      .allInnerTexts()
+      .catch(() => []);
+    throw new Error(
+      `No toast with "${text}" within ${timeout} ms; the page showed: ${JSON.stringify(shown)}; its last API calls: ${lastApiCalls(page)}; dialogs open: ${JSON.stringify(dialogs)}`,
+    );
   }
 }
 
@@ -153,7 +190,7 @@ export function describeBrowser(name: string, suite: (ctx: E2EContext) => void, 
       ctx.newPage = async ({ viewport = LAPTOP }: PageOptions = {}) => {
         const context = await ctx.browser.newContext({ viewport, baseURL: ctx.product.baseUrl });
         await context.addInitScript(recordToasts);
-        return context.newPage();
+        return withApiLog(await context.newPage());
       };
       ctx.signIn = async (username, password = 'demo-password', options = {}) => {
         const page = await ctx.newPage(options);

@@ -78,7 +78,17 @@ describeBrowser('hierarchy forms in the browser', (ctx) => {
       return res.json();
     };
     const token = (await api('/login', null, { username: 'admin', password: 'demo-password' })).token as string;
-    const [manager2] = (await api('/managers?filter[search]=manager2', token)).data;
+    let [manager2] = (await api('/managers?filter[search]=manager2', token)).data;
+    if (!manager2.is_active) {
+      // Left inactive by a failed attempt: active again first.
+      await fetch(`${ctx.product.baseUrl}/api/v1/managers/${manager2.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ is_active: true }),
+      });
+      [manager2] = (await api('/managers?filter[search]=manager2', token)).data;
+    }
+    expect(manager2.is_active).toBe(true);
     const dealers = (await api(`/dealers?filter[manager]=${manager2.id}&per_page=1`, token)).meta.total;
 
     const page = await ctx.signIn('admin');

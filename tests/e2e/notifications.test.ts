@@ -165,6 +165,9 @@ describeBrowser('notifications and API tokens in the browser', (ctx) => {
   }, 180_000);
 
   it('creates an API token shown once, listed by its prefix, that reads but cannot change accounts, and is refused once revoked', async () => {
+    // From none, also when a failed attempt left one.
+    const dealer = await tokenOf('dealer');
+    for (const left of (await api('/api-tokens', {}, dealer)).body.data) await api(`/api-tokens/${left.id}`, { method: 'DELETE' }, dealer);
     const page = await ctx.signIn('dealer');
     await page.goto('/profile');
     const card = page.locator('.ant-card', { has: page.locator('.ant-card-head-title', { hasText: API_TOKENS.title }) });

@@ -8,7 +8,7 @@ import { Refine } from '@refinedev/core';
 import { act, fireEvent, render } from '@testing-library/react';
 import { App } from 'antd';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppLayout } from '../../src/components/layout/AppLayout';
 import { PALETTE } from '../../src/contract';
 import { declarations, menuFor, paletteSearchesFor } from '../../src/navigation';
@@ -67,6 +67,9 @@ beforeEach(() => {
   );
 });
 afterEach(() => localStorage.clear());
+// kbar leaves its open and close motion's timer running when unmounted: it fires after this file's
+// last test, and must not find the document gone. A later timer fires after it.
+afterAll(() => new Promise((resolve) => setTimeout(resolve, 1000)));
 
 function Where() {
   const { pathname, search } = useLocation();

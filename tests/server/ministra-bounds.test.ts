@@ -23,6 +23,8 @@ const admin = await mariadbAdmin('the Ministra time-budget tests');
 /** The servers' budget in these tests, and what an HTTP round trip may add on a busy machine. */
 const TIMEOUT_S = 1;
 const MARGIN_MS = 1500;
+/** Answered without waiting on the server's host: sooner than its budget (on a busy machine a refusal still takes hundreds of ms). */
+const AT_ONCE_MS = TIMEOUT_S * 1000 - 100;
 const BREAKER = { middlewareBreakerFailures: 3, middlewareBreakerCooldownMs: 1500 };
 
 type Subscriber = RowDataPacket & Record<string, any>;
@@ -239,16 +241,16 @@ if (admin) {
 
         // Open: refused at once, well under the budget, with Retry-After; reads and toggles too.
         const { res, ms } = await refusedRenewal(account, 'Ministra silent', 'admin');
-        expect(ms).toBeLessThan((TIMEOUT_S * 1000) / 2);
+        expect(ms).toBeLessThan(AT_ONCE_MS);
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
         const dealer = await ctx.as('dealer');
         const toggled = await timed(() => dealer.patch(`/accounts/${other.id}`, { status: 'suspended' }));
         expect([toggled.result.status, toggled.result.body.message]).toEqual([503, ACCOUNTS.serverUnavailable('Ministra silent')]);
-        expect(toggled.ms).toBeLessThan((TIMEOUT_S * 1000) / 2);
+        expect(toggled.ms).toBeLessThan(AT_ONCE_MS);
         expect((await accountRow(ctx, other.id)).status).toBe('active');
         const info = await timed(() => dealer.get(`/accounts/${other.id}/stb-info`));
         expect(info.result.status).toBe(503);
-        expect(info.ms).toBeLessThan((TIMEOUT_S * 1000) / 2);
+        expect(info.ms).toBeLessThan(AT_ONCE_MS);
         // A healthy server beside it is not affected.
         const healthy = await create();
         expect((await dealer.post(`/accounts/${healthy.id}/credits`, { action: 'renew', months: 1 })).status).toBe(200);
@@ -265,7 +267,7 @@ if (admin) {
           ),
         );
         const during = await refusedRenewal(other, 'Ministra silent', 'admin');
-        expect(during.ms).toBeLessThan((TIMEOUT_S * 1000) / 2);
+        expect(during.ms).toBeLessThan(AT_ONCE_MS);
         const tried = await trial;
         expect(tried.result).toBe(ACCOUNTS.serverUnavailable('Ministra silent'));
         expect(tried.ms).toBeGreaterThanOrEqual(TIMEOUT_S * 1000 - 100);
@@ -323,7 +325,7 @@ if (admin) {
           const waiting = Array.from({ length: 12 }, () => outcome(provisioner.device(row)));
           const beyond = await outcome(provisioner.device(row));
           expect(beyond.result).toBe(ACCOUNTS.serverUnavailable('Ministra busy'));
-          expect(beyond.ms).toBeLessThan((TIMEOUT_S * 1000) / 2);
+          expect(beyond.ms).toBeLessThan(AT_ONCE_MS);
           for (const { result, ms } of await Promise.all(waiting)) {
             expect(result).toBe(ACCOUNTS.serverUnavailable('Ministra busy'));
             expect(ms).toBeLessThan(TIMEOUT_S * 1000 + MARGIN_MS);
