@@ -30,5 +30,9 @@ if (!('ResizeObserver' in window)) {
 const getComputedStyle = window.getComputedStyle.bind(window);
 window.getComputedStyle = (element: Element) => getComputedStyle(element);
 
-/** waitFor with room for antd, which renders form errors a beat later (a busy machine needs more than the default second). */
-export const waitFor = (assertion: () => void) => waitForDefault(assertion, { timeout: 10_000 });
+/**
+ * waitFor with room for antd, which renders form errors a beat later, and for a page's lazy parts,
+ * which vitest transforms on first import: beside the other test layers on two cores, that has taken
+ * more than 10 s (the default is one second).
+ */
+export const waitFor = (assertion: () => void) => waitForDefault(assertion, { timeout: 20_000 });
