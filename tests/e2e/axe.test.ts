@@ -15,7 +15,7 @@ import axe from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { LAYOUT, MENUS, ROLES, ROUTES, type Role, type RouteSpec } from '../../src/contract';
-import { type E2EContext, PHONE, type Viewport, WIDE_LAPTOP, describeBrowser, themeSwitcher } from './harness';
+import { type E2EContext, PHONE, TOAST, type Viewport, WIDE_LAPTOP, describeBrowser, themeSwitcher } from './harness';
 
 const VIEWPORTS: Array<[string, Viewport]> = [
   ['phone', PHONE],
@@ -212,9 +212,6 @@ const DIALOG = '.ant-modal-wrap:visible .ant-modal, .ant-drawer-open .ant-drawer
 /** An open dropdown menu. */
 const MENU = '.ant-dropdown:visible';
 const OPEN_LAYER = `${DIALOG}, ${MENU}`;
-
-/** A toast (message or notification). */
-const TOAST = '.ant-message-notice, .ant-notification-notice';
 
 /**
  * The visible layer (`kind`) the last action opened, if one opens within `wait` ms (a dialog that loads

@@ -117,12 +117,15 @@ export interface E2EContext {
  * Keeps the text of every toast the page shows in `window.shownToasts`, as each appears. A toast lasts
  * seconds; on a machine busy with the other test layers, a test can look only after it has gone.
  */
-function recordToasts() {
+/** A toast: an antd message or notification. */
+export const TOAST = '.ant-message-notice, .ant-notification-notice';
+
+function recordToasts(selector: string) {
   const shown: string[] = [];
   const read = new WeakMap<Element, string>();
   (window as unknown as { shownToasts: string[] }).shownToasts = shown;
   new MutationObserver(() => {
-    for (const toast of document.querySelectorAll('.ant-notification-notice, .ant-message-notice')) {
+    for (const toast of document.querySelectorAll(selector)) {
       const text = toast.textContent ?? '';
       if (text && read.get(toast) !== text) {
         read.set(toast, text);
@@ -189,7 +192,7 @@ export function describeBrowser(name: string, suite: (ctx: E2EContext) => void, 
       ctx.browser = await launchBrowser();
       ctx.newPage = async ({ viewport = LAPTOP }: PageOptions = {}) => {
         const context = await ctx.browser.newContext({ viewport, baseURL: ctx.product.baseUrl });
-        await context.addInitScript(recordToasts);
+        await context.addInitScript(recordToasts, TOAST);
         return withApiLog(await context.newPage());
       };
       ctx.signIn = async (username, password = 'demo-password', options = {}) => {
