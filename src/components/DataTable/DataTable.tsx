@@ -32,6 +32,7 @@ import { errorNotification } from '../feedback/notify';
 import { useDebounced } from '../hooks';
 import { usePageHeading } from '../layout/PageHeading';
 import { useScreens } from '../layout/screens';
+import { cardBodyWidth, cardPadding } from '../layout/geometry';
 import { PhoneList } from './PhoneList';
 import { ListEmpty } from './ListEmpty';
 import { Pagination, pagingOf } from './Pagination';
@@ -248,7 +249,8 @@ export function DataTable<T extends BaseRecord, R extends string>({
 }: DataTableProps<T, R>) {
   const screens = useScreens();
   const phone = screens.xs === true;
-  const [bodyRef, bodyWidth, measured] = useListWidth<HTMLDivElement>(title !== undefined ? resource : null);
+  // A page list fills the page: its width is known from the window's before anything is laid out.
+  const [bodyRef, bodyWidth, measured] = useListWidth<HTMLDivElement>(title !== undefined ? resource : null, () => cardBodyWidth(screens));
   const isPageTitle = usePageHeading(Boolean(title));
   // The columns the user has hidden: never a key column, which names the row or gives its state.
   const [hiddenColumns, setHiddenColumns] = useColumnChoice(columnChooser ? resource : '');
@@ -548,6 +550,7 @@ export function DataTable<T extends BaseRecord, R extends string>({
   const card = (
     <Card
       className="data-table"
+      styles={{ body: { padding: cardPadding(screens) } }}
       title={heading}
       extra={
         <Space wrap>

@@ -1,12 +1,14 @@
 /**
- * The width a list's rows are laid out in: measured, and remembered per page list and window width.
+ * The width a list's rows are laid out in: known before layout where it can be, then measured, and
+ * remembered per page list and window width.
  *
  * Which columns fit decides the cells, so a list's rows wait for its width. Measured in a layout
  * effect, that costs a style and layout pass of the whole page before the rows are rendered, and the
- * page renders a second time with them (30-40 ms of a /users reload). A page list shown again at the
- * same window width (a reload, Back, another visit, a new tab) is the same width: it renders its rows
- * in its first commit at the remembered width, and the resize observer, which reads the layout the
- * browser has just made, corrects it if anything else changed it (the menu folded).
+ * page renders a second time with them (30-40 ms of a /users reload). So a list renders its rows in
+ * its first commit at the width it had at this window width (a reload, Back, another visit, a new
+ * tab), or else at the width its page's geometry gives (a first visit); the resize observer, which
+ * reads the layout the browser has just made, corrects either if something else decided it (the
+ * menu folded, a scrollbar, a page that puts the list beside something).
  */
 import { useLayoutEffect, useRef, useState } from 'react';
 import { STORAGE_KEYS } from '../../contract';
@@ -22,8 +24,7 @@ function readAll(): Remembered {
   }
 }
 
-function remembered(list: string | null): number | null {
-  if (list === null) return null;
+function remembered(list: string): number | null {
   const entry = readAll()[list];
   return entry && entry.window === window.innerWidth && typeof entry.width === 'number' && entry.width > 0 ? entry.width : null;
 }
@@ -42,11 +43,16 @@ function remember(list: string | null, width: number | null) {
 /**
  * Width of the element, followed as it changes (null until measured, and where nothing lays out), and
  * whether it is known yet: the first render comes before the element exists. `list` names a page
- * list whose width is remembered (null: a list in a dialog or drawer, measured each time).
+ * list whose width is remembered (null: a list in a dialog or drawer, measured each time), and
+ * `expected` gives a page list's width before layout when none is remembered.
  */
-export function useListWidth<E extends HTMLElement>(list: string | null) {
+export function useListWidth<E extends HTMLElement>(list: string | null, expected: () => number) {
   const ref = useRef<E>(null);
-  const [initial] = useState(() => remembered(list));
+  const [initial] = useState(() => {
+    if (list === null) return null;
+    const width = remembered(list) ?? expected();
+    return width > 0 ? width : null;
+  });
   const [width, setWidth] = useState<number | null>(initial);
   const [measured, setMeasured] = useState(initial !== null);
   useLayoutEffect(() => {

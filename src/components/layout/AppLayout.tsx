@@ -12,6 +12,7 @@ import { MaintenanceBar, MaintenanceNotice } from './MaintenanceNotice';
 import { PageHeadingProvider } from './PageHeading';
 import { pageTitleFor } from './pageTitle';
 import { useScreens } from './screens';
+import { SIDER_WIDTH, contentPadding } from './geometry';
 import { type MenuEntry, type PanelResource, PageLoading } from '../routing';
 import './layout.css';
 
@@ -28,7 +29,8 @@ interface LayoutProps {
 
 /** `menuFor` gives a role's menu; it and the resources come from the app's declarations. */
 export function AppLayout({ menuFor, resources, searchesFor = () => [], banner }: LayoutProps) {
-  const mobile = !useScreens().lg;
+  const screens = useScreens();
+  const mobile = !screens.lg;
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { role, isLoading } = useCurrentUser();
   const { config } = useAppConfig();
@@ -53,7 +55,7 @@ export function AppLayout({ menuFor, resources, searchesFor = () => [], banner }
           <AppMenu entries={menuFor(role)} resources={resources} onNavigate={() => setDrawerOpen(false)} />
         </Drawer>
       ) : (
-        <Layout.Sider width={240} breakpoint="lg" style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}>
+        <Layout.Sider width={SIDER_WIDTH} breakpoint="lg" style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}>
           <Brand />
           <AppMenu entries={menuFor(role)} resources={resources} />
         </Layout.Sider>
@@ -62,7 +64,7 @@ export function AppLayout({ menuFor, resources, searchesFor = () => [], banner }
         {banner}
         <AppHeader mobile={mobile} onOpenMenu={() => setDrawerOpen(true)} menu={menuFor(role)} searches={searchesFor(role)} />
         {config.maintenance_mode && role === 'admin' && <MaintenanceBar />}
-        <Layout.Content className="app-content" style={{ padding: mobile ? 12 : 24 }}>
+        <Layout.Content className="app-content" style={{ padding: contentPadding(screens) }}>
           <PageHeadingProvider title={pageTitleFor(pathname, resources)}>{underMaintenance ? <MaintenanceNotice /> : <Outlet />}</PageHeadingProvider>
         </Layout.Content>
       </Layout>
