@@ -1,11 +1,12 @@
 /**
- * `npm test`: three vitest runs at once: the browser layer, the provider and API layers, and the axe
- * sweep of every route and dialog (tests/e2e/axe.test.ts, about ten minutes). The browser runs start
- * the product and Chromium and wait on them most of the time; run one after another, as one vitest
- * run orders them, they would add their whole length to the suite's. Arguments go to every run (a
- * file filter picks its own layer; the others find nothing and pass); the sweep runs only without
- * arguments or when one names it. Fails when any run fails. Ends with what scripts/testReport.mjs
- * picks out: the tests that passed only on a retry, and each failed run's failures.
+ * `npm test`: vitest runs in three lanes at once: the browser layer; the axe sweep of every route and
+ * dialog (tests/e2e/axe.test.ts) and then the provider layer; the API layer. On two cores vitest
+ * gives each run one worker, and the browser runs wait on the product and Chromium much of the time:
+ * three lanes keep both cores busy, and the sweep, the shortest, hands its lane to the providers so
+ * that the lanes end together. Arguments go to every run (a file filter picks its own layer; the
+ * others find nothing and pass); the sweep runs only without arguments or when one names it. Fails
+ * when any run fails. Ends with what scripts/testReport.mjs picks out: the tests that passed only on
+ * a retry, and each failed run's failures.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,11 +15,14 @@ import { failureReport, retriedTests } from './testReport.mjs';
 
 const args = process.argv.slice(2);
 const AXE_FILE = 'tests/e2e/axe.test.ts';
-const layers = [
-  { tag: 'e2e', projects: ['e2e'] },
-  { tag: 'api+providers', projects: ['server', 'providers'] },
-  ...(args.length === 0 || args.some((a) => a.includes('axe')) ? [{ tag: 'axe', projects: ['e2e'], files: [AXE_FILE], env: { AXE_SWEEP: '1' } }] : []),
+const sweep = args.length === 0 || args.some((a) => a.includes('axe'));
+/** Each lane's runs, one after another. */
+const lanes = [
+  [{ tag: 'e2e', projects: ['e2e'] }],
+  [...(sweep ? [{ tag: 'axe', projects: ['e2e'], files: [AXE_FILE], env: { AXE_SWEEP: '1' } }] : []), { tag: 'providers', projects: ['providers'] }],
+  [{ tag: 'api', projects: ['server'] }],
 ];
+const layers = lanes.flat();
 
 const run = ({ tag, projects, files = [], env = {} }) =>
   new Promise((resolve) => {
@@ -53,7 +57,12 @@ if (browser && layers.filter((l) => l.projects.includes('e2e')).length > 1) {
   if (!built) process.exit(1);
 }
 
-const results = await Promise.all(layers.map(run));
+const inLane = async (lane) => {
+  const done = [];
+  for (const layer of lane) done.push(await run(layer));
+  return done;
+};
+const results = (await Promise.all(lanes.map(inLane))).flat();
 for (const { tag, lines } of results) {
   const retried = retriedTests(lines);
   if (retried.length > 0) console.log(`\n==> ${tag}: ${retried.length} passed only on a retry\n${retried.map((l) => `[${tag}] ${l.trim()}`).join('\n')}`);
