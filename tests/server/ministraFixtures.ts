@@ -72,7 +72,9 @@ export const epochOf = (iso: string | null) => (iso ? Math.floor(new Date(iso).g
 export async function hangingHost() {
   const sockets = new Set<net.Socket>();
   const state = { silent: true };
+  let accepted = 0;
   const server = net.createServer((socket) => {
+    accepted++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
@@ -87,6 +89,10 @@ export async function hangingHost() {
   return {
     port: (server.address() as net.AddressInfo).port,
     state,
+    /** Connections it has accepted so far: a call refused without reaching the host adds none. */
+    get accepted() {
+      return accepted;
+    },
     /** Silent from now on, the connections it relays cut. */
     hang: () => {
       state.silent = true;

@@ -51,7 +51,9 @@ async function emptyDatabase(kind: 'sqlite' | 'postgres'): Promise<{ db: Db; dro
 }
 
 describeEachDatabase('seed:scale', (ctx) => {
-  it('builds the hierarchy, the accounts and a ledger that satisfies every rule', async () => {
+  // It seeds, then runs the bench's lists and moves against an API process of their own: beside the
+  // browser layers on two cores that takes over the default 30 s.
+  it('builds the hierarchy, the accounts and a ledger that satisfies every rule', { timeout: 180_000 }, async () => {
     const { db, drop } = await emptyDatabase(ctx.kind);
     try {
       const report = await seedScale(db.kysely, { accounts: 3_000, managers: 3, resellers: 9, dealers: 30 });
