@@ -249,7 +249,7 @@ export function DataTable<T extends BaseRecord, R extends string>({
 }: DataTableProps<T, R>) {
   const screens = useScreens();
   const phone = screens.xs === true;
-  // A page list fills the page: its width is known from the window's before anything is laid out.
+  // A page list fills the page: the window gives its width before anything is laid out.
   const [bodyRef, bodyWidth, measured] = useListWidth<HTMLDivElement>(title !== undefined ? resource : null, () => cardBodyWidth(screens));
   const isPageTitle = usePageHeading(Boolean(title));
   // The columns the user has hidden: never a key column, which names the row or gives its state.
