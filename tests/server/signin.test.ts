@@ -9,7 +9,9 @@ import { hashPassword } from '../../server/auth/passwords';
 import { insertUser } from '../../server/users';
 import { type TestContext, startTestServer } from './harness';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+// The fastest of several tries: other processes only ever add time, so the minimum is the estimate of
+// a path's own cost that a busy machine disturbs least (a median moved by 75% under full load).
+const fastest = (values: number[]) => Math.min(...values);
 
 describe('sign-in against guessing [sqlite, behind one proxy]', () => {
   const ctx = {} as TestContext;
@@ -28,7 +30,7 @@ describe('sign-in against guessing [sqlite, behind one proxy]', () => {
 
   it('takes as long for an unknown username as for a known one with a wrong password', { timeout: 60_000 }, async () => {
     const parent = await ctx.db.kysely.selectFrom('users').selectAll().where('username', '=', 'reseller').executeTakeFirstOrThrow();
-    const samples = 9;
+    const samples = 15;
     const password_hash = await hashPassword('password123');
     for (let i = 0; i < samples; i++) {
       await insertUser(ctx.db.kysely, parent, { role: 'dealer', username: `timing_known_${i}`, name: 'Timing', password_hash });
@@ -49,8 +51,9 @@ describe('sign-in against guessing [sqlite, behind one proxy]', () => {
         expect(res.body.errors.username).toEqual([AUTH.invalidCredentials]);
       }
     }
-    const ratio = median(unknown) / median(known);
-    expect(ratio, `median unknown ${median(unknown).toFixed(1)} ms, known ${median(known).toFixed(1)} ms`).toBeGreaterThan(0.6);
-    expect(ratio, `median unknown ${median(unknown).toFixed(1)} ms, known ${median(known).toFixed(1)} ms`).toBeLessThan(1.7);
+    const ratio = fastest(unknown) / fastest(known);
+    const figures = `fastest unknown ${fastest(unknown).toFixed(1)} ms, known ${fastest(known).toFixed(1)} ms`;
+    expect(ratio, figures).toBeGreaterThan(0.6);
+    expect(ratio, figures).toBeLessThan(1.7);
   });
 });
