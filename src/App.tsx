@@ -22,6 +22,7 @@ import { useDarkScheme } from './providers/colorScheme';
 import { dataProvider } from './providers/dataProvider';
 import { useCurrentUser } from './providers/identity';
 import { useNotificationProvider } from './providers/notificationProvider';
+import { REDUCED_MOTION, useMediaQuery } from './providers/mediaQuery';
 import { createQueryClient } from './providers/queryClient';
 import { isDarkTheme, themeConfig } from './theme';
 
@@ -36,7 +37,13 @@ function Themed({ children }: { children: React.ReactNode }) {
   const { config } = useAppConfig();
   const siteDark = isDarkTheme(config.theme);
   const dark = useDarkScheme(siteDark);
-  const antTheme = useMemo(() => themeConfig(config.theme, dark), [config.theme, dark]);
+  // Motion off for a device that asks for less of it: antd's dialogs, menus and messages then appear and
+  // go at once (a click on a dialog still zooming in lands where the pointer aimed).
+  const reducedMotion = useMediaQuery(REDUCED_MOTION);
+  const antTheme = useMemo(() => {
+    const themed = themeConfig(config.theme, dark);
+    return reducedMotion ? { ...themed, token: { ...themed.token, motion: false } } : themed;
+  }, [config.theme, dark, reducedMotion]);
   return (
     <ConfigProvider theme={antTheme} renderEmpty={renderEmpty}>
       <PageColours dark={dark} siteDark={siteDark} />

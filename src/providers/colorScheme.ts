@@ -9,6 +9,7 @@
 import type { AxiosInstance } from 'axios';
 import { useSyncExternalStore } from 'react';
 import { COLOR_SCHEMES, type ColorScheme, STORAGE_KEYS, type UserPreferences } from '../contract';
+import { SYSTEM_DARK, useMediaQuery } from './mediaQuery';
 
 const valid = (value: unknown): value is ColorScheme => COLOR_SCHEMES.includes(value as ColorScheme);
 const readCache = (): ColorScheme => {
@@ -31,11 +32,9 @@ function apply(next: ColorScheme) {
 export const resolveDark = (scheme: ColorScheme, systemDark: boolean, siteDark: boolean): boolean =>
   scheme === 'dark' || (scheme === 'system' && (systemDark || siteDark));
 
-const systemQuery = () => window.matchMedia('(prefers-color-scheme: dark)');
-
 export const colorScheme = {
   choice: (): ColorScheme => choice,
-  systemDark: (): boolean => systemQuery().matches,
+  systemDark: (): boolean => window.matchMedia(SYSTEM_DARK).matches,
   /** Whether the page is dark now, for the active site theme. */
   isDark: (siteDark: boolean): boolean => resolveDark(choice, colorScheme.systemDark(), siteDark),
   /** A choice made in this browser: shown at once and cached. */
@@ -65,14 +64,8 @@ export const colorScheme = {
   },
 };
 
-function subscribeSystem(listener: () => void) {
-  const query = systemQuery();
-  query.addEventListener('change', listener);
-  return () => query.removeEventListener('change', listener);
-}
-
 /** The user's choice, re-rendering when it changes. */
 export const useColorSchemeChoice = (): ColorScheme => useSyncExternalStore(colorScheme.subscribe, colorScheme.choice);
 
 /** Whether the page is dark, following the choice and, for 'system', the device's setting as it changes. */
-export const useDarkScheme = (siteDark: boolean): boolean => resolveDark(useColorSchemeChoice(), useSyncExternalStore(subscribeSystem, colorScheme.systemDark), siteDark);
+export const useDarkScheme = (siteDark: boolean): boolean => resolveDark(useColorSchemeChoice(), useMediaQuery(SYSTEM_DARK), siteDark);

@@ -385,7 +385,9 @@ async function auditHeader(s: Sweep, path: string, size: string) {
 const SWEEP = process.env.AXE_SWEEP === '1';
 if (!SWEEP) console.warn('The axe sweep runs in its own run (npm test runs it beside this one; npm run test:axe alone)');
 
-const describeSweep = SWEEP ? describeBrowser : (name: string, suite: (ctx: E2EContext) => void) => describe.skip(name, () => suite({} as E2EContext));
+const describeSweep = SWEEP
+  ? (name: string, suite: (ctx: E2EContext) => void) => describeBrowser(name, suite, { motion: true })
+  : (name: string, suite: (ctx: E2EContext) => void) => describe.skip(name, () => suite({} as E2EContext));
 
 describeSweep('axe-core finds no serious or critical violation', (ctx) => {
   it('routes cover every role menu', () => {

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { ACCESS, PANEL_NAMES, type Role } from '../../src/contract';
+import { ACCESS, PANEL_NAMES, RESELLERS, type Role } from '../../src/contract';
 import { menuLabels } from './menus';
 import { describeBrowser } from './harness';
 
@@ -33,4 +33,34 @@ describeBrowser('foundation in the browser', (ctx) => {
       await page.context().close();
     });
   }
+
+  it('a dialog zooms in, unless the device asks for reduced motion: then it appears at once', async () => {
+    const page = await ctx.signIn('manager');
+    await page.goto('/resellers');
+    const add = page.getByRole('button', { name: RESELLERS.add });
+    await add.waitFor();
+    // Notes whether a dialog's zoom ever runs (its active step; a prepare step, which places the zoom's
+    // origin, comes with or without motion).
+    await page.evaluate(() => {
+      const w = window as unknown as { zoomSeen: boolean };
+      w.zoomSeen = false;
+      new MutationObserver(() => {
+        if (document.querySelector('.ant-zoom-appear-active, .ant-zoom-enter-active')) w.zoomSeen = true;
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+    });
+    const zoomedWhileOpening = async () => {
+      await page.evaluate(() => ((window as unknown as { zoomSeen: boolean }).zoomSeen = false));
+      await add.click();
+      const dialog = page.locator('.ant-modal', { hasText: 'Initial credits' });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      return page.evaluate(() => (window as unknown as { zoomSeen: boolean }).zoomSeen);
+    };
+    // The harness's pages ask for reduced motion.
+    expect(await zoomedWhileOpening()).toBe(false);
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    expect(await zoomedWhileOpening()).toBe(true);
+    await page.context().close();
+  }, 120_000);
 });

@@ -183,15 +183,26 @@ export async function waitForToast(page: Page, text: string, timeout = 30_000) {
   }
 }
 
+export interface BrowserSuiteOptions {
+  /** The product's environment, beside the harness's own. */
+  env?: Record<string, string>;
+  /**
+   * Whether pages animate. Off by default (the device asks for reduced motion, which the panel
+   * honours): on a machine busy with the other layers, a click could land on a dialog still zooming in
+   * and be lost. The axe sweep keeps motion, so the animated path is drawn and checked too.
+   */
+  motion?: boolean;
+}
+
 /** A suite with one running product and one browser; skipped when Chromium is missing. */
-export function describeBrowser(name: string, suite: (ctx: E2EContext) => void, env: Record<string, string> = {}) {
+export function describeBrowser(name: string, suite: (ctx: E2EContext) => void, { env = {}, motion = false }: BrowserSuiteOptions = {}) {
   (browserAvailable ? describe : describe.skip)(name, () => {
     const ctx = {} as E2EContext;
     beforeAll(async () => {
       ctx.product = await startProduct(env);
       ctx.browser = await launchBrowser();
       ctx.newPage = async ({ viewport = LAPTOP }: PageOptions = {}) => {
-        const context = await ctx.browser.newContext({ viewport, baseURL: ctx.product.baseUrl });
+        const context = await ctx.browser.newContext({ viewport, baseURL: ctx.product.baseUrl, reducedMotion: motion ? 'no-preference' : 'reduce' });
         await context.addInitScript(recordToasts, TOAST);
         return withApiLog(await context.newPage());
       };

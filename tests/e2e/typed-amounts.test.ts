@@ -247,5 +247,5 @@ describeBrowser(
       await page.context().close();
     }, 180_000);
   },
-  { CREDIT_OPS_PER_MINUTE: '1000' },
+  { env: { CREDIT_OPS_PER_MINUTE: '1000' } },
 );
