@@ -20,7 +20,7 @@ const sweep = args.length === 0 || args.some((a) => a.includes('axe'));
 const lanes = [
   [{ tag: 'e2e', projects: ['e2e'] }],
   [...(sweep ? [{ tag: 'axe', projects: ['e2e'], files: [AXE_FILE], env: { AXE_SWEEP: '1' } }] : []), { tag: 'providers', projects: ['providers'] }],
-  [{ tag: 'api', projects: ['server'] }],
+  [{ tag: 'api', projects: ['server', 'server-isolated'] }],
 ];
 const layers = lanes.flat();
 
